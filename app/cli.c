@@ -1,0 +1,217 @@
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "units.h"
+
+#define M(cmd) (1u << (cmd))
+#define COMMON (M(CMD_SCORE) | M(CMD_FIT) | M(CMD_SWEEP))
+#define ANY 0xffffffffu
+
+typedef struct cmd_entry {
+    const char *name;
+    const char *args;
+    const char *summary;
+    int (*run)(const cli_t *c);
+    int min_pos, max_pos;
+} cmd_entry_t;
+
+static const cmd_entry_t COMMANDS[CMD_COUNT] = {
+    [CMD_SCORE] = { "score", "ROUTINE [common] [--json]", "footprint and per-buffer table", cmd_score, 1, 1 },
+    [CMD_LAYOUT] = { "layout", "BUFFERS.csv [--alignment N] [--strategy S] [--output SOLUTION.csv] [--json]",
+                     "lay out a MiniMalloc buffer CSV", cmd_layout, 1, 1 },
+    [CMD_FIT] = { "fit", "ROUTINE --budget B [--max-candidates N] [common] [--events] [--json] [--audit]",
+                  "run the recompute-vs-store planner", cmd_fit, 1, 1 },
+    [CMD_SWEEP] = { "sweep", "ROUTINE --budgets B1,B2,... [common] [--json] [--audit]",
+                    "several budgets as one search (one reuse cell)", cmd_sweep, 1, 1 },
+};
+
+typedef enum opt_kind { OPT_FLAG, OPT_STR, OPT_LIST, OPT_INT } opt_kind_t;
+
+typedef struct opt_entry {
+    const char *name;
+    opt_kind_t kind;
+    size_t offset;      /* field in cli_t */
+    size_t count_off;   /* OPT_LIST: its count field */
+    unsigned commands;  /* where it is accepted */
+    const char *help;
+} opt_entry_t;
+
+#define F(field) offsetof(cli_t, field)
+static const opt_entry_t OPTIONS[] = {
+    { "--db", OPT_STR, F(db), 0, ANY, "PATH  the session store (:memory: for none)" },
+    { "--theme", OPT_STR, F(theme), 0, ANY, "NAME  colour theme of the TUI" },
+    { "--bind", OPT_LIST, F(binds), F(n_binds), COMMON, "K=V   override a binding (repeatable)" },
+    { "--profile", OPT_STR, F(profile), 0, COMMON, "NAME  hardware profile (alignment, depth, memory)" },
+    { "--alignment", OPT_INT, F(alignment), 0, COMMON | M(CMD_LAYOUT), "N     buffer alignment in bytes" },
+    { "--max-inline-depth", OPT_INT, F(max_depth), 0, COMMON, "N     inline depth limit" },
+    { "--inline", OPT_LIST, F(inlines), F(n_inlines), COMMON, "NODE  a context inline preference (repeatable)" },
+    { "--no-aliasing", OPT_FLAG, F(no_aliasing), 0, COMMON, "      buffer_aliasing=off" },
+    { "--layout", OPT_STR, F(layout), 0, COMMON, "S     layout strategy fit scores with (greedy)" },
+    { "--json", OPT_FLAG, F(json), 0, ANY, "      machine-readable output" },
+    { "--budget", OPT_STR, F(budget), 0, M(CMD_FIT), "B     48MiB, 1.5GB, 60%, device, minimize" },
+    { "--budgets", OPT_STR, F(budgets), 0, M(CMD_SWEEP), "B,... budgets of a sweep" },
+    { "--max-candidates", OPT_INT, F(max_candidates), 0, M(CMD_FIT) | M(CMD_SWEEP), "N     candidate cap" },
+    { "--events", OPT_FLAG, F(events), 0, M(CMD_FIT), "      print the trace" },
+    { "--audit", OPT_FLAG, F(audit), 0, M(CMD_FIT) | M(CMD_SWEEP), "      re-lower on every reuse and compare" },
+    { "--strategy", OPT_STR, F(strategy), 0, M(CMD_LAYOUT), "S     layout strategy (greedy)" },
+    { "--output", OPT_STR, F(output), 0, M(CMD_LAYOUT), "FILE  write the solution CSV" },
+};
+#undef F
+#define N_OPTIONS ((int)(sizeof OPTIONS / sizeof OPTIONS[0]))
+
+void cli_usage(FILE *f)
+{
+    fprintf(f, "usage: rematscope [--db PATH] COMMAND [options]\n\ncommands:\n");
+    for (int i = 0; i < CMD_COUNT; i++)
+        fprintf(f, "  rematscope %-7s %s\n      %s\n", COMMANDS[i].name, COMMANDS[i].args, COMMANDS[i].summary);
+    fprintf(f, "\noptions:\n");
+    for (int i = 0; i < N_OPTIONS; i++) {
+        char where[128] = "";
+        size_t w = 0;
+        if (OPTIONS[i].commands == ANY)
+            snprintf(where, sizeof where, "any command");
+        else
+            for (int k = 0; k < CMD_COUNT; k++)
+                if (OPTIONS[i].commands & M(k))
+                    w += (size_t)snprintf(where + w, sizeof where - w, "%s%s", w ? "," : "", COMMANDS[k].name);
+        fprintf(f, "  %-19s %-48s [%s]\n", OPTIONS[i].name, OPTIONS[i].help, where);
+    }
+}
+
+static int find_command(const char *s)
+{
+    for (int i = 0; i < CMD_COUNT; i++)
+        if (strcmp(COMMANDS[i].name, s) == 0)
+            return i;
+    return -1;
+}
+
+static int push(const char ***list, int *n, const char *v)
+{
+    const char **nl = realloc(*list, (size_t)(*n + 1) * sizeof *nl);
+    if (!nl)
+        return -1;
+    nl[(*n)++] = v;
+    *list = nl;
+    return 0;
+}
+
+static int set_option(const opt_entry_t *o, cli_t *c, const char *val, rs_error_t *err)
+{
+    char *base = (char *)c;
+    switch (o->kind) {
+    case OPT_FLAG:
+        *(bool *)(base + o->offset) = true;
+        return RS_OK;
+    case OPT_STR:
+        *(const char **)(base + o->offset) = val;
+        return RS_OK;
+    case OPT_LIST:
+        if (push((const char ***)(base + o->offset), (int *)(base + o->count_off), val))
+            return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+        return RS_OK;
+    case OPT_INT:
+        return units_parse_int(val, o->name, 0, INT64_MAX, (int64_t *)(base + o->offset), err);
+    }
+    return RS_OK;
+}
+
+int cli_parse(int argc, char **argv, cli_t *c, rs_error_t *err)
+{
+    memset(c, 0, sizeof *c);
+    c->cmd = -1;
+    c->alignment = -1;
+    c->max_depth = -1;
+    c->max_candidates = -1;
+    /* Options may precede the subcommand (--db PATH score ...); they are
+     * checked against it once it is known. */
+    const opt_entry_t *seen[256];
+    int n_seen = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            cli_usage(stdout);
+            return RS_ECANCELED;
+        }
+        if (a[0] == '-' && a[1] == '-' && a[2]) {
+            const char *eq = strchr(a, '=');
+            size_t nl = eq ? (size_t)(eq - a) : strlen(a);
+            const opt_entry_t *o = NULL;
+            for (int k = 0; k < N_OPTIONS; k++)
+                if (strlen(OPTIONS[k].name) == nl && strncmp(OPTIONS[k].name, a, nl) == 0)
+                    o = &OPTIONS[k];
+            if (!o)
+                return error_set(err, RS_EINPUT, NULL, 0, 0, "unknown option '%s' (see rematscope --help)", a);
+            const char *val = NULL;
+            if (o->kind != OPT_FLAG) {
+                if (eq)
+                    val = eq + 1;
+                else if (i + 1 < argc)
+                    val = argv[++i];
+                else
+                    return error_set(err, RS_EINPUT, NULL, 0, 0, "option %s needs a value", o->name);
+            } else if (eq) {
+                return error_set(err, RS_EINPUT, NULL, 0, 0, "option %s takes no value", o->name);
+            }
+            int rc = set_option(o, c, val, err);
+            if (rc)
+                return rc;
+            if (n_seen < 256)
+                seen[n_seen++] = o;
+            continue;
+        }
+        if (c->cmd < 0) {
+            c->cmd = find_command(a);
+            if (c->cmd < 0)
+                return error_set(err, RS_EINPUT, NULL, 0, 0, "unknown command '%s' (see rematscope --help)", a);
+            continue;
+        }
+        if (push(&c->pos, &c->n_pos, a))
+            return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    if (c->cmd < 0) {
+        cli_usage(stderr);
+        return error_set(err, RS_EINPUT, NULL, 0, 0, "a command is needed (the TUI is not built yet)");
+    }
+    for (int k = 0; k < n_seen; k++)
+        if (!(seen[k]->commands & M(c->cmd)))
+            return error_set(err, RS_EINPUT, NULL, 0, 0, "option %s does not apply to '%s'", seen[k]->name,
+                             COMMANDS[c->cmd].name);
+    const cmd_entry_t *e = &COMMANDS[c->cmd];
+    if (c->n_pos < e->min_pos || c->n_pos > e->max_pos)
+        return error_set(err, RS_EINPUT, NULL, 0, 0, "usage: rematscope %s %s", e->name, e->args);
+    return RS_OK;
+}
+
+void cli_free(cli_t *c)
+{
+    free(c->binds);
+    free(c->inlines);
+    free(c->pos);
+    memset(c, 0, sizeof *c);
+}
+
+int cli_run(const cli_t *c) { return COMMANDS[c->cmd].run(c); }
+
+int cli_fail(const rs_error_t *e)
+{
+    char buf[1024];
+    error_format(e, buf, sizeof buf);
+    /* one line: newlines in names would break scripts that read stderr */
+    for (char *p = buf; *p; p++)
+        if (*p == '\n' || *p == '\r')
+            *p = ' ';
+    fprintf(stderr, "rematscope: %s\n", buf);
+    switch (e->code) {
+    case RS_EINPUT:
+    case RS_EINVAL:
+        return 2;
+    case RS_ESTORE:
+        return 3;
+    default:
+        return 1;
+    }
+}

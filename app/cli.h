@@ -1,0 +1,57 @@
+/* cli: the command line (DESIGN §9) as data: an option table and a
+ * subcommand table; the usage text is generated from both. */
+#ifndef RS_CLI_H
+#define RS_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "error.h"
+
+enum cmd_id { CMD_SCORE, CMD_LAYOUT, CMD_FIT, CMD_SWEEP, CMD_COUNT };
+
+typedef struct cli {
+    int cmd;                 /* enum cmd_id */
+    const char *db, *theme;  /* accepted anywhere */
+    /* common */
+    const char **binds;
+    int n_binds;
+    const char *profile;
+    int64_t alignment;       /* -1: not given */
+    int64_t max_depth;       /* -1: not given */
+    const char **inlines;
+    int n_inlines;
+    bool no_aliasing;
+    const char *layout;
+    /* per command */
+    bool json, events, save, audit;
+    const char *budget, *budgets, *label, *strategy, *output;
+    int64_t max_candidates;  /* -1: the default */
+    const char **pos;        /* positional arguments */
+    int n_pos;
+} cli_t;
+
+/* Parses argv into c (arrays are allocated; free with cli_free).  Returns
+ * RS_OK, RS_EINPUT with a message for bad usage, or RS_ECANCELED when help
+ * was printed. */
+int cli_parse(int argc, char **argv, cli_t *c, rs_error_t *err);
+void cli_free(cli_t *c);
+
+/* Runs the parsed command; returns the process exit status. */
+int cli_run(const cli_t *c);
+
+/* Prints "rematscope: <error>" on stderr; returns the exit status for it
+ * (2 bad input, 3 store, 1 otherwise). */
+int cli_fail(const rs_error_t *e);
+
+/* Usage text, generated from the tables. */
+void cli_usage(FILE *f);
+
+/* Subcommands (app/cmd_*.c). */
+int cmd_score(const cli_t *c);
+int cmd_layout(const cli_t *c);
+int cmd_fit(const cli_t *c);
+int cmd_sweep(const cli_t *c);
+
+#endif

@@ -1,0 +1,75 @@
+/* `rematscope layout`: lay out a MiniMalloc buffer CSV. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "arena.h"
+#include "cli.h"
+#include "json.h"
+#include "minimalloc.h"
+#include "units.h"
+
+int cmd_layout(const cli_t *c)
+{
+    rs_error_t err;
+    error_clear(&err);
+    int64_t alignment = c->alignment >= 0 ? c->alignment : 1;
+    if (alignment < 1) {
+        error_set(&err, RS_EINPUT, "--alignment", 0, 0, "alignment must be at least 1");
+        return cli_fail(&err);
+    }
+    int strategy = ARENA_GREEDY;
+    if (c->strategy && (strategy = arena_strategy_parse(c->strategy)) < 0) {
+        error_set(&err, RS_EINPUT, "--strategy", 0, 0, "unknown strategy '%s' (expected greedy)", c->strategy);
+        return cli_fail(&err);
+    }
+    minimalloc_problem_t p;
+    int rc = minimalloc_read(c->pos[0], &p, &err);
+    if (rc)
+        return cli_fail(&err);
+    int64_t *off = malloc((p.n ? (size_t)p.n : 1) * sizeof *off);
+    int64_t height = 0;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (!off)
+        rc = error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    else
+        rc = arena_layout(p.bufs, p.n, alignment, (arena_strategy_t)strategy, off, &height, &err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (rc && !err.file[0])
+        error_set(&err, err.code, c->pos[0], 0, 0, "%s", err.msg);
+    if (!rc && c->output)
+        rc = minimalloc_write_solution(c->output, &p, off, &err);
+    int status = 0;
+    if (rc) {
+        status = cli_fail(&err);
+    } else {
+        int64_t lower = arena_max_live(p.bufs, p.n, alignment, NULL);
+        double us = (double)(t1.tv_sec - t0.tv_sec) * 1e6 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e3;
+        if (c->json) {
+            json_t j;
+            json_init(&j, stdout);
+            json_obj_begin(&j, NULL);
+            json_int(&j, "height", height);
+            json_int(&j, "lower_bound", lower);
+            json_int(&j, "buffers", p.n);
+            json_str(&j, "strategy", arena_strategy_name((arena_strategy_t)strategy));
+            json_obj_end(&j);
+            json_finish(&j);
+        } else {
+            char h[32], lb[32];
+            units_format_bytes(height, h, sizeof h);
+            units_format_bytes(lower, lb, sizeof lb);
+            printf("%s: %d buffers, strategy %s, alignment %lld\n", c->pos[0], (int)p.n,
+                   arena_strategy_name((arena_strategy_t)strategy), (long long)alignment);
+            printf("height       %lld B (%s)\nlower bound  %lld B (%s, max live)\nratio        %.4f\n"
+                   "time         %.0f us\n",
+                   (long long)height, h, (long long)lower, lb, lower ? (double)height / (double)lower : 1.0, us);
+            if (c->output)
+                printf("solution     %s\n", c->output);
+        }
+    }
+    free(off);
+    minimalloc_free(&p);
+    return status;
+}

@@ -1,0 +1,164 @@
+/* `rematscope score`: the footprint and per-buffer table of a routine. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cand.h"
+#include "cli.h"
+#include "json.h"
+#include "target.h"
+#include "units.h"
+
+static void print_shape(const lowering_t *l, int32_t i, char *buf, size_t n)
+{
+    size_t w = (size_t)snprintf(buf, n, "[");
+    for (int32_t k = l->dim_off[i]; k < l->dim_off[i + 1] && w < n; k++)
+        w += (size_t)snprintf(buf + w, n - w, "%s%lld", k > l->dim_off[i] ? "," : "", (long long)l->dims[k]);
+    if (w < n)
+        snprintf(buf + w, n - w, "]");
+}
+
+static const char *role(const lowering_t *l, int32_t i)
+{
+    if (l->kind[i] == NODE_INPUT)
+        return "input";
+    if (l->kind[i] == NODE_PARAM)
+        return "param";
+    if (l->flags[i] & FLAG_OUTPUT)
+        return "output";
+    if (l->flags[i] & FLAG_PINNED)
+        return "pinned";
+    return "";
+}
+
+static void print_json(const target_t *t, const footprint_t *fp, const score_detail_t *d,
+                       const flip_candidate_t *cand, int32_t n_cand)
+{
+    const lowering_t *l = t->lowering;
+    const routine_t *r = t->routine;
+    json_t j;
+    json_init(&j, stdout);
+    json_obj_begin(&j, NULL);
+    json_str(&j, "routine", r->name);
+    json_obj_begin(&j, "footprint");
+    json_int(&j, "total", fp->total);
+    json_int(&j, "live_peak", fp->live_peak);
+    json_int(&j, "peak_step", fp->peak_step);
+    json_int(&j, "buffers", fp->buffers);
+    json_int(&j, "compute", fp->compute);
+    json_obj_end(&j);
+    json_arr_begin(&j, "buffers");
+    for (int32_t i = 0; i < l->n_nodes; i++) {
+        if (d->place.is_inline[i])
+            continue;
+        json_obj_begin(&j, NULL);
+        json_str(&j, "node", r->nodes[i].name);
+        json_int(&j, "bytes", l->bytes[i]);
+        json_int(&j, "start", d->live.start[i]);
+        json_int(&j, "end", d->live.end[i]);
+        json_int(&j, "offset", d->offset[i]);
+        json_obj_end(&j);
+    }
+    json_arr_end(&j);
+    json_arr_begin(&j, "inline");
+    for (int32_t i = 0; i < l->n_nodes; i++)
+        if (d->place.is_inline[i])
+            json_str(&j, NULL, r->nodes[i].name);
+    json_arr_end(&j);
+    json_arr_begin(&j, "rejected");
+    for (int32_t k = 0; k < d->place.n_rejected; k++) {
+        json_obj_begin(&j, NULL);
+        json_str(&j, "node", r->nodes[d->place.rejected[k].node].name);
+        json_str(&j, "reason", place_reason_name((place_reason_t)d->place.rejected[k].reason));
+        json_obj_end(&j);
+    }
+    json_arr_end(&j);
+    json_arr_begin(&j, "candidates");
+    for (int32_t k = 0; k < n_cand; k++) {
+        json_obj_begin(&j, NULL);
+        json_str(&j, "node", r->nodes[cand[k].node].name);
+        json_str(&j, "direction", flip_dir_name((flip_dir_t)cand[k].dir));
+        json_int(&j, "cost", cand[k].cost_bound);
+        json_obj_end(&j);
+    }
+    json_arr_end(&j);
+    json_obj_end(&j);
+    json_finish(&j);
+}
+
+static void print_table(const target_t *t, const footprint_t *fp, const score_detail_t *d,
+                        const flip_candidate_t *cand, int32_t n_cand)
+{
+    const lowering_t *l = t->lowering;
+    const routine_t *r = t->routine;
+    char a[32], b[32], c[32];
+    printf("routine %s: %d steps, %d nodes", r->name, (int)l->n_steps, (int)l->n_nodes);
+    if (t->has_profile)
+        printf(", profile %s", t->profile.name);
+    printf(", alignment %lld, max inline depth %d%s\n", (long long)t->cfg.alignment, (int)t->cfg.max_inline_depth,
+           t->cfg.aliasing ? "" : ", aliasing off");
+    units_format_bytes(fp->total, a, sizeof a);
+    units_format_bytes(fp->live_peak, b, sizeof b);
+    printf("footprint  total %s (%lld B)  live peak %s at step %d  buffers %d  compute %lld\n", a,
+           (long long)fp->total, b, (int)fp->peak_step, (int)fp->buffers, (long long)fp->compute);
+    if (t->has_profile && t->profile.memory_bytes > 0) {
+        units_format_bytes(t->profile.memory_bytes, c, sizeof c);
+        printf("device     %s memory: %s\n", c, fp->total <= t->profile.memory_bytes ? "fits" : "does not fit");
+    }
+    printf("\n%-20s %-12s %-18s %-5s %10s %11s %14s  %s\n", "node", "op", "shape", "type", "bytes", "span", "offset",
+           "role");
+    for (int32_t i = 0; i < l->n_nodes; i++) {
+        if (d->place.is_inline[i])
+            continue;
+        char shape[64], span[32];
+        print_shape(l, i, shape, sizeof shape);
+        units_format_bytes(l->bytes[i], a, sizeof a);
+        snprintf(span, sizeof span, "%d-%d", (int)d->live.start[i], (int)d->live.end[i]);
+        const char *op = l->kind[i] == NODE_DEF ? r->steps[l->first_def[i]].op : "-";
+        printf("%-20s %-12s %-18s %-5s %10s %11s %14lld  %s\n", r->nodes[i].name, op, shape,
+               dtype_name((dtype_t)r->nodes[i].dtype), a, span, (long long)d->offset[i], role(l, i));
+    }
+    int n_inline = 0;
+    for (int32_t i = 0; i < l->n_nodes; i++)
+        if (d->place.is_inline[i])
+            printf("%s%s", n_inline++ ? ", " : "\ninline: ", r->nodes[i].name);
+    if (n_inline)
+        printf("\n");
+    for (int32_t k = 0; k < d->place.n_rejected; k++)
+        printf("%s%s (%s)", k ? ", " : "\nrejected preferences: ", r->nodes[d->place.rejected[k].node].name,
+               place_reason_name((place_reason_t)d->place.rejected[k].reason));
+    if (d->place.n_rejected)
+        printf("\n");
+    printf("\nflip candidates (%d):\n", (int)n_cand);
+    for (int32_t k = 0; k < n_cand; k++)
+        printf("  %-20s %-11s cost bound %lld\n", r->nodes[cand[k].node].name, flip_dir_name((flip_dir_t)cand[k].dir),
+               (long long)cand[k].cost_bound);
+}
+
+int cmd_score(const cli_t *c)
+{
+    rs_error_t err;
+    error_clear(&err);
+    target_t t;
+    int rc = target_open(c, c->pos[0], &t, &err);
+    if (rc)
+        return cli_fail(&err);
+    footprint_t fp;
+    score_detail_t d;
+    flip_candidate_t *cand = NULL;
+    int32_t n_cand = 0;
+    rc = score_lowering(t.lowering, t.prefs, &t.cfg, &fp, &d, &err);
+    if (!rc)
+        rc = flip_candidates(t.lowering, &d.place, &d.live, &cand, &n_cand, &err);
+    int status = 0;
+    if (rc)
+        status = cli_fail(&err);
+    else if (c->json)
+        print_json(&t, &fp, &d, cand, n_cand);
+    else
+        print_table(&t, &fp, &d, cand, n_cand);
+    free(cand);
+    score_detail_free(&d);
+    target_free(&t);
+    return status;
+}

@@ -1,0 +1,94 @@
+#include "json.h"
+
+#include <math.h>
+
+void json_init(json_t *j, FILE *f)
+{
+    j->f = f;
+    j->depth = 0;
+    j->first[0] = true;
+}
+
+static void put_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '"': fputs("\\\"", f); break;
+        case '\\': fputs("\\\\", f); break;
+        case '\n': fputs("\\n", f); break;
+        case '\r': fputs("\\r", f); break;
+        case '\t': fputs("\\t", f); break;
+        default:
+            if (*p < 0x20)
+                fprintf(f, "\\u%04x", *p);
+            else
+                fputc(*p, f);
+        }
+    }
+    fputc('"', f);
+}
+
+static void prefix(json_t *j, const char *key)
+{
+    if (!j->first[j->depth])
+        fputs(", ", j->f);
+    j->first[j->depth] = false;
+    if (key) {
+        put_string(j->f, key);
+        fputs(": ", j->f);
+    }
+}
+
+static void open(json_t *j, const char *key, char c)
+{
+    prefix(j, key);
+    fputc(c, j->f);
+    if (j->depth < 63)
+        j->depth++;
+    j->first[j->depth] = true;
+}
+
+void json_obj_begin(json_t *j, const char *key) { open(j, key, '{'); }
+void json_arr_begin(json_t *j, const char *key) { open(j, key, '['); }
+
+void json_obj_end(json_t *j)
+{
+    fputc('}', j->f);
+    j->depth--;
+}
+
+void json_arr_end(json_t *j)
+{
+    fputc(']', j->f);
+    j->depth--;
+}
+
+void json_int(json_t *j, const char *key, int64_t v)
+{
+    prefix(j, key);
+    fprintf(j->f, "%lld", (long long)v);
+}
+
+void json_str(json_t *j, const char *key, const char *s)
+{
+    prefix(j, key);
+    put_string(j->f, s);
+}
+
+void json_bool(json_t *j, const char *key, bool v)
+{
+    prefix(j, key);
+    fputs(v ? "true" : "false", j->f);
+}
+
+void json_double(json_t *j, const char *key, double v)
+{
+    prefix(j, key);
+    if (isfinite(v))
+        fprintf(j->f, "%.17g", v);
+    else
+        fputs("null", j->f);
+}
+
+void json_finish(json_t *j) { fputc('\n', j->f); }

@@ -1,0 +1,28 @@
+/* json: a small streaming JSON writer (commas and escaping handled). */
+#ifndef RS_JSON_H
+#define RS_JSON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct json {
+    FILE *f;
+    int depth;
+    bool first[64];
+} json_t;
+
+void json_init(json_t *j, FILE *f);
+/* key is NULL inside arrays and at the top level. */
+void json_obj_begin(json_t *j, const char *key);
+void json_obj_end(json_t *j);
+void json_arr_begin(json_t *j, const char *key);
+void json_arr_end(json_t *j);
+void json_int(json_t *j, const char *key, int64_t v);
+void json_str(json_t *j, const char *key, const char *s);
+void json_bool(json_t *j, const char *key, bool v);
+void json_double(json_t *j, const char *key, double v);
+/* Ends the document with a newline. */
+void json_finish(json_t *j);
+
+#endif

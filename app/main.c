@@ -1,0 +1,22 @@
+/* rematscope: entry point.  Parses the command line and runs a subcommand. */
+#include <locale.h>
+
+#include "cli.h"
+
+int main(int argc, char **argv)
+{
+    setlocale(LC_CTYPE, ""); /* numbers stay in the C locale: JSON and CSV need "1.5" */
+    cli_t c;
+    rs_error_t err;
+    error_clear(&err);
+    int rc = cli_parse(argc, argv, &c, &err);
+    int status;
+    if (rc == RS_ECANCELED)
+        status = 0;
+    else if (rc)
+        status = cli_fail(&err);
+    else
+        status = cli_run(&c);
+    cli_free(&c);
+    return status;
+}

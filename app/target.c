@@ -1,0 +1,149 @@
+#include "target.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "profiles.h"
+
+#ifndef RS_SAMPLES_DIR
+#define RS_SAMPLES_DIR "samples"
+#endif
+
+int target_read_file(const char *path, char **text, size_t *len, rs_error_t *err)
+{
+    *text = NULL;
+    *len = 0;
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return error_set(err, RS_EINPUT, path, 0, 0, "is a directory, not a file");
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return error_set(err, RS_EINPUT, path, 0, 0, "cannot open: %s", strerror(errno));
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    if (!buf) {
+        fclose(f);
+        return error_set(err, RS_ENOMEM, path, 0, 0, "out of memory");
+    }
+    for (;;) {
+        if (n == cap) {
+            char *nb = cap > SIZE_MAX / 4 ? NULL : realloc(buf, cap * 2 + 1);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return error_set(err, RS_ENOMEM, path, 0, 0, "out of memory reading the file");
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        return error_set(err, RS_EINPUT, path, 0, 0, "read error");
+    }
+    buf[n] = 0;
+    *text = buf;
+    *len = n;
+    return RS_OK;
+}
+
+int target_find_profile(const char *name, profile_t *out, rs_error_t *err)
+{
+    const char *path = getenv("RS_PROFILES");
+    if (!path || !*path)
+        path = RS_SAMPLES_DIR "/profiles.csv";
+    profile_list_t l;
+    int rc = profiles_read(path, &l, err);
+    if (rc)
+        return rc;
+    const profile_t *p = profiles_find(&l, name);
+    if (!p) {
+        char names[400] = "";
+        size_t w = 0;
+        for (int32_t i = 0; i < l.n && w < sizeof names - 70; i++)
+            w += (size_t)snprintf(names + w, sizeof names - w, "%s%s", i ? ", " : "", l.items[i].name);
+        profiles_free(&l);
+        return error_set(err, RS_EINPUT, "--profile", 0, 0, "no profile '%s' (known: %s)", name, names);
+    }
+    *out = *p;
+    profiles_free(&l);
+    return RS_OK;
+}
+
+int target_open(const cli_t *c, const char *arg, target_t *t, rs_error_t *err)
+{
+    memset(t, 0, sizeof *t);
+    score_config_default(&t->cfg);
+    int rc = target_read_file(arg, &t->text, &t->len, err);
+    if (!rc)
+        rc = routine_parse(arg, t->text, t->len, &t->routine, err);
+    if (!rc)
+        rc = routine_bindings(t->routine, c->binds, c->n_binds, &t->bind, err);
+    if (!rc && c->profile) {
+        rc = target_find_profile(c->profile, &t->profile, err);
+        if (!rc) {
+            t->has_profile = true;
+            profile_apply(&t->profile, &t->cfg);
+        }
+    }
+    if (rc)
+        goto fail;
+    if (c->alignment >= 0) {
+        if (c->alignment < 1) {
+            rc = error_set(err, RS_EINPUT, "--alignment", 0, 0, "alignment must be at least 1");
+            goto fail;
+        }
+        t->cfg.alignment = c->alignment;
+    }
+    if (c->max_depth >= 0)
+        t->cfg.max_inline_depth = c->max_depth > INT32_MAX ? INT32_MAX : (int32_t)c->max_depth;
+    t->cfg.aliasing = !c->no_aliasing;
+    if (c->layout) {
+        int s = arena_strategy_parse(c->layout);
+        if (s < 0) {
+            rc = error_set(err, RS_EINPUT, "--layout", 0, 0, "unknown layout strategy '%s' (expected greedy)",
+                           c->layout);
+            goto fail;
+        }
+        t->cfg.layout = (arena_strategy_t)s;
+    }
+    t->prefs = calloc(t->routine->n_nodes ? (size_t)t->routine->n_nodes : 1, 1);
+    if (!t->prefs) {
+        rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+        goto fail;
+    }
+    for (int i = 0; i < c->n_inlines; i++) {
+        int32_t id = routine_find_node(t->routine, c->inlines[i]);
+        if (id < 0) {
+            rc = error_set(err, RS_EINPUT, "--inline", 0, 0, "routine '%s' has no node '%s'", t->routine->name,
+                           c->inlines[i]);
+            goto fail;
+        }
+        t->prefs[id] = 1;
+    }
+    if ((rc = lower_routine(t->routine, &t->bind, &t->lowering, err)))
+        goto fail;
+    return RS_OK;
+fail:
+    target_free(t);
+    return rc;
+}
+
+void target_free(target_t *t)
+{
+    lower_free(t->lowering);
+    bindings_free(&t->bind);
+    routine_free(t->routine);
+    free(t->prefs);
+    free(t->text);
+    memset(t, 0, sizeof *t);
+}

@@ -1,0 +1,40 @@
+/* target: what a routine subcommand works on: the routine read from a file,
+ * its bindings, the scoring config (profile, flags) and the context's inline
+ * preferences, all from the common options of DESIGN §9. */
+#ifndef RS_TARGET_H
+#define RS_TARGET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cli.h"
+#include "lower.h"
+#include "profile.h"
+#include "routine.h"
+#include "score.h"
+
+typedef struct target {
+    char *text;            /* the file's contents */
+    size_t len;
+    routine_t *routine;
+    bindings_t bind;
+    score_config_t cfg;
+    profile_t profile;
+    bool has_profile;
+    uint8_t *prefs;        /* per node: --inline preferences */
+    lowering_t *lowering;  /* lowered once, for the caller's first use */
+} target_t;
+
+/* Reads and lowers the routine named by arg (a file path) under c's common
+ * options.  Errors name the file, line and column, or the flag. */
+int target_open(const cli_t *c, const char *arg, target_t *t, rs_error_t *err);
+void target_free(target_t *t);
+
+/* Finds profile name in the bundled profiles CSV ($RS_PROFILES, else the
+ * samples/profiles.csv this binary was built with). */
+int target_find_profile(const char *name, profile_t *out, rs_error_t *err);
+
+/* Reads a whole file into a new NUL-terminated buffer. */
+int target_read_file(const char *path, char **text, size_t *len, rs_error_t *err);
+
+#endif

@@ -1,0 +1,38 @@
+/* lex: a cursor over one line of text, shared by the routine and expression
+ * parsers.  Columns are 1-based and count characters (UTF-8 code points). */
+#ifndef RS_LEX_H
+#define RS_LEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct lex {
+    const char *file; /* for error messages */
+    const char *s;    /* the line, without its newline */
+    size_t len;
+    size_t pos;
+    int line;         /* 1-based */
+} lex_t;
+
+/* Skips blanks (space, tab, CR). */
+void lex_skip_ws(lex_t *lx);
+
+/* True when only blanks or a `#` comment remain. */
+bool lex_at_end(lex_t *lx);
+
+/* The 1-based character column of byte offset pos. */
+int lex_col_at(const lex_t *lx, size_t pos);
+int lex_col(const lex_t *lx);
+
+/* After blanks: consumes an identifier [A-Za-z_][A-Za-z0-9_.]* and returns
+ * true with *start, *len set; false (nothing consumed) otherwise. */
+bool lex_ident(lex_t *lx, const char **start, size_t *len);
+
+/* After blanks: consumes the literal text `tok` if it is next. */
+bool lex_accept(lex_t *lx, const char *tok);
+
+/* A short printable description of what is next ("end of line", "'x'"), for
+ * "expected ..., found ..." messages. */
+void lex_describe_next(lex_t *lx, char *buf, size_t n);
+
+#endif

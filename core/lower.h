@@ -1,0 +1,58 @@
+/* lower: (routine, bindings) -> the lowered form: evaluated bytes, costs and
+ * shapes, steps with flat argument lists, and each node's reader steps.
+ * Independent of placements.  One allocation, so copies are cheap. */
+#ifndef RS_LOWER_H
+#define RS_LOWER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "routine.h"
+
+typedef struct lowering {
+    const routine_t *routine; /* borrowed: names, ops, source lines */
+    int32_t n_nodes, n_steps;
+    int32_t n_args;           /* total argument occurrences */
+    int32_t n_dims;           /* total dimensions over all nodes */
+    /* per node */
+    int64_t *bytes;
+    int64_t *elems;
+    int64_t *cost;            /* sum of its definitions' costs; 0 for residents */
+    uint8_t *kind;            /* enum node_kind */
+    uint8_t *flags;           /* enum node_flag */
+    int32_t *ndefs;
+    int32_t *first_def;       /* step, or -1 for residents */
+    int32_t *last_def;
+    int32_t *dim_off;         /* n_nodes+1: node i's shape is dims[dim_off[i]..dim_off[i+1]) */
+    int64_t *dims;
+    /* per step */
+    int32_t *step_owner;
+    int64_t *step_cost;
+    int32_t *arg_off;         /* n_steps+1 */
+    int32_t *args;
+    /* per node: the steps that read it, ascending, one entry per occurrence */
+    int32_t *rd_off;          /* n_nodes+1 */
+    int32_t *rd_step;
+    void *block;
+    size_t block_bytes;
+} lowering_t;
+
+/* Lowers r under b.  Errors (RS_EINPUT) name the file, line and column of
+ * the expression or statement at fault: unbound symbol, overflow, a
+ * negative dimension, a `+=` whose shape differs from the node's. */
+int lower_routine(const routine_t *r, const bindings_t *b, lowering_t **out, rs_error_t *err);
+
+/* A private deep copy of l (same routine borrowed), or RS_ENOMEM. */
+int lower_copy(const lowering_t *l, lowering_t **out, rs_error_t *err);
+
+void lower_free(lowering_t *l);
+
+/* Compares every field a scoring consumes; returns 0 when equal, otherwise
+ * nonzero with a description of the first difference in what[0..n). */
+int lower_compare(const lowering_t *a, const lowering_t *b, char *what, size_t n);
+
+/* True when node i lives over the whole routine (input or param). */
+static inline int lower_is_resident(const lowering_t *l, int32_t i) { return l->kind[i] != NODE_DEF; }
+
+#endif

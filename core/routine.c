@@ -1,0 +1,699 @@
+#include "routine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *DTYPE_NAMES[DT_COUNT] = { "u8", "i8", "f16", "bf16", "f32", "i32", "f64", "i64" };
+static const int DTYPE_SIZES[DT_COUNT] = { 1, 1, 2, 2, 4, 4, 8, 8 };
+
+int dtype_size(dtype_t t) { return (unsigned)t < DT_COUNT ? DTYPE_SIZES[t] : 0; }
+const char *dtype_name(dtype_t t) { return (unsigned)t < DT_COUNT ? DTYPE_NAMES[t] : "?"; }
+
+static int dtype_lookup(const char *s, size_t n)
+{
+    for (int i = 0; i < DT_COUNT; i++)
+        if (strlen(DTYPE_NAMES[i]) == n && memcmp(DTYPE_NAMES[i], s, n) == 0)
+            return i;
+    return -1;
+}
+
+/* Parser state for one file. */
+typedef struct parse {
+    routine_t *r;
+    lex_t lx;
+    rs_error_t *err;
+    int cur_dtype;
+    int32_t cap_nodes, cap_steps;
+    int32_t *bind_line;   /* line of each symbol's bind, 0 when unbound */
+    int32_t bind_cap;
+    strmap_t *later_defs; /* name -> line of its first definition, from a prescan */
+    bool seen_routine;
+} parse_t;
+
+static char *dup_n(const char *s, size_t n)
+{
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = 0;
+    }
+    return d;
+}
+
+static int oom(parse_t *p) { return error_set(p->err, RS_ENOMEM, p->r->path, p->lx.line, 0, "out of memory"); }
+
+static int expected(parse_t *p, const char *what)
+{
+    char found[64];
+    lex_describe_next(&p->lx, found, sizeof found);
+    return error_set(p->err, RS_EINPUT, p->r->path, p->lx.line, lex_col(&p->lx),
+                     "expected %s, found %s", what, found);
+}
+
+static void free_exprs(expr_t *e, int32_t n)
+{
+    for (int32_t i = 0; i < n; i++)
+        expr_free(&e[i]);
+    free(e);
+}
+
+/* `[e, e, ...]` -> a new array of expressions. */
+static int parse_dims(parse_t *p, expr_t **out, int32_t *n, int32_t *col)
+{
+    *out = NULL;
+    *n = 0;
+    lex_skip_ws(&p->lx);
+    *col = lex_col(&p->lx);
+    if (!lex_accept(&p->lx, "["))
+        return expected(p, "'[' starting the shape (e.g. [B, D], or [] for a scalar)");
+    int32_t cap = 0;
+    if (lex_accept(&p->lx, "]"))
+        return RS_OK;
+    for (;;) {
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 4;
+            expr_t *ne = realloc(*out, (size_t)cap * sizeof *ne);
+            if (!ne) {
+                free_exprs(*out, *n);
+                *out = NULL;
+                return oom(p);
+            }
+            *out = ne;
+        }
+        int rc = expr_parse(&p->lx, &p->r->syms, &(*out)[*n], p->err);
+        if (rc) {
+            free_exprs(*out, *n);
+            *out = NULL;
+            *n = 0;
+            return rc;
+        }
+        (*n)++;
+        if (lex_accept(&p->lx, "]"))
+            return RS_OK;
+        if (!lex_accept(&p->lx, ",")) {
+            free_exprs(*out, *n);
+            *out = NULL;
+            *n = 0;
+            return expected(p, "',' or ']' in the shape");
+        }
+    }
+}
+
+static int parse_flags(parse_t *p, uint8_t *flags)
+{
+    while (lex_accept(&p->lx, "@")) {
+        const char *f;
+        size_t fl;
+        int col = lex_col(&p->lx) - 1;
+        if (!lex_ident(&p->lx, &f, &fl))
+            return expected(p, "a flag name after '@' (output, pinned, inline)");
+        if (fl == 6 && memcmp(f, "output", 6) == 0)
+            *flags |= FLAG_OUTPUT;
+        else if (fl == 6 && memcmp(f, "pinned", 6) == 0)
+            *flags |= FLAG_PINNED;
+        else if (fl == 6 && memcmp(f, "inline", 6) == 0)
+            *flags |= FLAG_INLINE;
+        else
+            return error_set(p->err, RS_EINPUT, p->r->path, p->lx.line, col,
+                             "unknown flag '@%.*s' (expected @output, @pinned or @inline)", (int)fl, f);
+    }
+    return RS_OK;
+}
+
+static int grow_nodes(parse_t *p)
+{
+    routine_t *r = p->r;
+    if (r->n_nodes < p->cap_nodes)
+        return RS_OK;
+    int32_t ncap = p->cap_nodes ? p->cap_nodes * 2 : 16;
+    routine_node_t *nn = realloc(r->nodes, (size_t)ncap * sizeof *nn);
+    if (!nn)
+        return oom(p);
+    r->nodes = nn;
+    p->cap_nodes = ncap;
+    return RS_OK;
+}
+
+static int grow_steps(parse_t *p)
+{
+    routine_t *r = p->r;
+    if (r->n_steps < p->cap_steps)
+        return RS_OK;
+    int32_t ncap = p->cap_steps ? p->cap_steps * 2 : 16;
+    routine_step_t *ns = realloc(r->steps, (size_t)ncap * sizeof *ns);
+    if (!ns)
+        return oom(p);
+    r->steps = ns;
+    p->cap_steps = ncap;
+    return RS_OK;
+}
+
+/* Appends a node; the name is checked for redefinition by the caller. */
+static int add_node(parse_t *p, const char *name, size_t nlen, uint8_t kind, int col, int32_t *idx)
+{
+    routine_t *r = p->r;
+    int rc = grow_nodes(p);
+    if (rc)
+        return rc;
+    routine_node_t *nd = &r->nodes[r->n_nodes];
+    memset(nd, 0, sizeof *nd);
+    nd->name = dup_n(name, nlen);
+    if (!nd->name || strmap_put(r->node_map, name, nlen, r->n_nodes) != 0) {
+        free(nd->name);
+        return oom(p);
+    }
+    nd->kind = kind;
+    nd->dtype = (uint8_t)p->cur_dtype;
+    nd->line = p->lx.line;
+    nd->col = col;
+    *idx = r->n_nodes++;
+    return RS_OK;
+}
+
+static int check_new_name(parse_t *p, const char *name, size_t nlen, int col)
+{
+    int32_t prev = strmap_get(p->r->node_map, name, nlen);
+    if (prev < 0)
+        return RS_OK;
+    return error_set(p->err, RS_EINPUT, p->r->path, p->lx.line, col,
+                     "'%.*s' is already defined at line %d (use += to accumulate into it)",
+                     (int)nlen, name, (int)p->r->nodes[prev].line);
+}
+
+static int stmt_routine(parse_t *p, int col)
+{
+    if (p->seen_routine)
+        return error_set(p->err, RS_EINPUT, p->r->path, p->lx.line, col,
+                         "a second `routine` statement (the name is given once, first)");
+    const char *n;
+    size_t nl;
+    if (!lex_ident(&p->lx, &n, &nl))
+        return expected(p, "the routine's name after `routine`");
+    p->r->name = dup_n(n, nl);
+    if (!p->r->name)
+        return oom(p);
+    p->seen_routine = true;
+    return RS_OK;
+}
+
+static int ensure_bind_slots(parse_t *p)
+{
+    routine_t *r = p->r;
+    if (r->syms.n <= p->bind_cap)
+        return RS_OK;
+    int32_t ncap = r->syms.cap > r->syms.n ? r->syms.cap : r->syms.n;
+    int64_t *nv = realloc(r->bind_value, (size_t)ncap * sizeof *nv);
+    if (nv)
+        r->bind_value = nv;
+    unsigned char *ns = realloc(r->bind_set, (size_t)ncap);
+    if (ns)
+        r->bind_set = ns;
+    int32_t *nl = realloc(p->bind_line, (size_t)ncap * sizeof *nl);
+    if (nl)
+        p->bind_line = nl;
+    if (!nv || !ns || !nl)
+        return oom(p);
+    for (int32_t i = p->bind_cap; i < ncap; i++) {
+        r->bind_value[i] = 0;
+        r->bind_set[i] = 0;
+        p->bind_line[i] = 0;
+    }
+    p->bind_cap = ncap;
+    return RS_OK;
+}
+
+static int stmt_bind(parse_t *p)
+{
+    int count = 0;
+    while (!lex_at_end(&p->lx)) {
+        const char *n;
+        size_t nl;
+        int col = lex_col(&p->lx);
+        if (!lex_ident(&p->lx, &n, &nl))
+            return expected(p, "NAME=INT in `bind`");
+        if (!lex_accept(&p->lx, "="))
+            return expected(p, "'=' after the binding's name");
+        expr_t e;
+        int rc = expr_parse(&p->lx, &p->r->syms, &e, p->err);
+        if (rc)
+            return rc;
+        int32_t id = expr_syms_intern(&p->r->syms, n, nl);
+        if (id < 0 || ensure_bind_slots(p)) {
+            expr_free(&e);
+            return oom(p);
+        }
+        if (p->r->bind_set[id]) {
+            expr_free(&e);
+            return error_set(p->err, RS_EINPUT, p->r->path, p->lx.line, col,
+                             "'%.*s' is already bound at line %d", (int)nl, n, (int)p->bind_line[id]);
+        }
+        /* bindings may use earlier ones: `bind H=4*D` */
+        expr_env_t env = { p->r->bind_value, p->r->bind_set, &p->r->syms, p->r->path };
+        int64_t v;
+        rc = expr_eval(&e, &env, &v, p->err);
+        expr_free(&e);
+        if (rc)
+            return rc;
+        p->r->bind_value[id] = v;
+        p->r->bind_set[id] = 1;
+        p->bind_line[id] = p->lx.line;
+        count++;
+        lex_accept(&p->lx, ","); /* optional separator */
+    }
+    if (!count)
+        return expected(p, "at least one NAME=INT after `bind`");
+    return RS_OK;
+}
+
+static int stmt_dtype(parse_t *p)
+{
+    const char *n;
+    size_t nl;
+    int col = lex_col(&p->lx);
+    if (!lex_ident(&p->lx, &n, &nl))
+        return expected(p, "a type after `dtype` (u8 i8 f16 bf16 f32 i32 f64 i64)");
+    int t = dtype_lookup(n, nl);
+    if (t < 0)
+        return error_set(p->err, RS_EINPUT, p->r->path, p->lx.line, col + 0,
+                         "unknown type '%.*s' (expected u8 i8 f16 bf16 f32 i32 f64 i64)", (int)nl, n);
+    p->cur_dtype = t;
+    return RS_OK;
+}
+
+/* An optional type name, at most once. */
+static int parse_opt_dtype(parse_t *p, int *dt)
+{
+    lex_t save = p->lx;
+    const char *n;
+    size_t nl;
+    if (!lex_ident(&p->lx, &n, &nl))
+        return RS_OK;
+    int t = dtype_lookup(n, nl);
+    if (t < 0) {
+        p->lx = save;
+        return RS_OK;
+    }
+    *dt = t;
+    return RS_OK;
+}
+
+static int stmt_resident(parse_t *p, uint8_t kind)
+{
+    const char *n;
+    size_t nl;
+    lex_skip_ws(&p->lx);
+    int col = lex_col(&p->lx);
+    if (!lex_ident(&p->lx, &n, &nl))
+        return expected(p, kind == NODE_INPUT ? "a name after `input`" : "a name after `param`");
+    int rc = check_new_name(p, n, nl, col);
+    if (rc)
+        return rc;
+    expr_t *dims;
+    int32_t nd, dcol;
+    if ((rc = parse_dims(p, &dims, &nd, &dcol)))
+        return rc;
+    int dt = p->cur_dtype;
+    uint8_t flags = 0;
+    parse_opt_dtype(p, &dt);
+    if ((rc = parse_flags(p, &flags)) || (!lex_at_end(&p->lx) && (rc = expected(p, "a type, @flags or end of line")))) {
+        free_exprs(dims, nd);
+        return rc;
+    }
+    int32_t idx;
+    if ((rc = add_node(p, n, nl, kind, col, &idx))) {
+        free_exprs(dims, nd);
+        return rc;
+    }
+    routine_node_t *node = &p->r->nodes[idx];
+    node->dims = dims;
+    node->ndims = nd;
+    node->dtype = (uint8_t)dt;
+    node->flags = flags;
+    return RS_OK;
+}
+
+static void free_step(routine_step_t *s)
+{
+    free(s->op);
+    free(s->args);
+    free_exprs(s->dims, s->ndims);
+    if (s->has_cost)
+        expr_free(&s->cost);
+}
+
+static int parse_args(parse_t *p, routine_step_t *s)
+{
+    int32_t cap = 0;
+    if (lex_accept(&p->lx, ")"))
+        return RS_OK;
+    for (;;) {
+        const char *n;
+        size_t nl;
+        lex_skip_ws(&p->lx);
+        int col = lex_col(&p->lx);
+        if (!lex_ident(&p->lx, &n, &nl))
+            return expected(p, "an argument name");
+        int32_t idx = strmap_get(p->r->node_map, n, nl);
+        if (idx < 0) {
+            int32_t later = strmap_get(p->later_defs, n, nl);
+            if (later > 0)
+                return error_set(p->err, RS_EINPUT, p->r->path, p->lx.line, col,
+                                 "'%.*s' is used before its definition at line %d "
+                                 "(a cycle, or a use out of schedule order)", (int)nl, n, (int)later);
+            return error_set(p->err, RS_EINPUT, p->r->path, p->lx.line, col,
+                             "unknown name '%.*s' (not an input, param or earlier definition)", (int)nl, n);
+        }
+        if (s->nargs == cap) {
+            cap = cap ? cap * 2 : 4;
+            int32_t *na = realloc(s->args, (size_t)cap * sizeof *na);
+            if (!na)
+                return oom(p);
+            s->args = na;
+        }
+        s->args[s->nargs++] = idx;
+        if (lex_accept(&p->lx, ")"))
+            return RS_OK;
+        if (!lex_accept(&p->lx, ","))
+            return expected(p, "',' or ')' in the argument list");
+    }
+}
+
+static int stmt_define(parse_t *p, const char *name, size_t nlen, int col, bool accum)
+{
+    routine_t *r = p->r;
+    int rc;
+    int32_t node = strmap_get(r->node_map, name, nlen);
+    if (accum && node < 0)
+        return error_set(p->err, RS_EINPUT, r->path, p->lx.line, col,
+                         "'+=' on '%.*s', which is not defined yet (define it with '=' first)", (int)nlen, name);
+    if (accum && r->nodes[node].kind != NODE_DEF)
+        return error_set(p->err, RS_EINPUT, r->path, p->lx.line, col,
+                         "'+=' on '%.*s', which is an %s (only computed nodes accumulate)", (int)nlen, name,
+                         r->nodes[node].kind == NODE_INPUT ? "input" : "param");
+    if (!accum && (rc = check_new_name(p, name, nlen, col)))
+        return rc;
+
+    routine_step_t s;
+    memset(&s, 0, sizeof s);
+    s.accum = accum;
+    s.dtype = -1;
+    s.line = p->lx.line;
+    s.col = col;
+    const char *op;
+    size_t ol;
+    if (!lex_ident(&p->lx, &op, &ol))
+        return expected(p, "an operation name (e.g. matmul(x, w))");
+    if (!(s.op = dup_n(op, ol)))
+        return oom(p);
+    if (!lex_accept(&p->lx, "(")) {
+        free_step(&s);
+        return expected(p, "'(' after the operation name");
+    }
+    if ((rc = parse_args(p, &s)) || (rc = parse_dims(p, &s.dims, &s.ndims, &s.dims_col))) {
+        free_step(&s);
+        return rc;
+    }
+    uint8_t flags = 0;
+    for (;;) {
+        lex_skip_ws(&p->lx);
+        int tcol = lex_col(&p->lx);
+        lex_t save = p->lx;
+        const char *w;
+        size_t wl;
+        if (lex_ident(&p->lx, &w, &wl)) {
+            int t = dtype_lookup(w, wl);
+            if (t >= 0 && s.dtype < 0) {
+                s.dtype = (int8_t)t;
+                continue;
+            }
+            if (wl == 4 && memcmp(w, "cost", 4) == 0 && !s.has_cost) {
+                if (!lex_accept(&p->lx, "=")) {
+                    free_step(&s);
+                    return expected(p, "'=' after cost");
+                }
+                if ((rc = expr_parse(&p->lx, &r->syms, &s.cost, p->err))) {
+                    free_step(&s);
+                    return rc;
+                }
+                s.has_cost = true;
+                continue;
+            }
+            p->lx = save;
+            free_step(&s);
+            return error_set(p->err, RS_EINPUT, r->path, p->lx.line, tcol,
+                             "unexpected '%.*s' (expected a type, cost=EXPR, @flags or end of line)",
+                             (int)(wl > 40 ? 40 : wl), w);
+        }
+        if (p->lx.pos < p->lx.len && p->lx.s[p->lx.pos] == '@') {
+            if (accum) {
+                free_step(&s);
+                return error_set(p->err, RS_EINPUT, r->path, p->lx.line, tcol,
+                                 "flags belong on the first definition ('='), not on '+='");
+            }
+            if ((rc = parse_flags(p, &flags))) {
+                free_step(&s);
+                return rc;
+            }
+            continue;
+        }
+        break;
+    }
+    if (!lex_at_end(&p->lx)) {
+        free_step(&s);
+        return expected(p, "a type, cost=EXPR, @flags or end of line");
+    }
+    if (accum && s.dtype >= 0 && s.dtype != r->nodes[node].dtype) {
+        int dt = s.dtype;
+        free_step(&s);
+        return error_set(p->err, RS_EINPUT, r->path, p->lx.line, col,
+                         "'+=' with type %s on '%.*s' of type %s", dtype_name((dtype_t)dt), (int)nlen, name,
+                         dtype_name((dtype_t)r->nodes[node].dtype));
+    }
+    if ((rc = grow_steps(p))) {
+        free_step(&s);
+        return rc;
+    }
+    if (!accum) {
+        if ((rc = add_node(p, name, nlen, NODE_DEF, col, &node))) {
+            free_step(&s);
+            return rc;
+        }
+        routine_node_t *nd = &r->nodes[node];
+        nd->flags = flags;
+        if (s.dtype >= 0)
+            nd->dtype = (uint8_t)s.dtype;
+        /* the node's shape is its first definition's; steps keep their own
+         * copy for the += shape check, so the node borrows none */
+        nd->ndims = 0;
+        nd->dims = NULL;
+    }
+    s.node = node;
+    r->steps[r->n_steps++] = s;
+    return RS_OK;
+}
+
+/* Records the line of each name's first definition, so a use before it can
+ * say where the definition is. */
+static int prescan(parse_t *p, const char *text, size_t len)
+{
+    int line = 1;
+    for (size_t i = 0; i < len;) {
+        const char *e = memchr(text + i, '\n', len - i);
+        size_t ll = e ? (size_t)(e - (text + i)) : len - i;
+        lex_t lx = { .file = p->r->path, .s = text + i, .len = ll, .line = line };
+        const char *n;
+        size_t nl;
+        if (lex_ident(&lx, &n, &nl)) {
+            if ((nl == 5 && memcmp(n, "input", 5) == 0) || (nl == 5 && memcmp(n, "param", 5) == 0)) {
+                lex_t save = lx;
+                if (!lex_accept(&lx, "=") && !lex_accept(&lx, "+=")) {
+                    lx = save;
+                    lex_ident(&lx, &n, &nl);
+                }
+            } else {
+                lex_skip_ws(&lx);
+            }
+            if (nl && strmap_get(p->later_defs, n, nl) < 0 && strmap_put(p->later_defs, n, nl, line) != 0)
+                return oom(p);
+        }
+        i += ll + 1;
+        line++;
+    }
+    return RS_OK;
+}
+
+static int parse_line(parse_t *p)
+{
+    lex_t *lx = &p->lx;
+    if (lex_at_end(lx))
+        return RS_OK;
+    const char *nul = memchr(lx->s, 0, lx->len);
+    if (nul)
+        return error_set(p->err, RS_EINPUT, p->r->path, lx->line, lex_col_at(lx, (size_t)(nul - lx->s)),
+                         "NUL byte in a text file (is this a routine file?)");
+    lex_skip_ws(lx);
+    int col = lex_col(lx);
+    const char *w;
+    size_t wl;
+    if (!lex_ident(lx, &w, &wl)) {
+        if (!p->seen_routine)
+            return expected(p, "`routine NAME` as the first statement");
+        return expected(p, "a statement (routine, bind, dtype, input, param, or NAME = OP(ARGS) [DIMS])");
+    }
+    lex_skip_ws(lx);
+    const char *rest = lx->s + lx->pos;
+    size_t rest_len = lx->len - lx->pos;
+    bool is_def = (rest_len >= 2 && rest[0] == '+' && rest[1] == '=') ||
+                  (rest_len >= 1 && rest[0] == '=' && !(rest_len >= 2 && rest[1] == '='));
+    bool is_routine = !is_def && wl == 7 && memcmp(w, "routine", 7) == 0;
+    if (!p->seen_routine && !is_routine)
+        return error_set(p->err, RS_EINPUT, p->r->path, lx->line, col,
+                         "expected `routine NAME` as the first statement");
+    if (is_def) {
+        bool accum = lex_accept(lx, "+=");
+        if (!accum)
+            lex_accept(lx, "=");
+        return stmt_define(p, w, wl, col, accum);
+    }
+    if (is_routine)
+        return stmt_routine(p, col);
+    if (wl == 4 && memcmp(w, "bind", 4) == 0)
+        return stmt_bind(p);
+    if (wl == 5 && memcmp(w, "dtype", 5) == 0) {
+        int rc = stmt_dtype(p);
+        if (!rc && !lex_at_end(lx))
+            return expected(p, "end of line after the type");
+        return rc;
+    }
+    if (wl == 5 && memcmp(w, "input", 5) == 0)
+        return stmt_resident(p, NODE_INPUT);
+    if (wl == 5 && memcmp(w, "param", 5) == 0)
+        return stmt_resident(p, NODE_PARAM);
+    return error_set(p->err, RS_EINPUT, p->r->path, lx->line, col,
+                     "unknown statement '%.*s' (expected routine, bind, dtype, input, param, "
+                     "or NAME = OP(ARGS) [DIMS])", (int)(wl > 40 ? 40 : wl), w);
+}
+
+int routine_parse(const char *path, const char *text, size_t len, routine_t **out, rs_error_t *err)
+{
+    *out = NULL;
+    routine_t *r = calloc(1, sizeof *r);
+    if (!r)
+        return error_set(err, RS_ENOMEM, path, 0, 0, "out of memory");
+    parse_t p = { .r = r, .err = err, .cur_dtype = DT_F32 };
+    int rc = RS_OK;
+    r->path = dup_n(path, strlen(path));
+    r->node_map = strmap_new();
+    p.later_defs = strmap_new();
+    if (!r->path || !r->node_map || !p.later_defs || expr_syms_init(&r->syms) != RS_OK) {
+        rc = error_set(err, RS_ENOMEM, path, 0, 0, "out of memory");
+        goto done;
+    }
+    if ((rc = prescan(&p, text, len)))
+        goto done;
+    int line = 1;
+    for (size_t i = 0; i < len && !rc; line++) {
+        const char *e = memchr(text + i, '\n', len - i);
+        size_t ll = e ? (size_t)(e - (text + i)) : len - i;
+        p.lx = (lex_t){ .file = r->path, .s = text + i, .len = ll, .line = line };
+        rc = parse_line(&p);
+        i += ll + 1;
+    }
+    if (!rc && !p.seen_routine)
+        rc = error_set(err, RS_EINPUT, path, 1, 1, len ? "expected `routine NAME` as the first statement"
+                                                       : "empty file: expected `routine NAME` as the first statement");
+    if (!rc)
+        rc = ensure_bind_slots(&p);
+done:
+    strmap_free(p.later_defs);
+    free(p.bind_line);
+    if (rc) {
+        routine_free(r);
+        return rc;
+    }
+    *out = r;
+    return RS_OK;
+}
+
+void routine_free(routine_t *r)
+{
+    if (!r)
+        return;
+    for (int32_t i = 0; i < r->n_nodes; i++) {
+        free(r->nodes[i].name);
+        free_exprs(r->nodes[i].dims, r->nodes[i].ndims);
+    }
+    for (int32_t i = 0; i < r->n_steps; i++)
+        free_step(&r->steps[i]);
+    free(r->nodes);
+    free(r->steps);
+    free(r->bind_value);
+    free(r->bind_set);
+    expr_syms_free(&r->syms);
+    strmap_free(r->node_map);
+    free(r->name);
+    free(r->path);
+    free(r);
+}
+
+int32_t routine_find_node(const routine_t *r, const char *name)
+{
+    return strmap_get(r->node_map, name, strlen(name));
+}
+
+int routine_bindings(const routine_t *r, const char *const *overrides, int n_overrides,
+                     bindings_t *out, rs_error_t *err)
+{
+    memset(out, 0, sizeof *out);
+    int32_t n = r->syms.n;
+    out->n = n;
+    out->value = calloc(n ? (size_t)n : 1, sizeof *out->value);
+    out->set = calloc(n ? (size_t)n : 1, 1);
+    if (!out->value || !out->set) {
+        bindings_free(out);
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    if (n) {
+        memcpy(out->value, r->bind_value, (size_t)n * sizeof *out->value);
+        memcpy(out->set, r->bind_set, (size_t)n);
+    }
+    for (int i = 0; i < n_overrides; i++) {
+        const char *kv = overrides[i];
+        const char *eq = strchr(kv, '=');
+        if (!eq || eq == kv) {
+            bindings_free(out);
+            return error_set(err, RS_EINPUT, "--bind", 0, 0, "expected NAME=INT, found '%s'", kv);
+        }
+        int32_t id = strmap_get(r->syms.map, kv, (size_t)(eq - kv));
+        if (id < 0) {
+            bindings_free(out);
+            return error_set(err, RS_EINPUT, "--bind", 0, 0, "routine '%s' uses no symbol '%.*s'",
+                             r->name, (int)(eq - kv), kv);
+        }
+        const char *v = eq + 1;
+        bool neg = *v == '-';
+        if (neg)
+            v++;
+        int64_t x = 0;
+        if (!*v) {
+            bindings_free(out);
+            return error_set(err, RS_EINPUT, "--bind", 0, 0, "expected NAME=INT, found '%s'", kv);
+        }
+        for (; *v; v++) {
+            if (*v < '0' || *v > '9' || __builtin_mul_overflow(x, 10, &x) || __builtin_add_overflow(x, *v - '0', &x)) {
+                bindings_free(out);
+                return error_set(err, RS_EINPUT, "--bind", 0, 0, "expected NAME=INT (64-bit), found '%s'", kv);
+            }
+        }
+        out->value[id] = neg ? -x : x;
+        out->set[id] = 1;
+    }
+    return RS_OK;
+}
+
+void bindings_free(bindings_t *b)
+{
+    free(b->value);
+    free(b->set);
+    memset(b, 0, sizeof *b);
+}

@@ -1,0 +1,85 @@
+/* routine: the `.routine` file format of DESIGN §1, parsed into statements
+ * whose shapes and costs are still expressions over the bindings. */
+#ifndef RS_ROUTINE_H
+#define RS_ROUTINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "expr.h"
+#include "strmap.h"
+
+typedef enum dtype { DT_U8, DT_I8, DT_F16, DT_BF16, DT_F32, DT_I32, DT_F64, DT_I64, DT_COUNT } dtype_t;
+
+enum node_kind { NODE_INPUT, NODE_PARAM, NODE_DEF };
+enum node_flag { FLAG_OUTPUT = 1, FLAG_PINNED = 2, FLAG_INLINE = 4 };
+
+typedef struct routine_node {
+    char *name;
+    uint8_t kind;   /* enum node_kind */
+    uint8_t dtype;
+    uint8_t flags;  /* enum node_flag */
+    expr_t *dims;   /* shape of an input/param; a definition's is on its first step */
+    int32_t ndims;
+    int32_t line, col;
+} routine_node_t;
+
+typedef struct routine_step {
+    int32_t node;   /* the node it defines (its owner) */
+    bool accum;     /* `+=` */
+    char *op;
+    int32_t *args;  /* node indices, in order, repeats kept */
+    int32_t nargs;
+    expr_t *dims;   /* as written on this statement */
+    int32_t ndims;
+    int32_t dims_col;
+    int8_t dtype;   /* -1 when the statement names none */
+    bool has_cost;
+    expr_t cost;
+    int32_t line, col;
+} routine_step_t;
+
+typedef struct routine {
+    char *name;
+    char *path;             /* as handed to routine_parse, for errors */
+    routine_node_t *nodes;  /* index order = declaration order */
+    int32_t n_nodes;
+    routine_step_t *steps;  /* schedule order */
+    int32_t n_steps;
+    expr_syms_t syms;       /* every name used in an expression or a bind */
+    int64_t *bind_value;    /* default bindings, indexed by symbol id */
+    unsigned char *bind_set;
+    strmap_t *node_map;     /* name -> node index */
+} routine_t;
+
+/* Bindings in force for one lowering: a value for each routine symbol. */
+typedef struct bindings {
+    int32_t n;
+    int64_t *value;
+    unsigned char *set;
+} bindings_t;
+
+/* Parses text[0..len) (the contents of path) into a new routine.  Any error
+ * is RS_EINPUT with path, line and column and what was expected; nothing is
+ * returned on error. */
+int routine_parse(const char *path, const char *text, size_t len, routine_t **out, rs_error_t *err);
+
+void routine_free(routine_t *r);
+
+/* The index of the node named name, or -1. */
+int32_t routine_find_node(const routine_t *r, const char *name);
+
+/* Byte size of one element of t. */
+int dtype_size(dtype_t t);
+const char *dtype_name(dtype_t t);
+
+/* Builds the bindings for r: its defaults, then each "K=V" override (V an
+ * integer, may be negative).  An override naming no symbol of r, or a
+ * malformed one, is an RS_EINPUT error naming "--bind". */
+int routine_bindings(const routine_t *r, const char *const *overrides, int n_overrides,
+                     bindings_t *out, rs_error_t *err);
+void bindings_free(bindings_t *b);
+
+#endif

@@ -1,0 +1,108 @@
+#include "strmap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct slot {
+    char *key;
+    size_t len;
+    uint64_t hash;
+    int32_t value;
+};
+
+struct strmap {
+    struct slot *slots;
+    size_t cap; /* a power of two */
+    size_t used;
+};
+
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+strmap_t *strmap_new(void)
+{
+    strmap_t *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    m->cap = 16;
+    m->slots = calloc(m->cap, sizeof *m->slots);
+    if (!m->slots) {
+        free(m);
+        return NULL;
+    }
+    return m;
+}
+
+void strmap_free(strmap_t *m)
+{
+    if (!m)
+        return;
+    for (size_t i = 0; i < m->cap; i++)
+        free(m->slots[i].key);
+    free(m->slots);
+    free(m);
+}
+
+static struct slot *find(const strmap_t *m, const char *key, size_t len, uint64_t h)
+{
+    size_t mask = m->cap - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        struct slot *s = &m->slots[i];
+        if (!s->key || (s->hash == h && s->len == len && memcmp(s->key, key, len) == 0))
+            return s;
+    }
+}
+
+int32_t strmap_get(const strmap_t *m, const char *key, size_t len)
+{
+    struct slot *s = find(m, key, len, hash_bytes(key, len));
+    return s->key ? s->value : -1;
+}
+
+static int grow(strmap_t *m)
+{
+    size_t ncap = m->cap * 2;
+    struct slot *ns = calloc(ncap, sizeof *ns);
+    if (!ns)
+        return -1;
+    for (size_t i = 0; i < m->cap; i++) {
+        struct slot *s = &m->slots[i];
+        if (!s->key)
+            continue;
+        size_t j = s->hash & (ncap - 1);
+        while (ns[j].key)
+            j = (j + 1) & (ncap - 1);
+        ns[j] = *s;
+    }
+    free(m->slots);
+    m->slots = ns;
+    m->cap = ncap;
+    return 0;
+}
+
+int strmap_put(strmap_t *m, const char *key, size_t len, int32_t value)
+{
+    if ((m->used + 1) * 4 > m->cap * 3 && grow(m) != 0)
+        return -1;
+    uint64_t h = hash_bytes(key, len);
+    struct slot *s = find(m, key, len, h);
+    if (!s->key) {
+        s->key = malloc(len + 1);
+        if (!s->key)
+            return -1;
+        memcpy(s->key, key, len);
+        s->key[len] = 0;
+        s->len = len;
+        s->hash = h;
+        m->used++;
+    }
+    s->value = value;
+    return 0;
+}

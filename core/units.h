@@ -1,0 +1,48 @@
+/* units: byte budgets as users type them: `48MiB`, `1.5GB`, `4000000`,
+ * `60%` (of the baseline), `device` (the profile's memory), `minimize`. */
+#ifndef RS_UNITS_H
+#define RS_UNITS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+typedef enum budget_kind {
+    BUDGET_BYTES,
+    BUDGET_PERCENT,  /* of the baseline total */
+    BUDGET_DEVICE,   /* the profile's memory_bytes */
+    BUDGET_MINIMIZE
+} budget_kind_t;
+
+typedef struct budget_spec {
+    budget_kind_t kind;
+    int64_t bytes;        /* BUDGET_BYTES */
+    int64_t pct_num;      /* BUDGET_PERCENT: the percentage is pct_num/pct_den */
+    int64_t pct_den;
+} budget_spec_t;
+
+/* Parses text (surrounding blanks allowed).  Decimal units are powers of
+ * 1000 (kB MB GB TB), binary ones of 1024 (KiB MiB GiB TiB); letters are
+ * case-insensitive and a trailing B is optional (`48M` = 48 MB).  A
+ * fraction of a byte rounds down.  Negative, non-numeric, out-of-range
+ * inputs are RS_EINPUT errors naming the column; `what` names the input
+ * (e.g. "--budget") in the message's file position. */
+int units_parse_budget(const char *text, const char *what, budget_spec_t *out, rs_error_t *err);
+
+/* Turns a parsed budget into bytes: percent of baseline_total (rounded
+ * down), device memory (error when device_bytes < 0, i.e. no profile).
+ * Sets *minimize for BUDGET_MINIMIZE (and *bytes to -1). */
+int units_budget_resolve(const budget_spec_t *b, int64_t baseline_total, int64_t device_bytes,
+                         int64_t *bytes, bool *minimize, rs_error_t *err);
+
+/* Parses a non-negative decimal integer (with a unit, like budgets, when
+ * allow_units); for flags such as --alignment. */
+int units_parse_int(const char *text, const char *what, int64_t min, int64_t max,
+                    int64_t *out, rs_error_t *err);
+
+/* Formats bytes for people: "512 B", "1.5 KiB", "48.0 MiB", "2.00 GiB". */
+void units_format_bytes(int64_t bytes, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,157 @@
+#include "minimalloc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "csvio.h"
+
+typedef struct mm_reader {
+    minimalloc_problem_t *p;
+    int32_t cap;
+    bool header_seen;
+    bool has_offset;
+} mm_reader_t;
+
+static bool field_is(const csvio_row_t *row, int k, const char *name)
+{
+    const char *s = row->field[k];
+    size_t n = row->len[k];
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
+        n--;
+    while (n && *s == ' ') {
+        s++;
+        n--;
+    }
+    return n == strlen(name) && strncasecmp(s, name, n) == 0;
+}
+
+static int on_header(mm_reader_t *r, const csvio_row_t *row, rs_error_t *err)
+{
+    static const char *want[] = { "id", "lower", "upper", "size" };
+    for (int k = 0; k < 4; k++)
+        if (k >= row->n || !field_is(row, k, want[k]))
+            return error_set(err, RS_EINPUT, row->path, row->line, k < row->n ? row->col[k] : 0,
+                             "expected the header id,lower,upper,size (column %d should be '%s')", k + 1, want[k]);
+    if (row->n == 5 && field_is(row, 4, "offset"))
+        r->has_offset = true;
+    else if (row->n > 4)
+        return error_set(err, RS_EINPUT, row->path, row->line, row->col[4],
+                         "unknown column '%.40s' (expected id,lower,upper,size[,offset])", row->field[4]);
+    r->header_seen = true;
+    return RS_OK;
+}
+
+static int on_row(void *ud, const csvio_row_t *row, rs_error_t *err)
+{
+    mm_reader_t *r = ud;
+    if (!r->header_seen)
+        return on_header(r, row, err);
+    int want = r->has_offset ? 5 : 4;
+    if (row->n != want)
+        return error_set(err, RS_EINPUT, row->path, row->line, 0, "expected %d fields, found %d", want, row->n);
+    long long lower, upper, size, offset = 0;
+    int rc;
+    if ((rc = csvio_field_int(row, 1, "lower", &lower, err)) || (rc = csvio_field_int(row, 2, "upper", &upper, err)) ||
+        (rc = csvio_field_int(row, 3, "size", &size, err)) ||
+        (r->has_offset && (rc = csvio_field_int(row, 4, "offset", &offset, err))))
+        return rc;
+    if (lower < 0)
+        return error_set(err, RS_EINPUT, row->path, row->line, row->col[1], "lower must be >= 0, found %lld", lower);
+    if (lower >= upper)
+        return error_set(err, RS_EINPUT, row->path, row->line, row->col[2],
+                         "upper (%lld) must be greater than lower (%lld): spans are [lower, upper)", upper, lower);
+    if (size < 0)
+        return error_set(err, RS_EINPUT, row->path, row->line, row->col[3], "size must be >= 0, found %lld", size);
+    if (offset < 0)
+        return error_set(err, RS_EINPUT, row->path, row->line, row->col[4], "offset must be >= 0, found %lld", offset);
+    minimalloc_problem_t *p = r->p;
+    if (p->n == INT32_MAX)
+        return error_set(err, RS_EINPUT, row->path, row->line, 0, "too many buffers");
+    if (p->n == r->cap) {
+        int32_t ncap = r->cap ? (r->cap > INT32_MAX / 2 ? INT32_MAX : r->cap * 2) : 64;
+        char **ni = realloc(p->ids, (size_t)ncap * sizeof *ni);
+        if (ni)
+            p->ids = ni;
+        arena_buf_t *nb = realloc(p->bufs, (size_t)ncap * sizeof *nb);
+        if (nb)
+            p->bufs = nb;
+        int64_t *no = r->has_offset ? realloc(p->offsets, (size_t)ncap * sizeof *no) : NULL;
+        if (no)
+            p->offsets = no;
+        if (!ni || !nb || (r->has_offset && !no))
+            return error_set(err, RS_ENOMEM, row->path, row->line, 0, "out of memory");
+        r->cap = ncap;
+    }
+    p->ids[p->n] = strdup(row->field[0]);
+    if (!p->ids[p->n])
+        return error_set(err, RS_ENOMEM, row->path, row->line, 0, "out of memory");
+    p->bufs[p->n] = (arena_buf_t){ size, lower, upper - 1 };
+    if (r->has_offset)
+        p->offsets[p->n] = offset;
+    p->n++;
+    return RS_OK;
+}
+
+int minimalloc_read(const char *path, minimalloc_problem_t *out, rs_error_t *err)
+{
+    memset(out, 0, sizeof *out);
+    mm_reader_t r = { .p = out };
+    int rc = csvio_read_file(path, on_row, &r, err);
+    if (!rc && !r.header_seen)
+        rc = error_set(err, RS_EINPUT, path, 1, 1, "empty file: expected the header id,lower,upper,size");
+    if (rc)
+        minimalloc_free(out);
+    return rc;
+}
+
+void minimalloc_free(minimalloc_problem_t *p)
+{
+    for (int32_t i = 0; i < p->n; i++)
+        free(p->ids[i]);
+    free(p->ids);
+    free(p->bufs);
+    free(p->offsets);
+    memset(p, 0, sizeof *p);
+}
+
+int minimalloc_write_solution(const char *path, const minimalloc_problem_t *p, const int64_t *offsets,
+                              rs_error_t *err)
+{
+    size_t pl = strlen(path);
+    char *tmp = malloc(pl + 16);
+    if (!tmp)
+        return error_set(err, RS_ENOMEM, path, 0, 0, "out of memory");
+    snprintf(tmp, pl + 16, "%s.tmp%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        int e = errno;
+        free(tmp);
+        return error_set(err, RS_EINPUT, path, 0, 0, "cannot write: %s", strerror(e));
+    }
+    int bad = fputs("id,lower,upper,size,offset\n", f) < 0;
+    for (int32_t i = 0; i < p->n && !bad; i++) {
+        bad |= csvio_write_field(f, p->ids[i], strlen(p->ids[i])) != 0;
+        bad |= fprintf(f, ",%lld,%lld,%lld,%lld\n", (long long)p->bufs[i].start, (long long)p->bufs[i].end + 1,
+                       (long long)p->bufs[i].size, (long long)offsets[i]) < 0;
+    }
+    int e = errno;
+    if (fclose(f) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    if (!bad && rename(tmp, path) != 0) {
+        bad = 1;
+        e = errno;
+    }
+    if (bad) {
+        unlink(tmp);
+        free(tmp);
+        return error_set(err, RS_EINPUT, path, 0, 0, "cannot write: %s", strerror(e));
+    }
+    free(tmp);
+    return RS_OK;
+}

@@ -1,0 +1,32 @@
+/* minimalloc: buffer-placement problems in MiniMalloc's CSV format
+ * (`id,lower,upper,size`, live over the half-open [lower, upper)) and
+ * solutions (`id,lower,upper,size,offset`). */
+#ifndef RS_MINIMALLOC_H
+#define RS_MINIMALLOC_H
+
+#include <stdint.h>
+
+#include "arena.h"
+#include "error.h"
+
+typedef struct minimalloc_problem {
+    int32_t n;
+    char **ids;        /* as written */
+    arena_buf_t *bufs; /* inclusive spans: [lower, upper - 1] */
+    int64_t *offsets;  /* from an `offset` column, or NULL */
+} minimalloc_problem_t;
+
+/* Reads path.  The header must be id,lower,upper,size (an offset column may
+ * follow); each row needs integers with 0 <= lower < upper and size >= 0.
+ * Errors are RS_EINPUT with file, line and column. */
+int minimalloc_read(const char *path, minimalloc_problem_t *out, rs_error_t *err);
+
+void minimalloc_free(minimalloc_problem_t *p);
+
+/* Writes the solution as id,lower,upper,size,offset through libcsv; the
+ * file is written whole to a temporary name and renamed, so a failure
+ * leaves no partial file. */
+int minimalloc_write_solution(const char *path, const minimalloc_problem_t *p, const int64_t *offsets,
+                              rs_error_t *err);
+
+#endif

@@ -1,0 +1,149 @@
+#include "profiles.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csvio.h"
+
+enum { COL_NAME, COL_MEMORY, COL_ALIGN, COL_DEPTH, COL_FLOPS, COL_BW, NCOLS };
+static const char *COLS[NCOLS] = { "name", "memory_bytes", "alignment", "max_inline_depth", "flops_per_s",
+                                   "bytes_per_s" };
+
+typedef struct prof_reader {
+    profile_list_t *l;
+    int32_t cap;
+    int map[NCOLS]; /* column index of each known field */
+    int ncols;
+    bool header_seen;
+} prof_reader_t;
+
+/* "312e12", "4096": an exact non-negative integer. */
+static bool parse_sci(const char *s, long long *out)
+{
+    long long m = 0;
+    int e = 0;
+    const char *p = s;
+    while (*p == ' ')
+        p++;
+    if (*p < '0' || *p > '9')
+        return false;
+    for (; *p >= '0' && *p <= '9'; p++)
+        if (__builtin_mul_overflow(m, 10, &m) || __builtin_add_overflow(m, *p - '0', &m))
+            return false;
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p < '0' || *p > '9')
+            return false;
+        for (; *p >= '0' && *p <= '9'; p++) {
+            e = e * 10 + (*p - '0');
+            if (e > 30)
+                return false;
+        }
+    }
+    while (*p == ' ' || *p == '\r')
+        p++;
+    if (*p)
+        return false;
+    for (int i = 0; i < e; i++)
+        if (__builtin_mul_overflow(m, 10, &m))
+            return false;
+    *out = m;
+    return true;
+}
+
+static int on_row(void *ud, const csvio_row_t *row, rs_error_t *err)
+{
+    prof_reader_t *r = ud;
+    if (!r->header_seen) {
+        for (int k = 0; k < NCOLS; k++)
+            r->map[k] = -1;
+        for (int i = 0; i < row->n; i++) {
+            int k;
+            for (k = 0; k < NCOLS; k++)
+                if (strcmp(row->field[i], COLS[k]) == 0)
+                    break;
+            if (k == NCOLS)
+                return error_set(err, RS_EINPUT, row->path, row->line, row->col[i],
+                                 "unknown column '%.60s' (expected name, memory_bytes, alignment, "
+                                 "max_inline_depth, flops_per_s, bytes_per_s)", row->field[i]);
+            if (r->map[k] >= 0)
+                return error_set(err, RS_EINPUT, row->path, row->line, row->col[i], "column '%s' given twice", COLS[k]);
+            r->map[k] = i;
+        }
+        for (int k = 0; k < NCOLS; k++)
+            if (r->map[k] < 0)
+                return error_set(err, RS_EINPUT, row->path, row->line, 1, "missing column '%s'", COLS[k]);
+        r->ncols = row->n;
+        r->header_seen = true;
+        return RS_OK;
+    }
+    if (row->n != r->ncols)
+        return error_set(err, RS_EINPUT, row->path, row->line, 0, "expected %d fields, found %d", r->ncols, row->n);
+    profile_t p;
+    memset(&p, 0, sizeof p);
+    const char *name = row->field[r->map[COL_NAME]];
+    if (!name[0] || strlen(name) >= sizeof p.name)
+        return error_set(err, RS_EINPUT, row->path, row->line, row->col[r->map[COL_NAME]],
+                         "a profile name must have 1 to %zu characters", sizeof p.name - 1);
+    snprintf(p.name, sizeof p.name, "%s", name);
+    long long v[NCOLS];
+    for (int k = 1; k < NCOLS; k++) {
+        int i = r->map[k];
+        if (!parse_sci(row->field[i], &v[k]))
+            return error_set(err, RS_EINPUT, row->path, row->line, row->col[i],
+                             "expected a non-negative integer (or 312e12) for %s, found '%.40s'", COLS[k],
+                             row->field[i]);
+    }
+    if (v[COL_ALIGN] < 1)
+        return error_set(err, RS_EINPUT, row->path, row->line, row->col[r->map[COL_ALIGN]], "alignment must be >= 1");
+    if (v[COL_DEPTH] > 1000000)
+        return error_set(err, RS_EINPUT, row->path, row->line, row->col[r->map[COL_DEPTH]],
+                         "max_inline_depth too large");
+    p.memory_bytes = v[COL_MEMORY];
+    p.alignment = v[COL_ALIGN];
+    p.max_inline_depth = (int32_t)v[COL_DEPTH];
+    p.flops_per_s = v[COL_FLOPS];
+    p.bytes_per_s = v[COL_BW];
+    for (int32_t i = 0; i < r->l->n; i++)
+        if (strcmp(r->l->items[i].name, p.name) == 0)
+            return error_set(err, RS_EINPUT, row->path, row->line, row->col[r->map[COL_NAME]],
+                             "profile '%s' given twice", p.name);
+    if (r->l->n == r->cap) {
+        int32_t ncap = r->cap ? r->cap * 2 : 8;
+        profile_t *ni = realloc(r->l->items, (size_t)ncap * sizeof *ni);
+        if (!ni)
+            return error_set(err, RS_ENOMEM, row->path, row->line, 0, "out of memory");
+        r->l->items = ni;
+        r->cap = ncap;
+    }
+    r->l->items[r->l->n++] = p;
+    return RS_OK;
+}
+
+int profiles_read(const char *path, profile_list_t *out, rs_error_t *err)
+{
+    memset(out, 0, sizeof *out);
+    prof_reader_t r = { .l = out };
+    int rc = csvio_read_file(path, on_row, &r, err);
+    if (!rc && !r.header_seen)
+        rc = error_set(err, RS_EINPUT, path, 1, 1, "empty file: expected the profile header");
+    if (rc)
+        profiles_free(out);
+    return rc;
+}
+
+void profiles_free(profile_list_t *l)
+{
+    free(l->items);
+    memset(l, 0, sizeof *l);
+}
+
+const profile_t *profiles_find(const profile_list_t *l, const char *name)
+{
+    for (int32_t i = 0; i < l->n; i++)
+        if (strcmp(l->items[i].name, name) == 0)
+            return &l->items[i];
+    return NULL;
+}

@@ -80,124 +80,204 @@ int64_t arena_max_live(const arena_buf_t *bufs, int32_t n, int64_t alignment, in
 
 /* ---- greedy ------------------------------------------------------------ */
 
-/* A segment tree over the distinct span endpoints.  Each placed buffer is
- * stored in its canonical nodes (`own`) and in every node visited on the
- * way to them (`sub`), so a query reports exactly the placed buffers whose
- * spans meet the query span: `own` of the nodes it cuts across, `sub` of the
- * nodes it covers.  Work is proportional to the conflicts found, not to n. */
-typedef struct ivec {
-    int32_t *v;
-    int32_t n, cap;
-} ivec_t;
-
-typedef struct seg {
-    int32_t leaves;
-    ivec_t *own, *sub;
-} seg_t;
-
+/* A segment tree over the distinct span endpoints.  Each node keeps two
+ * offset profiles, each the union of the [offset, offset + size) ranges of
+ * a set of placed buffers, as sorted disjoint intervals: `own` for the
+ * buffers whose span covers the node (its canonical nodes) and `sub` for the
+ * buffers whose span meets the node's range.  A query's conflicts are then
+ * the union of `own` of the nodes it cuts across and `sub` of the nodes it
+ * covers.  A tight packing makes these unions short, so a query costs far
+ * less than the number of conflicting buffers. */
 typedef struct span_ref {
     int64_t lo, hi; /* [lo, hi) in offset */
 } span_ref_t;
 
+typedef struct ilist {
+    span_ref_t *v;
+    int32_t n, cap;
+} ilist_t;
+
+typedef struct head {
+    int64_t lo;  /* the profile's current interval start, cached */
+    int32_t h;   /* which gathered profile */
+} head_t;
+
 typedef struct greedy {
-    const arena_buf_t *bufs;
     int64_t *aligned;
     int32_t *lo, *hi;   /* leaf range of each buffer */
-    int64_t *offsets;
-    int32_t *stamp;
-    int32_t query;
-    seg_t seg;
-    span_ref_t *found;
-    int32_t n_found, cap_found;
+    int32_t leaves;
+    ilist_t *own, *sub;
+    const ilist_t **hit; /* the profiles a query gathers */
+    int32_t n_hit, cap_hit;
+    int32_t *cursor;
+    head_t *heap;
     bool oom;
 } greedy_t;
 
-static void ivec_push(ivec_t *v, int32_t x, bool *oom)
+/* Adds [a, b) to the union l, merging what it overlaps or touches. */
+static void ilist_add(ilist_t *l, int64_t a, int64_t b, bool *oom)
 {
-    if (v->n == v->cap) {
-        int32_t ncap = v->cap ? v->cap * 2 : 4;
-        int32_t *nv = realloc(v->v, (size_t)ncap * sizeof *nv);
-        if (!nv) {
-            *oom = true;
-            return;
-        }
-        v->v = nv;
-        v->cap = ncap;
+    int32_t lo = 0, hi = l->n;
+    while (lo < hi) { /* first interval ending at or after a */
+        int32_t m = lo + (hi - lo) / 2;
+        if (l->v[m].hi < a)
+            lo = m + 1;
+        else
+            hi = m;
     }
-    v->v[v->n++] = x;
+    int32_t i = lo;
+    hi = l->n;
+    while (lo < hi) { /* first interval starting after b */
+        int32_t m = lo + (hi - lo) / 2;
+        if (l->v[m].lo <= b)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    int32_t j = lo;
+    if (i == j) {
+        if (l->n == l->cap) {
+            int32_t ncap = l->cap ? l->cap * 2 : 4;
+            span_ref_t *nv = realloc(l->v, (size_t)ncap * sizeof *nv);
+            if (!nv) {
+                *oom = true;
+                return;
+            }
+            l->v = nv;
+            l->cap = ncap;
+        }
+        memmove(l->v + i + 1, l->v + i, (size_t)(l->n - i) * sizeof *l->v);
+        l->v[i] = (span_ref_t){ a, b };
+        l->n++;
+        return;
+    }
+    span_ref_t merged = { a < l->v[i].lo ? a : l->v[i].lo, b > l->v[j - 1].hi ? b : l->v[j - 1].hi };
+    l->v[i] = merged;
+    memmove(l->v + i + 1, l->v + j, (size_t)(l->n - j) * sizeof *l->v);
+    l->n -= j - i - 1;
 }
 
-static void seg_insert(greedy_t *g, int32_t node, int32_t nl, int32_t nr, int32_t l, int32_t r, int32_t id)
+static void seg_insert(greedy_t *g, int32_t node, int32_t nl, int32_t nr, int32_t l, int32_t r, int64_t a,
+                       int64_t b)
 {
     if (r < nl || nr < l)
         return;
-    ivec_push(&g->seg.sub[node], id, &g->oom);
+    ilist_add(&g->sub[node], a, b, &g->oom);
     if (l <= nl && nr <= r) {
-        ivec_push(&g->seg.own[node], id, &g->oom);
+        ilist_add(&g->own[node], a, b, &g->oom);
         return;
     }
     int32_t mid = nl + (nr - nl) / 2;
-    seg_insert(g, 2 * node, nl, mid, l, r, id);
-    seg_insert(g, 2 * node + 1, mid + 1, nr, l, r, id);
+    seg_insert(g, 2 * node, nl, mid, l, r, a, b);
+    seg_insert(g, 2 * node + 1, mid + 1, nr, l, r, a, b);
 }
 
-static void report(greedy_t *g, const ivec_t *v)
+static void gather(greedy_t *g, const ilist_t *l)
 {
-    for (int32_t k = 0; k < v->n; k++) {
-        int32_t id = v->v[k];
-        if (g->stamp[id] == g->query)
-            continue;
-        g->stamp[id] = g->query;
-        if (g->n_found == g->cap_found) {
-            int32_t ncap = g->cap_found ? g->cap_found * 2 : 64;
-            span_ref_t *nf = realloc(g->found, (size_t)ncap * sizeof *nf);
-            if (!nf) {
-                g->oom = true;
-                return;
-            }
-            g->found = nf;
-            g->cap_found = ncap;
+    if (l->n == 0)
+        return;
+    if (g->n_hit == g->cap_hit) {
+        int32_t ncap = g->cap_hit ? g->cap_hit * 2 : 64;
+        const ilist_t **nh = realloc(g->hit, (size_t)ncap * sizeof *nh);
+        int32_t *nc = realloc(g->cursor, (size_t)ncap * sizeof *nc);
+        head_t *hp = realloc(g->heap, (size_t)ncap * sizeof *hp);
+        if (nh)
+            g->hit = nh;
+        if (nc)
+            g->cursor = nc;
+        if (hp)
+            g->heap = hp;
+        if (!nh || !nc || !hp) {
+            g->oom = true;
+            return;
         }
-        g->found[g->n_found++] = (span_ref_t){ g->offsets[id], g->offsets[id] + g->aligned[id] };
+        g->cap_hit = ncap;
     }
+    g->hit[g->n_hit++] = l;
 }
 
 static void seg_query(greedy_t *g, int32_t node, int32_t nl, int32_t nr, int32_t l, int32_t r)
 {
-    if (r < nl || nr < l || g->seg.sub[node].n == 0)
+    if (r < nl || nr < l || g->sub[node].n == 0)
         return;
     if (l <= nl && nr <= r) {
-        report(g, &g->seg.sub[node]);
+        gather(g, &g->sub[node]);
         return;
     }
-    report(g, &g->seg.own[node]);
+    gather(g, &g->own[node]);
     int32_t mid = nl + (nr - nl) / 2;
     seg_query(g, 2 * node, nl, mid, l, r);
     seg_query(g, 2 * node + 1, mid + 1, nr, l, r);
 }
 
-static int cmp_span_ref(const void *pa, const void *pb)
+/* First index of l at or after from whose interval ends after cur (the
+ * intervals are disjoint and sorted, so their ends ascend too). */
+static int32_t skip_covered(const ilist_t *l, int32_t from, int64_t cur)
 {
-    const span_ref_t *a = pa, *b = pb;
-    return (a->lo > b->lo) - (a->lo < b->lo);
+    int32_t lo = from, hi = l->n;
+    while (lo < hi) {
+        int32_t m = lo + (hi - lo) / 2;
+        if (l->v[m].hi <= cur)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    return lo;
 }
 
-/* Best fit among the gaps between the found offset ranges: the smallest gap
- * that fits (lowest offset on a tie), else the top of them all. */
-static int64_t best_fit(span_ref_t *f, int32_t n, int64_t size)
+static void heap_down(head_t *heap, int32_t n, int32_t i)
 {
-    qsort(f, (size_t)n, sizeof *f, cmp_span_ref);
+    head_t x = heap[i];
+    for (;;) {
+        int32_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && heap[c + 1].lo < heap[c].lo)
+            c++;
+        if (heap[c].lo >= x.lo)
+            break;
+        heap[i] = heap[c];
+        i = c;
+    }
+    heap[i] = x;
+}
+
+/* Best fit among the gaps of the gathered profiles' union: the smallest gap
+ * that fits (lowest offset on a tie), else the top of them all.  The
+ * profiles are merged through a heap of their heads; a profile whose head
+ * the union already covers jumps ahead by binary search. */
+static int64_t best_fit(greedy_t *g, int64_t size)
+{
+    int32_t k = g->n_hit;
+    head_t *heap = g->heap;
+    for (int32_t i = 0; i < k; i++) {
+        g->cursor[i] = 0;
+        heap[i] = (head_t){ g->hit[i]->v[0].lo, i };
+    }
+    for (int32_t i = k / 2 - 1; i >= 0; i--)
+        heap_down(heap, k, i);
     int64_t cur = 0, best_off = -1, best_gap = INT64_MAX;
-    for (int32_t k = 0; k < n; k++) {
-        if (f[k].lo > cur) {
-            int64_t gap = f[k].lo - cur;
+    while (k > 0) {
+        int32_t h = heap[0].h;
+        const ilist_t *l = g->hit[h];
+        const span_ref_t *s = &l->v[g->cursor[h]];
+        if (s->lo > cur) {
+            int64_t gap = s->lo - cur;
             if (gap >= size && gap < best_gap) {
                 best_gap = gap;
                 best_off = cur;
+                if (gap == size)
+                    break; /* nothing fits tighter, and later gaps lie higher */
             }
         }
-        if (f[k].hi > cur)
-            cur = f[k].hi;
+        if (s->hi > cur)
+            cur = s->hi;
+        g->cursor[h] = skip_covered(l, g->cursor[h] + 1, cur);
+        if (g->cursor[h] == l->n)
+            heap[0] = heap[--k];
+        else
+            heap[0].lo = l->v[g->cursor[h]].lo;
+        heap_down(heap, k, 0);
     }
     return best_off >= 0 ? best_off : cur;
 }
@@ -240,34 +320,35 @@ static int32_t leaf_of(const int64_t *coords, int32_t m, int64_t t)
 
 static void greedy_free(greedy_t *g, int32_t nodes)
 {
-    if (g->seg.own)
-        for (int32_t i = 0; i < nodes; i++) {
-            free(g->seg.own[i].v);
-            free(g->seg.sub[i].v);
-        }
-    free(g->seg.own);
-    free(g->seg.sub);
+    if (g->own)
+        for (int32_t i = 0; i < nodes; i++)
+            free(g->own[i].v);
+    if (g->sub)
+        for (int32_t i = 0; i < nodes; i++)
+            free(g->sub[i].v);
+    free(g->own);
+    free(g->sub);
     free(g->aligned);
     free(g->lo);
     free(g->hi);
-    free(g->stamp);
-    free(g->found);
+    free(g->hit);
+    free(g->cursor);
+    free(g->heap);
 }
 
 static int layout_greedy(const arena_buf_t *bufs, int32_t n, int64_t alignment, int64_t *offsets,
                          int64_t *height, rs_error_t *err)
 {
-    greedy_t g = { .bufs = bufs, .offsets = offsets };
+    greedy_t g = { 0 };
     size_t nn = n ? (size_t)n : 1;
     int64_t *coords = malloc(nn * 2 * sizeof *coords);
     order_key_t *order = malloc(nn * sizeof *order);
     g.aligned = malloc(nn * sizeof *g.aligned);
     g.lo = malloc(nn * sizeof *g.lo);
     g.hi = malloc(nn * sizeof *g.hi);
-    g.stamp = malloc(nn * sizeof *g.stamp);
     int32_t nodes = 0;
     int rc = RS_OK;
-    if (!coords || !order || !g.aligned || !g.lo || !g.hi || !g.stamp) {
+    if (!coords || !order || !g.aligned || !g.lo || !g.hi) {
         rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory laying out %d buffers", (int)n);
         goto done;
     }
@@ -283,7 +364,6 @@ static int layout_greedy(const arena_buf_t *bufs, int32_t n, int64_t alignment, 
         if (!checked_sub(bufs[i].end, bufs[i].start, &span))
             span = INT64_MAX;
         order[i] = (order_key_t){ g.aligned[i], span, bufs[i].start, i };
-        g.stamp[i] = -1;
         offsets[i] = 0;
     }
     qsort(coords, (size_t)n * 2, sizeof *coords, cmp_i64);
@@ -295,11 +375,11 @@ static int layout_greedy(const arena_buf_t *bufs, int32_t n, int64_t alignment, 
         g.lo[i] = leaf_of(coords, m, bufs[i].start);
         g.hi[i] = leaf_of(coords, m, bufs[i].end);
     }
-    g.seg.leaves = m > 0 ? m : 1;
-    nodes = 4 * g.seg.leaves;
-    g.seg.own = calloc((size_t)nodes, sizeof *g.seg.own);
-    g.seg.sub = calloc((size_t)nodes, sizeof *g.seg.sub);
-    if (!g.seg.own || !g.seg.sub) {
+    g.leaves = m > 0 ? m : 1;
+    nodes = 4 * g.leaves;
+    g.own = calloc((size_t)nodes, sizeof *g.own);
+    g.sub = calloc((size_t)nodes, sizeof *g.sub);
+    if (!g.own || !g.sub) {
         rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory laying out %d buffers", (int)n);
         goto done;
     }
@@ -311,10 +391,9 @@ static int layout_greedy(const arena_buf_t *bufs, int32_t n, int64_t alignment, 
             offsets[id] = 0; /* occupies nothing, conflicts with nothing */
             continue;
         }
-        g.query = k;
-        g.n_found = 0;
-        seg_query(&g, 1, 0, g.seg.leaves - 1, g.lo[id], g.hi[id]);
-        int64_t off = best_fit(g.found, g.n_found, g.aligned[id]);
+        g.n_hit = 0;
+        seg_query(&g, 1, 0, g.leaves - 1, g.lo[id], g.hi[id]);
+        int64_t off = g.oom ? 0 : best_fit(&g, g.aligned[id]);
         int64_t end;
         if (!checked_add(off, g.aligned[id], &end)) {
             rc = error_set(err, RS_EINPUT, NULL, 0, 0, "arena height overflows 64 bits");
@@ -323,7 +402,7 @@ static int layout_greedy(const arena_buf_t *bufs, int32_t n, int64_t alignment, 
         offsets[id] = off;
         if (end > top)
             top = end;
-        seg_insert(&g, 1, 0, g.seg.leaves - 1, g.lo[id], g.hi[id], id);
+        seg_insert(&g, 1, 0, g.leaves - 1, g.lo[id], g.hi[id], off, end);
         if (g.oom) {
             rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory laying out %d buffers", (int)n);
             goto done;

@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""CLI end-to-end tests: run the real binary on the samples and check what it
+prints (JSON parsed, not grepped), the files it writes, and its errors.
+
+usage: cli_test.py REMATSCOPE SAMPLES_DIR BENCH_DIR
+"""
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+BIN, SAMPLES, BENCH = sys.argv[1], sys.argv[2], sys.argv[3]
+TMP = tempfile.mkdtemp(prefix="rs_cli_")
+passed = failed = 0
+
+
+def run(*args, env=None):
+    e = dict(os.environ)
+    e["XDG_DATA_HOME"] = TMP
+    if env:
+        e.update(env)
+    p = subprocess.run([BIN, *args], capture_output=True, text=True, env=e, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+def test(fn):
+    global passed, failed
+    try:
+        fn()
+        passed += 1
+        print(f"PASS {fn.__name__}")
+    except AssertionError as ex:
+        failed += 1
+        print(f"FAIL {fn.__name__}: {ex}")
+    return fn
+
+
+def check(cond, msg):
+    if not cond:
+        raise AssertionError(msg)
+
+
+def write(name, text, mode="w"):
+    path = os.path.join(TMP, name)
+    with open(path, mode) as f:
+        f.write(text)
+    return path
+
+
+MLP = os.path.join(SAMPLES, "mlp_step.routine")
+
+
+@test
+def score_json_mlp():
+    rc, out, err = run("score", MLP, "--json")
+    check(rc == 0, f"exit {rc}: {err}")
+    j = json.loads(out)
+    check(j["routine"] == "mlp_step", j.get("routine"))
+    fp = j["footprint"]
+    check(set(fp) == {"total", "live_peak", "peak_step", "buffers", "compute"}, fp.keys())
+    # Live at step 12 (the peak): residents x 200704 + lbl 2560 + w1 3211264
+    # + b1 4096 + w2 40960 = 3459584; loss 4 (5-14), gw2 40960 (7-14),
+    # gw1 3211264 (10-12), gb1 4096 (11-13), w1n 3211264 (12-14):
+    # 3459584 + 4 + 40960 + 3211264 + 4096 + 3211264 = 9927172.
+    check(fp["live_peak"] == 9927172, fp)
+    check(fp["peak_step"] == 12, fp)
+    check(fp["total"] == 9927172, fp)  # the greedy packs this one perfectly
+    check(fp["buffers"] == 19, fp)     # 20 nodes, hb inline
+    # compute: h 2*64*784*1024 = 102760448; hb runs inside a and dh:
+    # R(hb) = 2, cost 64*1024*2 = 131072 -> 262144; a 65536; y 2*64*1024*10
+    # = 1310720; p 640; loss 640*2 = 1280; dy 1280; gw2 1310720; da 1310720;
+    # dh 131072; gw1 102760448; gb1 65536; w1n 802816*2 = 1605632;
+    # b1n 2048; w2n 20480
+    want = (102760448 + 262144 + 65536 + 1310720 + 640 + 1280 + 1280 + 1310720 + 1310720
+            + 131072 + 102760448 + 65536 + 1605632 + 2048 + 20480)
+    check(fp["compute"] == want, (fp["compute"], want))
+    bufs = {b["node"]: b for b in j["buffers"]}
+    check(bufs["h"]["start"] == 0 and bufs["h"]["end"] == 9, bufs["h"])  # dh reads it through hb
+    check(bufs["x"]["bytes"] == 200704, bufs["x"])
+    check(j["inline"] == ["hb"], j["inline"])
+    check(j["rejected"] == [], j["rejected"])
+    cands = {c["node"]: c for c in j["candidates"]}
+    check(cands["hb"]["direction"] == "Materialize", cands["hb"])
+    check(cands["a"]["direction"] == "Inline" and cands["a"]["cost"] == 65536 * 2, cands["a"])
+    check("loss" not in cands and "x" not in cands, "outputs and residents are not candidates")
+    # no two live buffers overlap in the arena
+    bl = list(j["buffers"])
+    for i, a in enumerate(bl):
+        for b in bl[i + 1:]:
+            if a["start"] <= b["end"] and b["start"] <= a["end"]:
+                check(a["offset"] + a["bytes"] <= b["offset"] or b["offset"] + b["bytes"] <= a["offset"],
+                      f"{a['node']} overlaps {b['node']}")
+
+
+@test
+def score_bind_and_options():
+    rc, out, err = run("score", MLP, "--json", "--bind", "B=128")
+    check(rc == 0, err)
+    j = json.loads(out)
+    x = [b for b in j["buffers"] if b["node"] == "x"][0]
+    check(x["bytes"] == 128 * 784 * 4, x)
+    rc, out, _ = run("score", MLP, "--json", "--no-aliasing")
+    j2 = json.loads(out)
+    total = sum(b["bytes"] for b in j2["buffers"])
+    check(j2["footprint"]["total"] == total, "aliasing off: total is the sum of sizes")
+    rc, out, _ = run("score", MLP, "--json", "--inline", "a", "--inline", "loss")
+    j3 = json.loads(out)
+    check("a" in j3["inline"], j3["inline"])
+    check({"node": "loss", "reason": "output"} in j3["rejected"], j3["rejected"])
+    rc, out, _ = run("score", MLP, "--json", "--alignment", "4096")
+    j4 = json.loads(out)
+    check(all(b["offset"] % 4096 == 0 for b in j4["buffers"]), "offsets aligned")
+    rc, out, _ = run("score", MLP, "--json", "--profile", "a100-80gb")
+    check(rc == 0, out)
+    check(all(b["offset"] % 256 == 0 for b in json.loads(out)["buffers"]), "profile alignment")
+    rc, out, _ = run("score", MLP, "--layout", "greedy")
+    check(rc == 0 and "footprint" in out and "MiB" in out, out)
+
+
+@test
+def layout_solution_roundtrip():
+    sol = os.path.join(TMP, "sol.csv")
+    src = os.path.join(BENCH, "minimalloc", "A.1048576.csv")
+    rc, out, err = run("layout", src, "--output", sol, "--json")
+    check(rc == 0, err)
+    j = json.loads(out)
+    check(set(j) >= {"height", "lower_bound", "buffers", "strategy"}, j)
+    check(j["buffers"] == 154 and j["lower_bound"] == 1048576 and j["strategy"] == "greedy", j)
+    with open(sol, newline="") as f:
+        rows = list(csv.DictReader(f))
+    check(list(rows[0].keys()) == ["id", "lower", "upper", "size", "offset"], rows[0].keys())
+    with open(src, newline="") as f:
+        orig = list(csv.DictReader(f))
+    check(len(rows) == len(orig), "row count")
+    top = 0
+    b = [(int(r["lower"]), int(r["upper"]), int(r["size"]), int(r["offset"])) for r in rows]
+    for r, o in zip(rows, orig):
+        check((r["id"], r["lower"], r["upper"], r["size"]) == (o["id"], o["lower"], o["upper"], o["size"]), r)
+    for i, (l1, u1, s1, o1) in enumerate(b):
+        top = max(top, o1 + s1)
+        for (l2, u2, s2, o2) in b[i + 1:]:
+            if l1 < u2 and l2 < u1:  # half-open spans overlap
+                check(o1 + s1 <= o2 or o2 + s2 <= o1, "overlap in the solution")
+    check(top == j["height"], (top, j["height"]))
+
+
+@test
+def layout_example12():
+    rc, out, err = run("layout", os.path.join(BENCH, "minimalloc", "example.12.csv"), "--json")
+    check(rc == 0 and json.loads(out)["height"] == 12, out + err)
+
+
+def expect_error(args, needle, status=2):
+    rc, out, err = run(*args)
+    check(rc == status, f"{args}: exit {rc} (want {status}); stderr {err!r}")
+    lines = err.strip().split("\n")
+    check(len(lines) == 1, f"one line on stderr, got {err!r}")
+    check(lines[0].startswith("rematscope: "), lines[0])
+    check(needle in lines[0], f"{needle!r} not in {lines[0]!r}")
+    check(out == "", f"no partial output, got {out[:200]!r}")
+
+
+@test
+def bad_routines():
+    p = write("junk.routine", b"\x7fELF\x02\x01\x01\x00\x00\xff\xfe" * 100, "wb")
+    expect_error(["score", p], f"{p}:1:8: NUL byte")  # the 8th byte of the ELF magic line
+    p = write("bin.routine", b"\x01\x02\x03junk\n", "wb")
+    expect_error(["score", p], f"{p}:1:1: expected `routine NAME`")
+    p = write("empty.routine", "")
+    expect_error(["score", p], f"{p}:1:1: empty file")
+    p = write("cyc.routine", "routine c\ninput x [4]\na = f(b) [4]\nb = f(a) [4]\n")
+    expect_error(["score", p], f"{p}:3:7: 'b' is used before its definition at line 4")
+    p = write("unk.routine", "routine c\ninput x [4]\na = f(q) [4]\n")
+    expect_error(["score", p], f"{p}:3:7: unknown name 'q'")
+    p = write("ovf.routine", "routine c\ninput x [1<<62, 4]\n")
+    expect_error(["score", p], f"{p}:2:17: the shape's element count overflows")
+    p = write("long.routine", "routine c\ninput x [4]\n" + "y = f(x) [4] " + "@" * 10_000_000 + "\n")
+    expect_error(["score", p], f"{p}:3:15: expected a flag name")
+    expect_error(["score", os.path.join(TMP, "missing.routine")], "cannot open")
+    expect_error(["score", MLP, "--bind", "Q=3"], "--bind: routine 'mlp_step' uses no symbol 'Q'")
+    expect_error(["score", MLP, "--inline", "nope"], "--inline: routine 'mlp_step' has no node 'nope'")
+    expect_error(["score", MLP, "--profile", "nope"], "no profile 'nope'")
+    expect_error(["score", MLP, "--alignment", "-3"], "out of range")
+    expect_error(["score", MLP, "--layout", "best"], "unknown layout strategy 'best'")
+    expect_error(["score"], "usage: rematscope score")
+    expect_error(["frobnicate"], "unknown command 'frobnicate'")
+    expect_error(["score", MLP, "--budget", "1MB"], "option --budget does not apply to 'score'")
+
+
+@test
+def bad_csvs():
+    p = write("neg.csv", "id,lower,upper,size\n0,0,4,-5\n")
+    expect_error(["layout", p], f"{p}:2:7: size must be >= 0")
+    p = write("inv.csv", "id,lower,upper,size\n0,0,4,5\n1,9,3,5\n")
+    expect_error(["layout", p], f"{p}:3:5: upper (3) must be greater than lower (9)")
+    p = write("empty.csv", "")
+    expect_error(["layout", p], f"{p}:1:1: empty file")
+    p = write("junk.csv", b"\x00\x01\x02,\xff\n" * 1000, "wb")
+    expect_error(["layout", p], f"{p}:1:1: expected the header")
+    p = write("quote.csv", 'id,lower,upper,size\n0,"1,2,3\n')
+    expect_error(["layout", p], "malformed CSV")
+    p = write("ok.csv", "id,lower,upper,size\n0,0,4,5\n")
+    expect_error(["layout", p, "--output", os.path.join(TMP, "nodir", "x.csv")], "cannot write")
+    check(not os.path.exists(os.path.join(TMP, "nodir")), "no partial output")
+
+
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)

@@ -1,0 +1,260 @@
+/* Tests for core/arena.c: the greedy of DESIGN §3 (each sort key, best fit,
+ * alignment), max-live, and agreement with a plain quadratic reference. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "testutil.h"
+
+static int64_t layout(const arena_buf_t *b, int32_t n, int64_t align, int64_t *off)
+{
+    int64_t h;
+    rs_error_t err;
+    assert_int_equal(arena_layout(b, n, align, ARENA_GREEDY, off, &h, &err), RS_OK);
+    int32_t x, y;
+    assert_true(arena_check(b, n, align, off, &x, &y));
+    return h;
+}
+
+/* size descending: B (8) is placed first at 0, A on top of it. */
+static void test_key_size(void **state)
+{
+    (void)state;
+    arena_buf_t b[] = { { 4, 0, 1 }, { 8, 0, 1 } };
+    int64_t off[2];
+    assert_int_equal(layout(b, 2, 1, off), 12);
+    assert_int_equal(off[0], 8);
+    assert_int_equal(off[1], 0);
+}
+
+/* equal sizes: the longer span first. */
+static void test_key_span(void **state)
+{
+    (void)state;
+    arena_buf_t b[] = { { 4, 0, 0 }, { 4, 0, 2 } };
+    int64_t off[2];
+    assert_int_equal(layout(b, 2, 1, off), 8);
+    assert_int_equal(off[1], 0);
+    assert_int_equal(off[0], 4);
+}
+
+/* equal sizes and spans: the earlier start first. */
+static void test_key_start(void **state)
+{
+    (void)state;
+    arena_buf_t b[] = { { 4, 1, 2 }, { 4, 0, 1 } };
+    int64_t off[2];
+    layout(b, 2, 1, off);
+    assert_int_equal(off[1], 0);
+    assert_int_equal(off[0], 4);
+}
+
+/* all equal: index order. */
+static void test_key_index(void **state)
+{
+    (void)state;
+    arena_buf_t b[] = { { 4, 0, 1 }, { 4, 0, 1 } };
+    int64_t off[2];
+    layout(b, 2, 1, off);
+    assert_int_equal(off[0], 0);
+    assert_int_equal(off[1], 4);
+}
+
+/* Best fit, worked by hand.  Placement order (size descending):
+ * 0 (100) 1 (50) 2 (40) 3 (30) 5 (25) 4 (20) 6 (12) 7 (8).
+ *   0 [0,0]: nothing placed          -> 0     [0,100)
+ *   1 [0,2]: 0                        -> top   [100,150)
+ *   2 [1,1]: 1; gap [0,100)           -> 0     [0,40)
+ *   3 [2,2]: 1; gap [0,100)           -> 0     [0,30)
+ *   5 [0,0]: 0, 1; no gap             -> top   [150,175)
+ *   4 [1,2]: 1, 2, 3; gap [40,100)    -> 40    [40,60)
+ *   6 [1,1]: 1, 2, 4; gap [60,100)    -> 60    [60,72)
+ *   7 [2,2]: 1, 3, 4; gaps [30,40) (10) and [60,100) (40): the smaller -> 30 */
+static void test_best_fit_smallest_gap(void **state)
+{
+    (void)state;
+    arena_buf_t b[] = {
+        { 100, 0, 0 }, { 50, 0, 2 }, { 40, 1, 1 }, { 30, 2, 2 },
+        { 20, 1, 2 },  { 25, 0, 0 }, { 12, 1, 1 }, { 8, 2, 2 },
+    };
+    int64_t off[8];
+    int64_t want[8] = { 0, 100, 0, 0, 40, 150, 60, 30 };
+    assert_int_equal(layout(b, 8, 1, off), 175);
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(off[i], want[i]);
+}
+
+/* A smaller gap high up beats a larger one low down.  Order: A B C D E F G H.
+ *   A 100 [0,0] -> [0,100)          B 30 [0,0] -> [100,130)
+ *   C 20 [0,1]  -> top [130,150)    D 10 [1,1] -> gap [0,130) -> [0,10)
+ *   E 8 [0,1]   -> top [150,158)    F 7 [0,0]  -> top [158,165)
+ *   G 6 [0,1]   -> top [165,171)
+ *   H 5 [1,1]: D [0,10), C [130,150), E [150,158), G [165,171): gaps
+ *   [10,130) (120) and [158,165) (7): the smaller -> 158. */
+static void test_smaller_gap_wins(void **state)
+{
+    (void)state;
+    arena_buf_t b[] = {
+        { 100, 0, 0 }, { 30, 0, 0 }, { 20, 0, 1 }, { 10, 1, 1 },
+        { 8, 0, 1 },   { 7, 0, 0 },  { 6, 0, 1 },  { 5, 1, 1 },
+    };
+    int64_t off[8];
+    int64_t want[8] = { 0, 100, 130, 0, 150, 158, 165, 158 };
+    assert_int_equal(layout(b, 8, 1, off), 171);
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(off[i], want[i]);
+}
+
+/* Sizes round up to the alignment: 5 -> 8, 3 -> 8, so the second sits at 8. */
+static void test_alignment(void **state)
+{
+    (void)state;
+    arena_buf_t b[] = { { 5, 0, 1 }, { 3, 0, 1 }, { 0, 0, 1 } };
+    int64_t off[3];
+    assert_int_equal(layout(b, 3, 8, off), 16);
+    assert_int_equal(off[0], 0);
+    assert_int_equal(off[1], 8);
+    assert_int_equal(arena_align(5, 8), 8);
+    assert_int_equal(arena_align(16, 8), 16);
+    assert_int_equal(arena_align(INT64_MAX, 8), -1);
+    int64_t at;
+    assert_int_equal(arena_max_live(b, 3, 8, &at), 16);
+}
+
+static void test_max_live(void **state)
+{
+    (void)state;
+    /* live: step0 {a} 4, step1 {a,b} 12, step2 {b,c} 10, step3 {c} 2 */
+    arena_buf_t b[] = { { 4, 0, 1 }, { 8, 1, 2 }, { 2, 2, 3 } };
+    int64_t at;
+    assert_int_equal(arena_max_live(b, 3, 1, &at), 12);
+    assert_int_equal(at, 1);
+    assert_int_equal(arena_max_live(NULL, 0, 1, &at), 0);
+}
+
+/* ---- a plain quadratic reference of §3 ------------------------------------ */
+
+static int cmp_key(const arena_buf_t *b, int64_t align, int32_t x, int32_t y)
+{
+    int64_t sx = arena_align(b[x].size, align), sy = arena_align(b[y].size, align);
+    if (sx != sy)
+        return sx > sy ? -1 : 1;
+    int64_t lx = b[x].end - b[x].start, ly = b[y].end - b[y].start;
+    if (lx != ly)
+        return lx > ly ? -1 : 1;
+    if (b[x].start != b[y].start)
+        return b[x].start < b[y].start ? -1 : 1;
+    return x < y ? -1 : 1;
+}
+
+static int64_t reference(const arena_buf_t *b, int32_t n, int64_t align, int64_t *off)
+{
+    int32_t *ord = malloc((size_t)n * sizeof *ord);
+    for (int32_t i = 0; i < n; i++)
+        ord[i] = i;
+    for (int32_t i = 1; i < n; i++) /* insertion sort: obviously right */
+        for (int32_t j = i; j > 0 && cmp_key(b, align, ord[j], ord[j - 1]) < 0; j--) {
+            int32_t t = ord[j];
+            ord[j] = ord[j - 1];
+            ord[j - 1] = t;
+        }
+    int64_t top = 0;
+    char *placed = calloc((size_t)n, 1);
+    for (int32_t k = 0; k < n; k++) {
+        int32_t id = ord[k];
+        int64_t sz = arena_align(b[id].size, align);
+        /* candidate offsets: 0 and every conflicting top; take the smallest
+         * gap that fits, lowest offset on ties */
+        int64_t best = -1, best_gap = INT64_MAX, ctop = 0;
+        for (int32_t j = 0; j < n; j++)
+            if (placed[j] && b[j].start <= b[id].end && b[id].start <= b[j].end && arena_align(b[j].size, align) > 0) {
+                int64_t t = off[j] + arena_align(b[j].size, align);
+                if (t > ctop)
+                    ctop = t;
+            }
+        for (int32_t c = -1; c < n; c++) {
+            int64_t lo;
+            if (c < 0)
+                lo = 0;
+            else if (placed[c] && b[c].start <= b[id].end && b[id].start <= b[c].end && arena_align(b[c].size, align) > 0)
+                lo = off[c] + arena_align(b[c].size, align);
+            else
+                continue;
+            /* is lo free, and how far up? */
+            int64_t hi = INT64_MAX;
+            int ok = lo < ctop;
+            for (int32_t j = 0; j < n && ok; j++) {
+                if (!placed[j] || !(b[j].start <= b[id].end && b[id].start <= b[j].end))
+                    continue;
+                int64_t js = off[j], je = off[j] + arena_align(b[j].size, align);
+                if (je == js)
+                    continue;
+                if (js <= lo && lo < je)
+                    ok = 0;
+                else if (js >= lo && js < hi)
+                    hi = js;
+            }
+            if (!ok || hi == INT64_MAX)
+                continue;
+            int64_t gap = hi - lo;
+            if (gap >= sz && (gap < best_gap || (gap == best_gap && lo < best))) {
+                best_gap = gap;
+                best = lo;
+            }
+        }
+        off[id] = sz == 0 ? 0 : best >= 0 ? best : ctop;
+        placed[id] = sz > 0;
+        if (off[id] + sz > top)
+            top = off[id] + sz;
+    }
+    free(ord);
+    free(placed);
+    return top;
+}
+
+static void test_matches_reference(void **state)
+{
+    (void)state;
+    unsigned seed = 12345;
+    for (int round = 0; round < 300; round++) {
+        int32_t n = 1 + (int32_t)(seed % 40);
+        arena_buf_t b[40];
+        for (int32_t i = 0; i < n; i++) {
+            seed = seed * 1103515245u + 12345u;
+            int64_t s = (seed >> 8) % 20;
+            seed = seed * 1103515245u + 12345u;
+            int64_t len = (seed >> 8) % 8;
+            seed = seed * 1103515245u + 12345u;
+            int64_t size = 1 + (int64_t)((seed >> 8) % 6) * ((round % 3) ? 7 : 1);
+            if ((seed >> 20) % 17 == 0)
+                size = 0;
+            b[i] = (arena_buf_t){ size, s, s + len };
+        }
+        int64_t align = 1 + round % 4;
+        int64_t off[40], ref[40];
+        int64_t h = layout(b, n, align, off);
+        int64_t hr = reference(b, n, align, ref);
+        assert_int_equal(h, hr);
+        for (int32_t i = 0; i < n; i++)
+            if (off[i] != ref[i])
+                fail_msg("round %d buffer %d: %lld vs reference %lld", round, i, (long long)off[i],
+                         (long long)ref[i]);
+        seed = seed * 1103515245u + 12345u;
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_key_size),
+        cmocka_unit_test(test_key_span),
+        cmocka_unit_test(test_key_start),
+        cmocka_unit_test(test_key_index),
+        cmocka_unit_test(test_best_fit_smallest_gap),
+        cmocka_unit_test(test_smaller_gap_wins),
+        cmocka_unit_test(test_alignment),
+        cmocka_unit_test(test_max_live),
+        cmocka_unit_test(test_matches_reference),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

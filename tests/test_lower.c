@@ -1,0 +1,78 @@
+/* Tests for core/lower.c: evaluated bytes, costs, readers; copies. */
+#include <string.h>
+
+#include "testutil.h"
+
+static const char *GOLDEN =
+    "routine golden\n"
+    "bind B=2 D=3\n"
+    "dtype f16\n"
+    "input x [B, D]\n"                               /* node 0: 6 elems, 12 B */
+    "param w [D, D] f32\n"                           /* node 1: 9 elems, 36 B */
+    "h = matmul(x, w) [B, D] cost=2*B*D*D @pinned\n" /* node 2, step 0: cost 36 */
+    "g = relu(h) [B, D] @inline\n"                   /* node 3, step 1: 6 * 1 */
+    "acc = add(g, x) [B, D] f32\n"                   /* node 4, step 2: 6 * 2 = 12, 24 B */
+    "acc += mul(h, h) [B, D]\n"                      /* step 3: 12 -> acc costs 24 */
+    "s = sum(acc) [] @output\n"                      /* node 5, step 4: 1 elem, 2 B, cost 1 */
+    "z = zeros() [0]\n"                              /* node 6, step 5: 0 B, cost 0 -> 1 */
+    "c = f(x) [B] cost=0-5\n";                       /* node 7, step 6: negative -> 1 */
+
+static void test_golden(void **state)
+{
+    (void)state;
+    tr_t t;
+    tr_load(&t, GOLDEN);
+    const lowering_t *l = t.l;
+    int64_t bytes[] = { 12, 36, 12, 12, 24, 2, 0, 4 };
+    int64_t cost[] = { 0, 0, 36, 6, 24, 1, 1, 1 };
+    int32_t ndefs[] = { 0, 0, 1, 1, 2, 1, 1, 1 };
+    for (int i = 0; i < 8; i++) {
+        assert_int_equal(l->bytes[i], bytes[i]);
+        assert_int_equal(l->cost[i], cost[i]);
+        assert_int_equal(l->ndefs[i], ndefs[i]);
+    }
+    assert_int_equal(l->first_def[4], 2);
+    assert_int_equal(l->last_def[4], 3);
+    assert_int_equal(l->first_def[0], -1);
+    /* readers of h (node 2): step 1 once, step 3 twice */
+    assert_int_equal(l->rd_off[3] - l->rd_off[2], 3);
+    assert_int_equal(l->rd_step[l->rd_off[2]], 1);
+    assert_int_equal(l->rd_step[l->rd_off[2] + 1], 3);
+    assert_int_equal(l->rd_step[l->rd_off[2] + 2], 3);
+    /* readers of x: steps 0, 2, 6 */
+    assert_int_equal(l->rd_off[1] - l->rd_off[0], 3);
+    assert_int_equal(l->rd_step[l->rd_off[0] + 2], 6);
+    /* shapes */
+    assert_int_equal(l->dim_off[1] - l->dim_off[0], 2);
+    assert_int_equal(l->dims[l->dim_off[0]], 2);
+    assert_int_equal(l->dims[l->dim_off[0] + 1], 3);
+    assert_int_equal(l->dim_off[6] - l->dim_off[5], 0); /* scalar */
+    tr_free(&t);
+}
+
+static void test_copy_and_compare(void **state)
+{
+    (void)state;
+    tr_t t;
+    tr_load(&t, GOLDEN);
+    lowering_t *c;
+    rs_error_t err;
+    assert_int_equal(lower_copy(t.l, &c, &err), RS_OK);
+    char what[200];
+    assert_int_equal(lower_compare(t.l, c, what, sizeof what), 0);
+    assert_ptr_not_equal(c->bytes, t.l->bytes); /* private */
+    c->cost[4]++;
+    assert_int_not_equal(lower_compare(t.l, c, what, sizeof what), 0);
+    assert_non_null(strstr(what, "cost[4]"));
+    lower_free(c);
+    tr_free(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_golden),
+        cmocka_unit_test(test_copy_and_compare),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

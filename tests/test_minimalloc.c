@@ -1,0 +1,112 @@
+/* Tests for store/minimalloc.c: reading MiniMalloc CSVs (and their errors
+ * with line and column), writing solutions. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "arena.h"
+#include "minimalloc.h"
+#include "testutil.h"
+
+static char *write_tmp(const char *content)
+{
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/rs_test_mm_%d.csv", (int)getpid());
+    FILE *f = fopen(path, "wb");
+    fputs(content, f);
+    fclose(f);
+    return path;
+}
+
+static void expect_bad(const char *content, int line, int col, const char *needle)
+{
+    char *path = write_tmp(content);
+    minimalloc_problem_t p;
+    rs_error_t err;
+    assert_int_equal(minimalloc_read(path, &p, &err), RS_EINPUT);
+    if (err.line != line || err.col != col || !strstr(err.msg, needle))
+        fail_msg("expected %d:%d '%s', got %d:%d '%s'", line, col, needle, err.line, err.col, err.msg);
+    assert_string_equal(err.file, path);
+    unlink(path);
+}
+
+/* example.12.csv fits in exactly 12: the greedy reaches it. */
+static void test_example12(void **state)
+{
+    (void)state;
+    minimalloc_problem_t p;
+    rs_error_t err;
+    if (minimalloc_read(RS_BENCH_DIR "/minimalloc/example.12.csv", &p, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(p.n, 5);
+    int64_t off[5], h;
+    assert_int_equal(arena_layout(p.bufs, p.n, 1, ARENA_GREEDY, off, &h, &err), RS_OK);
+    assert_int_equal(h, 12);
+    int32_t a, b;
+    assert_true(arena_check(p.bufs, p.n, 1, off, &a, &b));
+    assert_int_equal(arena_max_live(p.bufs, p.n, 1, NULL), 12);
+    /* round trip through a solution file */
+    char out[64];
+    snprintf(out, sizeof out, "/tmp/rs_test_sol_%d.csv", (int)getpid());
+    assert_int_equal(minimalloc_write_solution(out, &p, off, &err), RS_OK);
+    minimalloc_problem_t q;
+    assert_int_equal(minimalloc_read(out, &q, &err), RS_OK);
+    assert_int_equal(q.n, 5);
+    assert_non_null(q.offsets);
+    for (int i = 0; i < 5; i++) {
+        assert_string_equal(q.ids[i], p.ids[i]);
+        assert_int_equal(q.offsets[i], off[i]);
+        assert_int_equal(q.bufs[i].start, p.bufs[i].start);
+        assert_int_equal(q.bufs[i].end, p.bufs[i].end);
+    }
+    unlink(out);
+    minimalloc_free(&q);
+    minimalloc_free(&p);
+}
+
+static void test_half_open_spans(void **state)
+{
+    (void)state;
+    /* [0,2) and [2,4) do not overlap: both at offset 0 */
+    char *path = write_tmp("id,lower,upper,size\na,0,2,8\nb,2,4,8\n\"c,1\",0,1,4\n");
+    minimalloc_problem_t p;
+    rs_error_t err;
+    assert_int_equal(minimalloc_read(path, &p, &err), RS_OK);
+    assert_int_equal(p.bufs[0].end, 1);
+    assert_string_equal(p.ids[2], "c,1");
+    int64_t off[3], h;
+    assert_int_equal(arena_layout(p.bufs, p.n, 1, ARENA_GREEDY, off, &h, &err), RS_OK);
+    assert_int_equal(off[0], 0);
+    assert_int_equal(off[1], 0);
+    assert_int_equal(h, 12);
+    minimalloc_free(&p);
+    unlink(path);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    expect_bad("", 1, 1, "empty file");
+    expect_bad("id,lower,upper\n", 1, 0, "expected the header");
+    expect_bad("id,low,upper,size\n", 1, 4, "column 2 should be 'lower'");
+    expect_bad("id,lower,upper,size,colour\n", 1, 21, "unknown column 'colour'");
+    expect_bad("id,lower,upper,size\n0,5,5,4\n", 2, 5, "must be greater than lower");
+    expect_bad("id,lower,upper,size\n0,5,3,4\n", 2, 5, "must be greater than lower");
+    expect_bad("id,lower,upper,size\n0,1,3,-4\n", 2, 7, "size must be >= 0");
+    expect_bad("id,lower,upper,size\n0,1,3,4\n1,1,x3,4\n", 3, 5, "expected an integer for upper");
+    expect_bad("id,lower,upper,size\n0,1,3\n", 2, 0, "expected 4 fields, found 3");
+    expect_bad("id,lower,upper,size\n0,1,3,99999999999999999999\n", 2, 7, "expected an integer for size");
+    expect_bad("id,lower,upper,size\n0,\"1,3,4\n", 2, 0, "malformed CSV");
+    expect_bad("\x7f\x45\x4c\x46\x02\x01\x01\n", 1, 1, "expected the header");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_example12),
+        cmocka_unit_test(test_half_open_spans),
+        cmocka_unit_test(test_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,81 @@
+/* Tests for store/profiles.c: the hardware-profile CSV. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "profiles.h"
+#include "testutil.h"
+
+static const char *tmp(const char *content)
+{
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/rs_test_prof_%d.csv", (int)getpid());
+    FILE *f = fopen(path, "wb");
+    fputs(content, f);
+    fclose(f);
+    return path;
+}
+
+static void test_read(void **state)
+{
+    (void)state;
+    const char *path = tmp("name,memory_bytes,alignment,max_inline_depth,flops_per_s,bytes_per_s\n"
+                           "gpu,85899345920,256,8,312e12,2039e9\n"
+                           "\"mcu, small\",262144,4,2,96e6,0\n");
+    profile_list_t l;
+    rs_error_t err;
+    assert_int_equal(profiles_read(path, &l, &err), RS_OK);
+    assert_int_equal(l.n, 2);
+    const profile_t *g = profiles_find(&l, "gpu");
+    assert_non_null(g);
+    assert_int_equal(g->memory_bytes, 85899345920LL);
+    assert_int_equal(g->alignment, 256);
+    assert_int_equal(g->flops_per_s, 312000000000000LL);
+    assert_int_equal(g->bytes_per_s, 2039000000000LL);
+    assert_non_null(profiles_find(&l, "mcu, small"));
+    profiles_free(&l);
+    unlink(path);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    profile_list_t l;
+    rs_error_t err;
+    const char *path = tmp("name,memory_bytes,alignment,max_inline_depth,flops_per_s,bytes_per_s,colour\n");
+    assert_int_equal(profiles_read(path, &l, &err), RS_EINPUT);
+    assert_non_null(strstr(err.msg, "unknown column 'colour'"));
+    assert_int_equal(err.col, 70); /* 6 names and 6 commas before it: 69 characters */
+    path = tmp("name,memory_bytes,alignment,max_inline_depth,flops_per_s\n");
+    assert_int_equal(profiles_read(path, &l, &err), RS_EINPUT);
+    assert_non_null(strstr(err.msg, "missing column 'bytes_per_s'"));
+    path = tmp("name,memory_bytes,alignment,max_inline_depth,flops_per_s,bytes_per_s\nx,1,0,1,1,1\n");
+    assert_int_equal(profiles_read(path, &l, &err), RS_EINPUT);
+    assert_int_equal(err.line, 2);
+    assert_non_null(strstr(err.msg, "alignment must be >= 1"));
+    path = tmp("name,memory_bytes,alignment,max_inline_depth,flops_per_s,bytes_per_s\nx,1GB,1,1,1,1\n");
+    assert_int_equal(profiles_read(path, &l, &err), RS_EINPUT);
+    assert_int_equal(err.col, 3);
+    unlink(path);
+}
+
+static void test_bundled(void **state)
+{
+    (void)state;
+    profile_list_t l;
+    rs_error_t err;
+    if (profiles_read(RS_SAMPLES_DIR "/profiles.csv", &l, &err))
+        fail_msg("%d:%d %s", err.line, err.col, err.msg);
+    assert_true(l.n >= 7);
+    profiles_free(&l);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_read),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_bundled),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,100 @@
+/* Tests for core/units.c: budget parsing and resolution. */
+#include <string.h>
+
+#include "testutil.h"
+#include "units.h"
+
+static budget_spec_t parse_ok(const char *s)
+{
+    budget_spec_t b;
+    rs_error_t err;
+    if (units_parse_budget(s, "--budget", &b, &err))
+        fail_msg("%s: %s", s, err.msg);
+    return b;
+}
+
+static void test_bytes(void **state)
+{
+    (void)state;
+    assert_int_equal(parse_ok("48MiB").bytes, 48LL << 20);          /* 50331648 */
+    assert_int_equal(parse_ok("1.5GB").bytes, 1500000000LL);
+    assert_int_equal(parse_ok("1.5GiB").bytes, 1610612736LL);       /* 1.5 * 2^30 */
+    assert_int_equal(parse_ok("4000000").bytes, 4000000);
+    assert_int_equal(parse_ok(" 512 ").bytes, 512);
+    assert_int_equal(parse_ok("2kB").bytes, 2000);
+    assert_int_equal(parse_ok("2KiB").bytes, 2048);
+    assert_int_equal(parse_ok("0.5B").bytes, 0);                    /* rounds down */
+    assert_int_equal(parse_ok("8TiB").bytes, 8LL << 40);
+    assert_int_equal(parse_ok("48MiB").kind, BUDGET_BYTES);
+}
+
+static void test_kinds(void **state)
+{
+    (void)state;
+    assert_int_equal(parse_ok("minimize").kind, BUDGET_MINIMIZE);
+    assert_int_equal(parse_ok("MINIMIZE").kind, BUDGET_MINIMIZE);
+    assert_int_equal(parse_ok("device").kind, BUDGET_DEVICE);
+    budget_spec_t p = parse_ok("60%");
+    assert_int_equal(p.kind, BUDGET_PERCENT);
+    int64_t bytes;
+    bool minimize;
+    rs_error_t err;
+    assert_int_equal(units_budget_resolve(&p, 1000, -1, &bytes, &minimize, &err), RS_OK);
+    assert_int_equal(bytes, 600);
+    p = parse_ok("12.5%");
+    assert_int_equal(units_budget_resolve(&p, 1001, -1, &bytes, &minimize, &err), RS_OK);
+    assert_int_equal(bytes, 125);                                   /* floor(1001 * 0.125) */
+    p = parse_ok("device");
+    assert_int_equal(units_budget_resolve(&p, 1000, -1, &bytes, &minimize, &err), RS_EINPUT);
+    assert_int_equal(units_budget_resolve(&p, 1000, 8LL << 30, &bytes, &minimize, &err), RS_OK);
+    assert_int_equal(bytes, 8LL << 30);
+    p = parse_ok("minimize");
+    assert_int_equal(units_budget_resolve(&p, 1000, -1, &bytes, &minimize, &err), RS_OK);
+    assert_true(minimize);
+}
+
+static void expect_bad(const char *s, const char *needle)
+{
+    budget_spec_t b;
+    rs_error_t err;
+    assert_int_equal(units_parse_budget(s, "--budget", &b, &err), RS_EINPUT);
+    if (!strstr(err.msg, needle))
+        fail_msg("%s: expected '%s', got '%s'", s, needle, err.msg);
+    assert_string_equal(err.file, "--budget");
+}
+
+static void test_bad(void **state)
+{
+    (void)state;
+    expect_bad("-1", "negative");
+    expect_bad("1e400", "unknown unit");
+    expect_bad("abc", "expected a number");
+    expect_bad("", "expected a budget");
+    expect_bad("10PB", "unknown unit");
+    expect_bad("99999999999999999999", "too large");
+    expect_bad("9000000TiB", "too large");
+    expect_bad("5%x", "after '%'");
+}
+
+static void test_format(void **state)
+{
+    (void)state;
+    char b[32];
+    units_format_bytes(512, b, sizeof b);
+    assert_string_equal(b, "512 B");
+    units_format_bytes(1536, b, sizeof b);
+    assert_string_equal(b, "1.50 KiB");
+    units_format_bytes(48LL << 20, b, sizeof b);
+    assert_string_equal(b, "48.0 MiB");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bytes),
+        cmocka_unit_test(test_kinds),
+        cmocka_unit_test(test_bad),
+        cmocka_unit_test(test_format),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,106 @@
+/* layout_bench: the arena layout on every MiniMalloc-format CSV under the
+ * directories given; prints buffers, height, the max-live lower bound and
+ * the known-feasible capacity where the file name carries it
+ * (A.1048576.csv), with the ratios and the best of several timed runs.
+ * usage: layout_bench DIR... */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "arena.h"
+#include "minimalloc.h"
+
+static double now_us(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static int bench_file(const char *dir, const char *name, double *worst_ratio)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    minimalloc_problem_t p;
+    rs_error_t err;
+    if (minimalloc_read(path, &p, &err)) {
+        fprintf(stderr, "%s: %s\n", path, err.msg);
+        return 1;
+    }
+    int64_t *off = malloc((size_t)(p.n ? p.n : 1) * sizeof *off);
+    int64_t height = 0;
+    double best = 1e30;
+    int runs = p.n > 10000 ? 3 : 20;
+    for (int r = 0; r < runs; r++) {
+        double t0 = now_us();
+        if (arena_layout(p.bufs, p.n, 1, ARENA_GREEDY, off, &height, &err)) {
+            fprintf(stderr, "%s: %s\n", path, err.msg);
+            return 1;
+        }
+        double t = now_us() - t0;
+        if (t < best)
+            best = t;
+    }
+    int32_t a, b;
+    int ok = arena_check(p.bufs, p.n, 1, off, &a, &b);
+    int64_t lower = arena_max_live(p.bufs, p.n, 1, NULL);
+    /* A.1048576.csv: the capacity it is known to fit in */
+    long long cap = 0;
+    const char *dot = strchr(name, '.');
+    char *end = NULL;
+    if (dot)
+        cap = strtoll(dot + 1, &end, 10);
+    if (!end || strcmp(end, ".csv") != 0)
+        cap = 0; /* only NAME.CAPACITY.csv carries one */
+    char capcol[48] = "-";
+    if (cap > 0) {
+        double rc = (double)height / (double)cap;
+        snprintf(capcol, sizeof capcol, "%.4f", rc);
+        if (rc > *worst_ratio)
+            *worst_ratio = rc;
+    }
+    printf("%-22s %8d %14lld %14lld %9.4f %10s %12.0f %s\n", name, (int)p.n, (long long)height, (long long)lower,
+           lower ? (double)height / (double)lower : 1.0, capcol, best, ok ? "" : "INVALID");
+    free(off);
+    minimalloc_free(&p);
+    return ok ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: layout_bench DIR...\n");
+        return 2;
+    }
+    int bad = 0;
+    printf("strategy greedy (DESIGN §3)\n");
+    printf("%-22s %8s %14s %14s %9s %10s %12s\n", "file", "buffers", "height", "max-live", "h/lower", "h/capacity",
+           "best us");
+    for (int d = 1; d < argc; d++) {
+        DIR *dir = opendir(argv[d]);
+        if (!dir) {
+            perror(argv[d]);
+            return 2;
+        }
+        char *names[256];
+        int n = 0;
+        struct dirent *e;
+        while ((e = readdir(dir)) && n < 256)
+            if (strlen(e->d_name) > 4 && strcmp(e->d_name + strlen(e->d_name) - 4, ".csv") == 0)
+                names[n++] = strdup(e->d_name);
+        closedir(dir);
+        qsort(names, (size_t)n, sizeof *names, cmp_str);
+        double worst = 0;
+        for (int i = 0; i < n; i++) {
+            bad |= bench_file(argv[d], names[i], &worst);
+            free(names[i]);
+        }
+        if (worst > 0)
+            printf("%-22s worst height/capacity %.4f (goal of the performance issue: <= 1.05)\n", "", worst);
+    }
+    return bad;
+}

@@ -142,7 +142,8 @@ int lower_routine(const routine_t *r, const bindings_t *b, lowering_t **out, rs_
         int32_t n = st->node;
         l->step_owner[s] = n;
         l->arg_off[s] = aoff;
-        memcpy(l->args + aoff, st->args, (size_t)st->nargs * sizeof *st->args);
+        if (st->nargs) /* args is NULL for zeros() */
+            memcpy(l->args + aoff, st->args, (size_t)st->nargs * sizeof *st->args);
         aoff += st->nargs;
         int64_t elems = l->elems[n];
         if (st->accum) {

@@ -1,18 +1,346 @@
-/* `rematscope fit` and `sweep` (filled in by the fit issue). */
+/* `rematscope fit` and `rematscope sweep`: the planner from the command line. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
+#include "fit.h"
+#include "json.h"
+#include "target.h"
+#include "trace.h"
+#include "units.h"
+
+static void json_footprint(json_t *j, const char *key, const footprint_t *f)
+{
+    json_obj_begin(j, key);
+    json_int(j, "total", f->total);
+    json_int(j, "live_peak", f->live_peak);
+    json_int(j, "peak_step", f->peak_step);
+    json_int(j, "buffers", f->buffers);
+    json_int(j, "compute", f->compute);
+    json_obj_end(j);
+}
+
+static void json_events(json_t *j, const fit_plan_t *p)
+{
+    json_arr_begin(j, "events");
+    for (int32_t i = 0; i < p->n_events; i++) {
+        const fit_event_t *e = &p->events[i];
+        char text[1024];
+        trace_describe(p, i, text, sizeof text);
+        json_obj_begin(j, NULL);
+        json_str(j, "kind", trace_kind_name((fit_event_kind_t)e->kind));
+        json_int(j, "round", e->round);
+        if (e->node >= 0)
+            json_str(j, "node", p->routine->nodes[e->node].name);
+        if (e->reason)
+            json_str(j, "reason", trace_reason_name((fit_reason_t)e->reason));
+        json_int(j, "alone", e->alone);
+        json_int(j, "with", e->with);
+        json_int(j, "cur", e->cur);
+        json_int(j, "relief", e->relief);
+        json_int(j, "cost", e->cost);
+        json_arr_begin(j, "members");
+        for (int32_t k = 0; k < e->group_n; k++)
+            json_str(j, NULL, p->routine->nodes[p->members[e->group_off + k]].name);
+        json_arr_end(j);
+        json_str(j, "text", text);
+        json_obj_end(j);
+    }
+    json_arr_end(j);
+}
+
+/* The keys of DESIGN §9, in its order; events when asked. */
+static void json_plan(json_t *j, const char *key, const fit_plan_t *p, bool events)
+{
+    json_obj_begin(j, key);
+    json_str(j, "routine", p->routine->name);
+    json_obj_begin(j, "budget");
+    if (p->minimize) {
+        json_str(j, "kind", "minimize");
+    } else {
+        json_str(j, "kind", "bytes");
+        json_int(j, "bytes", p->budget);
+    }
+    json_obj_end(j);
+    json_footprint(j, "baseline", &p->baseline);
+    json_footprint(j, "final", &p->final);
+    json_arr_begin(j, "flips");
+    for (int32_t i = 0; i < p->n_flips; i++) {
+        json_obj_begin(j, NULL);
+        json_str(j, "node", p->routine->nodes[p->flips[i].node].name);
+        json_int(j, "relief", p->flips[i].relief);
+        json_int(j, "cost", p->flips[i].cost);
+        json_obj_end(j);
+    }
+    json_arr_end(j);
+    json_int(j, "considered", p->considered);
+    json_int(j, "dropped", p->dropped);
+    json_bool(j, "within_budget", p->within_budget);
+    json_obj_begin(j, "reuse");
+    json_int(j, "reused", p->reused);
+    json_int(j, "lowered", p->lowered);
+    json_obj_end(j);
+    if (events)
+        json_events(j, p);
+    json_obj_end(j);
+}
+
+static void print_recompute(const target_t *t, const fit_plan_t *p)
+{
+    int64_t extra = p->final.compute - p->baseline.compute;
+    double pct = p->baseline.compute ? 100.0 * (double)extra / (double)p->baseline.compute : 0.0;
+    printf("recompute  +%lld ops (+%.3f%%)", (long long)extra, pct);
+    if (t->has_profile && t->profile.flops_per_s > 0)
+        printf(", about +%.3g s on %s", profile_seconds(&t->profile, extra), t->profile.name);
+    printf("\n");
+}
+
+static void print_budget(const fit_plan_t *p)
+{
+    char a[32];
+    if (p->minimize) {
+        printf("minimize");
+    } else {
+        units_format_bytes(p->budget, a, sizeof a);
+        printf("%s (%lld B)", a, (long long)p->budget);
+    }
+}
+
+static void print_plan(const target_t *t, const fit_plan_t *p, bool events)
+{
+    char a[32], b[32];
+    printf("fit %s: budget ", p->routine->name);
+    print_budget(p);
+    printf(", candidate cap %s\n", p->cap < 0 ? "none" : (snprintf(a, sizeof a, "%d", (int)p->cap), a));
+    units_format_bytes(p->baseline.total, a, sizeof a);
+    printf("baseline   %-10s (%lld B), compute %lld\n", a, (long long)p->baseline.total,
+           (long long)p->baseline.compute);
+    units_format_bytes(p->final.total, a, sizeof a);
+    units_format_bytes(p->baseline.total - p->final.total, b, sizeof b);
+    printf("final      %-10s (%lld B), compute %lld, relieved %s\n", a, (long long)p->final.total,
+           (long long)p->final.compute, b);
+    print_recompute(t, p);
+    printf("within budget: %s\n", p->within_budget ? "yes" : "no");
+    printf("\nflips (%d, in acceptance order):\n", (int)p->n_flips);
+    if (p->n_flips)
+        printf("  %3s  %-20s %12s %14s %16s\n", "#", "node", "relief", "relief B", "cost bound");
+    for (int32_t i = 0; i < p->n_flips; i++) {
+        units_format_bytes(p->flips[i].relief, a, sizeof a);
+        printf("  %3d  %-20s %12s %14lld %16lld\n", (int)i + 1, p->routine->nodes[p->flips[i].node].name, a,
+               (long long)p->flips[i].relief, (long long)p->flips[i].cost);
+    }
+    printf("\ncandidates: %d considered, %d dropped\n", (int)p->considered, (int)p->dropped);
+    printf("reuse: %lld reused, %lld lowered\n", (long long)p->reused, (long long)p->lowered);
+    if (!events)
+        return;
+    printf("\nevents:\n");
+    for (int32_t i = 0; i < p->n_events; i++) {
+        char text[1024];
+        trace_describe(p, i, text, sizeof text);
+        printf("  %4d  r%d %-14s %s\n", (int)i, p->events[i].round,
+               trace_kind_name((fit_event_kind_t)p->events[i].kind), text);
+    }
+}
+
+/* A root context from the target's --inline preferences. */
+static int root_context(const target_t *t, fit_context_t **ctx, rs_error_t *err)
+{
+    int32_t n = 0, N = t->routine->n_nodes;
+    int32_t *nodes = malloc((N ? (size_t)N : 1) * sizeof *nodes);
+    if (!nodes)
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    for (int32_t i = 0; i < N; i++)
+        if (t->prefs[i])
+            nodes[n++] = i;
+    int rc = fit_context_root(t->routine, &t->bind, &t->cfg, nodes, n, ctx, err);
+    free(nodes);
+    return rc;
+}
+
+static void fill_options(const cli_t *c, const target_t *t, fit_options_t *o)
+{
+    memset(o, 0, sizeof *o);
+    o->max_candidates = c->max_candidates > INT32_MAX ? INT32_MAX : (int32_t)c->max_candidates;
+    o->device_bytes = t->has_profile ? t->profile.memory_bytes : -1;
+    o->audit = c->audit;
+}
 
 int cmd_fit(const cli_t *c)
 {
     rs_error_t err;
-    error_set(&err, RS_EINPUT, NULL, 0, 0, "fit is not implemented yet");
-    (void)c;
-    return cli_fail(&err);
+    error_clear(&err);
+    if (!c->budget) {
+        error_set(&err, RS_EINPUT, NULL, 0, 0, "fit needs --budget B (48MiB, 1.5GB, 60%%, device, minimize)");
+        return cli_fail(&err);
+    }
+    fit_options_t opt;
+    budget_spec_t spec;
+    if (units_parse_budget(c->budget, "--budget", &spec, &err))
+        return cli_fail(&err);
+    target_t t;
+    if (target_open(c, c->pos[0], &t, &err))
+        return cli_fail(&err);
+    fill_options(c, &t, &opt);
+    opt.budget = spec;
+    fit_context_t *ctx = NULL;
+    fit_plan_t *plan = NULL;
+    int rc = root_context(&t, &ctx, &err);
+    if (!rc)
+        rc = fit_run(&opt, ctx, NULL, &plan, &err);
+    int status = 0;
+    if (rc) {
+        status = cli_fail(&err);
+    } else if (c->json) {
+        json_t j;
+        json_init(&j, stdout);
+        json_plan(&j, NULL, plan, c->events);
+        json_finish(&j);
+    } else {
+        print_plan(&t, plan, c->events);
+    }
+    fit_plan_free(plan);
+    fit_context_free(ctx);
+    target_free(&t);
+    return status;
+}
+
+/* Splits "a,b,c" into budgets; RS_EINPUT names the one at fault. */
+static int parse_budgets(const char *list, budget_spec_t **out, int *n, rs_error_t *err)
+{
+    *out = NULL;
+    *n = 0;
+    char *copy = strdup(list);
+    int cap = 1;
+    for (const char *q = list; *q; q++)
+        cap += *q == ',';
+    budget_spec_t *b = calloc((size_t)cap, sizeof *b);
+    if (!copy || !b) {
+        free(copy);
+        free(b);
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    int rc = RS_OK;
+    char *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save))
+        rc = units_parse_budget(tok, "--budgets", &b[(*n)++], err);
+    if (!rc && *n == 0)
+        rc = error_set(err, RS_EINPUT, "--budgets", 0, 0, "expected a comma-separated list of budgets");
+    free(copy);
+    if (rc) {
+        free(b);
+        *n = 0;
+        return rc;
+    }
+    *out = b;
+    return RS_OK;
 }
 
 int cmd_sweep(const cli_t *c)
 {
     rs_error_t err;
-    error_set(&err, RS_EINPUT, NULL, 0, 0, "sweep is not implemented yet");
-    (void)c;
-    return cli_fail(&err);
+    error_clear(&err);
+    if (!c->budgets) {
+        error_set(&err, RS_EINPUT, NULL, 0, 0, "sweep needs --budgets B1,B2,...");
+        return cli_fail(&err);
+    }
+    budget_spec_t *specs;
+    int n;
+    if (parse_budgets(c->budgets, &specs, &n, &err))
+        return cli_fail(&err);
+    target_t t;
+    if (target_open(c, c->pos[0], &t, &err)) {
+        free(specs);
+        return cli_fail(&err);
+    }
+    fit_options_t opt;
+    fill_options(c, &t, &opt);
+    opt.name = "sweep";
+    fit_context_t *ctx = NULL;
+    reuse_cell_t *cell = NULL;
+    fit_plan_t **plans = calloc((size_t)n, sizeof *plans);
+    int rc = plans ? root_context(&t, &ctx, &err) : error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    if (!rc) {
+        /* one search: every budget's fit shares one reuse cell */
+        reuse_owner_t owner = fit_owner(ctx, opt.name);
+        cell = reuse_cell_new(&owner, opt.audit);
+        if (!cell)
+            rc = error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    for (int i = 0; i < n && !rc; i++) {
+        opt.budget = specs[i];
+        rc = fit_run(&opt, ctx, cell, &plans[i], &err);
+    }
+    int status = 0;
+    if (rc) {
+        status = cli_fail(&err);
+    } else if (c->json) {
+        json_t j;
+        json_init(&j, stdout);
+        json_obj_begin(&j, NULL);
+        json_str(&j, "routine", t.routine->name);
+        json_arr_begin(&j, "plans");
+        for (int i = 0; i < n; i++)
+            json_plan(&j, NULL, plans[i], false);
+        json_arr_end(&j);
+        int64_t reused, lowered;
+        reuse_cell_counters(cell, &reused, &lowered);
+        json_obj_begin(&j, "reuse");
+        json_int(&j, "reused", reused);
+        json_int(&j, "lowered", lowered);
+        json_obj_end(&j);
+        json_obj_end(&j);
+        json_finish(&j);
+    } else {
+        char a[32], b[32];
+        units_format_bytes(plans[0]->baseline.total, a, sizeof a);
+        printf("sweep %s: %d budgets, baseline %s (%lld B), compute %lld\n\n", t.routine->name, n, a,
+               (long long)plans[0]->baseline.total, (long long)plans[0]->baseline.compute);
+        printf("%-22s %12s %14s %6s %12s %8s %s\n", "budget", "final", "final B", "flips", "recompute", "within",
+               "flips changed from the previous budget");
+        for (int i = 0; i < n; i++) {
+            const fit_plan_t *p = plans[i];
+            char bud[48];
+            if (p->minimize)
+                snprintf(bud, sizeof bud, "minimize");
+            else
+                units_format_bytes(p->budget, bud, sizeof bud);
+            units_format_bytes(p->final.total, b, sizeof b);
+            double pct = p->baseline.compute ? 100.0 * (double)(p->final.compute - p->baseline.compute) /
+                                                   (double)p->baseline.compute
+                                             : 0.0;
+            printf("%-22s %12s %14lld %6d %+11.3f%% %8s ", bud, b, (long long)p->final.total, (int)p->n_flips, pct,
+                   p->within_budget ? "yes" : "no");
+            if (i > 0) {
+                const fit_plan_t *q = plans[i - 1];
+                int shown = 0;
+                for (int32_t k = 0; k < p->n_flips; k++) {
+                    bool old = false;
+                    for (int32_t m = 0; m < q->n_flips && !old; m++)
+                        old = q->flips[m].node == p->flips[k].node;
+                    if (!old)
+                        printf("%s+%s", shown++ ? " " : "", t.routine->nodes[p->flips[k].node].name);
+                }
+                for (int32_t m = 0; m < q->n_flips; m++) {
+                    bool kept = false;
+                    for (int32_t k = 0; k < p->n_flips && !kept; k++)
+                        kept = q->flips[m].node == p->flips[k].node;
+                    if (!kept)
+                        printf("%s-%s", shown++ ? " " : "", t.routine->nodes[q->flips[m].node].name);
+                }
+            }
+            printf("\n");
+        }
+        int64_t reused, lowered;
+        reuse_cell_counters(cell, &reused, &lowered);
+        printf("\nreuse (one search): %lld reused, %lld lowered\n", (long long)reused, (long long)lowered);
+    }
+    for (int i = 0; plans && i < n; i++)
+        fit_plan_free(plans[i]);
+    free(plans);
+    reuse_cell_free(cell);
+    fit_context_free(ctx);
+    free(specs);
+    target_free(&t);
+    return status;
 }

@@ -1,0 +1,148 @@
+/* fit: the two-round recompute-vs-store planner of DESIGN §5, its contexts
+ * and its plan.  Analyze-only: it lowers and scores, nothing else, and the
+ * same inputs always give the same plan and trace. */
+#ifndef RS_FIT_H
+#define RS_FIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "reuse.h"
+#include "routine.h"
+#include "score.h"
+#include "units.h"
+
+/* A context: a routine under bindings and a config, with inline
+ * preferences; a child adds the flips a fit accepted on top of its parent. */
+typedef struct fit_context {
+    const struct fit_context *parent; /* NULL for a root */
+    const routine_t *routine;
+    const bindings_t *bindings;
+    score_config_t cfg;
+    int32_t *prefs;                   /* this context's own decide_inline nodes */
+    int32_t n_prefs;
+} fit_context_t;
+
+/* A root context over r and b with cfg and the nodes prefs[0..n) (copied).
+ * Free with fit_context_free. */
+int fit_context_root(const routine_t *r, const bindings_t *b, const score_config_t *cfg, const int32_t *prefs,
+                     int32_t n_prefs, fit_context_t **out, rs_error_t *err);
+void fit_context_free(fit_context_t *c);
+
+/* Sets out[i] = 1 for every preference of c and its ancestors (out has one
+ * byte per node of the routine). */
+void fit_context_prefs(const fit_context_t *c, uint8_t *out);
+
+typedef enum fit_event_kind {
+    EV_BASELINE,      /* cur: baseline total */
+    EV_KEPT,          /* node, cost */
+    EV_DROPPED,       /* node, cost: over the cap */
+    EV_SOLO,          /* node, alone: score({c}).total, relief = baseline - alone */
+    EV_ORDER,         /* node, rank (1-based), relief, cost */
+    EV_TRY,           /* node, alone, with (-1 when no group is held), cur */
+    EV_ACCEPT,        /* node, relief = cur - alone, cur: before */
+    EV_HOLD,          /* node: alone == cur (held, speculatively) */
+    EV_COMMIT_GROUP,  /* node closes the group; members; relief = cur - with */
+    EV_DISCARD_GROUP, /* members; reason; node, alone, with: the try that showed it harmful */
+    EV_REJECT,        /* node; reason */
+    EV_BUDGET_MET,    /* cur <= budget */
+    EV_END            /* cur: final total */
+} fit_event_kind_t;
+
+typedef enum fit_reason {
+    WHY_NONE,
+    WHY_WORSE_ALONE,    /* reject: alone > cur */
+    WHY_NOT_BELOW_CUR,  /* reject: with < alone but with >= cur: the held group stays */
+    WHY_HARMFUL,        /* discard: with > alone */
+    WHY_LEFT_OVER       /* discard at the end: recompute is never paid for zero bytes */
+} fit_reason_t;
+
+typedef struct fit_event {
+    uint8_t kind;       /* fit_event_kind_t */
+    uint8_t round;      /* 0 setup, 1, 2 */
+    uint8_t reason;     /* fit_reason_t */
+    int32_t node;       /* -1 when none */
+    int32_t rank;
+    int64_t cost;
+    int64_t alone, with, cur;
+    int64_t relief;
+    int32_t group_off;  /* members: plan->members[group_off .. group_off + group_n) */
+    int32_t group_n;
+    int32_t accepted_n; /* flips accepted when the event happened (for replay) */
+} fit_event_t;
+
+typedef struct fit_flip {
+    int32_t node;
+    int64_t relief;
+    int64_t cost;
+} fit_flip_t;
+
+typedef enum fit_status {
+    ST_PENDING,
+    ST_ACCEPTED,
+    ST_HELD,
+    ST_COMMITTED,   /* accepted as part of a load-bearing group */
+    ST_DISCARDED,
+    ST_REJECTED,
+    ST_DROPPED
+} fit_status_t;
+
+/* A candidate of the plan, kept ones in round-one order, then the dropped. */
+typedef struct fit_cand {
+    int32_t node;
+    int32_t rank;       /* 1-based round-one rank; 0 for dropped */
+    int64_t cost;
+    int64_t solo;       /* score({c}).total; -1 when not scored */
+    int64_t relief;     /* baseline - solo */
+    uint8_t status;     /* final fit_status_t */
+} fit_cand_t;
+
+typedef struct fit_plan {
+    const routine_t *routine;
+    bool minimize;
+    int64_t budget;      /* bytes; -1 for minimize */
+    int32_t cap;         /* candidate cap used; -1 unbounded */
+    footprint_t baseline, final;
+    fit_flip_t *flips;
+    int32_t n_flips;
+    int32_t considered, dropped;
+    bool within_budget;
+    int64_t reused, lowered; /* the search's counters when this plan ended */
+    fit_event_t *events;
+    int32_t n_events;
+    int32_t *members;    /* group members of events */
+    int32_t n_members;
+    fit_cand_t *cands;
+    int32_t n_cands;
+} fit_plan_t;
+
+/* Called as scorings finish; a nonzero return cancels the fit. */
+typedef int (*fit_progress_fn)(void *ud, int32_t done, int32_t total);
+
+typedef struct fit_options {
+    const char *name;          /* part of the reuse cell's owner; may be NULL */
+    int32_t max_candidates;    /* -1: 32 for bytes, unbounded for minimize */
+    budget_spec_t budget;
+    int64_t device_bytes;      /* for BUDGET_DEVICE; -1 when there is no profile */
+    int32_t threads;           /* round one; 0: one per core */
+    bool audit;                /* audit mode of the reuse cell it makes */
+    fit_progress_fn progress;
+    void *progress_ud;
+} fit_options_t;
+
+/* Runs fit on ctx.  cell may be NULL (the fit makes its own, one search) or
+ * a cell whose owner is (ctx, ctx->routine, ctx->bindings, opt->name).
+ * Errors: RS_EINPUT when buffer_aliasing is off or the budget cannot be
+ * resolved; RS_EINVAL for a foreign cell; RS_ECANCELED from progress. */
+int fit_run(const fit_options_t *opt, const fit_context_t *ctx, reuse_cell_t *cell, fit_plan_t **out,
+            rs_error_t *err);
+void fit_plan_free(fit_plan_t *p);
+
+/* The child context: ctx plus decide_inline of every flip of p. */
+int fit_context_child(const fit_context_t *ctx, const fit_plan_t *p, fit_context_t **out, rs_error_t *err);
+
+/* The reuse owner a fit of ctx named name uses. */
+reuse_owner_t fit_owner(const fit_context_t *ctx, const char *name);
+
+#endif

@@ -147,7 +147,7 @@ static int add_flip(search_t *s, int32_t node, int64_t relief, int64_t cost, rs_
     fit_plan_t *p = s->plan;
     if (grow((void **)&p->flips, &s->cap_flips, p->n_flips + 1, sizeof *p->flips))
         return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-    p->flips[p->n_flips++] = (fit_flip_t){ node, relief, cost };
+    p->flips[p->n_flips++] = (fit_flip_t){ .node = node, .relief = relief, .cost = cost };
     return RS_OK;
 }
 
@@ -566,11 +566,12 @@ static int plan_search(search_t *s, rs_error_t *err)
         int32_t k = 0;
         while (nodes[k] != order[i].node)
             k++;
-        p->cands[i] = (fit_cand_t){ order[i].node, i + 1, order[i].cost, solo[k], order[i].relief, ST_PENDING };
+        p->cands[i] = (fit_cand_t){ .node = order[i].node, .rank = i + 1, .cost = order[i].cost, .solo = solo[k],
+                                    .relief = order[i].relief, .status = ST_PENDING };
         s->cand_of[order[i].node] = i;
     }
     for (int32_t i = kept; i < n_cand; i++) {
-        p->cands[i] = (fit_cand_t){ cand[i].node, 0, cand[i].cost_bound, -1, 0, ST_DROPPED };
+        p->cands[i] = (fit_cand_t){ .node = cand[i].node, .cost = cand[i].cost_bound, .solo = -1, .status = ST_DROPPED };
         s->cand_of[cand[i].node] = i;
     }
     p->n_cands = n_cand;

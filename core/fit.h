@@ -58,24 +58,28 @@ typedef enum fit_reason {
     WHY_LEFT_OVER       /* discard at the end: recompute is never paid for zero bytes */
 } fit_reason_t;
 
+/* Fields are ordered so the struct has no padding: a trace compares (and is
+ * stored) byte for byte. */
 typedef struct fit_event {
-    uint8_t kind;       /* fit_event_kind_t */
-    uint8_t round;      /* 0 setup, 1, 2 */
-    uint8_t reason;     /* fit_reason_t */
-    int32_t node;       /* -1 when none */
-    int32_t rank;
     int64_t cost;
     int64_t alone, with, cur;
     int64_t relief;
+    int32_t node;       /* -1 when none */
+    int32_t rank;
     int32_t group_off;  /* members: plan->members[group_off .. group_off + group_n) */
     int32_t group_n;
     int32_t accepted_n; /* flips accepted when the event happened (for replay) */
+    uint8_t kind;       /* fit_event_kind_t */
+    uint8_t round;      /* 0 setup, 1, 2 */
+    uint8_t reason;     /* fit_reason_t */
+    uint8_t reserved;   /* 0 */
 } fit_event_t;
 
 typedef struct fit_flip {
-    int32_t node;
     int64_t relief;
     int64_t cost;
+    int32_t node;
+    int32_t reserved;   /* 0: no padding */
 } fit_flip_t;
 
 typedef enum fit_status {
@@ -90,12 +94,13 @@ typedef enum fit_status {
 
 /* A candidate of the plan, kept ones in round-one order, then the dropped. */
 typedef struct fit_cand {
-    int32_t node;
-    int32_t rank;       /* 1-based round-one rank; 0 for dropped */
     int64_t cost;
     int64_t solo;       /* score({c}).total; -1 when not scored */
     int64_t relief;     /* baseline - solo */
+    int32_t node;
+    int32_t rank;       /* 1-based round-one rank; 0 for dropped */
     uint8_t status;     /* final fit_status_t */
+    uint8_t reserved[7];
 } fit_cand_t;
 
 typedef struct fit_plan {
@@ -144,5 +149,9 @@ int fit_context_child(const fit_context_t *ctx, const fit_plan_t *p, fit_context
 
 /* The reuse owner a fit of ctx named name uses. */
 reuse_owner_t fit_owner(const fit_context_t *ctx, const char *name);
+
+_Static_assert(sizeof(fit_event_t) == 64, "fit_event_t has no padding");
+_Static_assert(sizeof(fit_flip_t) == 24, "fit_flip_t has no padding");
+_Static_assert(sizeof(fit_cand_t) == 40, "fit_cand_t has no padding");
 
 #endif

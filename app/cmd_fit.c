@@ -236,6 +236,27 @@ static int parse_budgets(const char *list, budget_spec_t **out, int *n, rs_error
     return RS_OK;
 }
 
+static bool has_flip(const fit_plan_t *p, int32_t node)
+{
+    for (int32_t k = 0; p && k < p->n_flips; k++)
+        if (p->flips[k].node == node)
+            return true;
+    return false;
+}
+
+/* "+a +b -c": flips of p not in prev (NULL: the baseline), then those of
+ * prev p dropped. */
+static void print_flip_changes(const target_t *t, const fit_plan_t *prev, const fit_plan_t *p)
+{
+    int shown = 0;
+    for (int32_t k = 0; k < p->n_flips; k++)
+        if (!has_flip(prev, p->flips[k].node))
+            printf("%s+%s", shown++ ? " " : "", t->routine->nodes[p->flips[k].node].name);
+    for (int32_t m = 0; prev && m < prev->n_flips; m++)
+        if (!has_flip(p, prev->flips[m].node))
+            printf("%s-%s", shown++ ? " " : "", t->routine->nodes[prev->flips[m].node].name);
+}
+
 int cmd_sweep(const cli_t *c)
 {
     rs_error_t err;
@@ -297,7 +318,7 @@ int cmd_sweep(const cli_t *c)
         printf("sweep %s: %d budgets, baseline %s (%lld B), compute %lld\n\n", t.routine->name, n, a,
                (long long)plans[0]->baseline.total, (long long)plans[0]->baseline.compute);
         printf("%-22s %12s %14s %6s %12s %8s %s\n", "budget", "final", "final B", "flips", "recompute", "within",
-               "flips changed from the previous budget");
+               "flips changed from the budget above");
         for (int i = 0; i < n; i++) {
             const fit_plan_t *p = plans[i];
             char bud[48];
@@ -311,24 +332,7 @@ int cmd_sweep(const cli_t *c)
                                              : 0.0;
             printf("%-22s %12s %14lld %6d %+11.3f%% %8s ", bud, b, (long long)p->final.total, (int)p->n_flips, pct,
                    p->within_budget ? "yes" : "no");
-            if (i > 0) {
-                const fit_plan_t *q = plans[i - 1];
-                int shown = 0;
-                for (int32_t k = 0; k < p->n_flips; k++) {
-                    bool old = false;
-                    for (int32_t m = 0; m < q->n_flips && !old; m++)
-                        old = q->flips[m].node == p->flips[k].node;
-                    if (!old)
-                        printf("%s+%s", shown++ ? " " : "", t.routine->nodes[p->flips[k].node].name);
-                }
-                for (int32_t m = 0; m < q->n_flips; m++) {
-                    bool kept = false;
-                    for (int32_t k = 0; k < p->n_flips && !kept; k++)
-                        kept = q->flips[m].node == p->flips[k].node;
-                    if (!kept)
-                        printf("%s-%s", shown++ ? " " : "", t.routine->nodes[q->flips[m].node].name);
-                }
-            }
+            print_flip_changes(&t, i > 0 ? plans[i - 1] : NULL, p);
             printf("\n");
         }
         int64_t reused, lowered;

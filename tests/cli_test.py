@@ -206,5 +206,76 @@ def bad_csvs():
     check(not os.path.exists(os.path.join(TMP, "nodir")), "no partial output")
 
 
+PAIR = """routine pair
+dtype u8
+input x [4]
+X = f(x) [100]
+u = g(X) [0] @output
+Y = f(x) [100]
+v = g(Y) [0] @output
+"""
+
+
+@test
+def fit_json_keys_and_values():
+    p = write("pair.routine", PAIR)
+    rc, out, err = run("fit", p, "--budget", "minimize", "--json")
+    check(rc == 0, err)
+    j = json.loads(out)
+    check(list(j.keys()) == ["routine", "budget", "baseline", "final", "flips", "considered", "dropped",
+                             "within_budget", "reuse"], list(j.keys()))
+    check(j["budget"] == {"kind": "minimize"}, j["budget"])
+    check(j["baseline"]["total"] == 104 and j["final"]["total"] == 4, j)
+    # X is held (alone it relieves nothing), Y closes the load-bearing group
+    check(j["flips"] == [{"node": "X", "relief": 0, "cost": 100}, {"node": "Y", "relief": 100, "cost": 100}],
+          j["flips"])
+    check(j["considered"] == 2 and j["dropped"] == 0 and j["within_budget"] is True, j)
+    # scorings: baseline (lowers), 2 solo, try X (alone), try Y (alone + with)
+    check(j["reuse"] == {"reused": 5, "lowered": 1}, j["reuse"])
+    rc, out, err = run("fit", p, "--budget", "50B", "--json", "--events", "--audit")
+    j = json.loads(out)
+    check(j["budget"] == {"kind": "bytes", "bytes": 50}, j["budget"])
+    kinds = [e["kind"] for e in j["events"]]
+    check(kinds == ["baseline", "kept", "kept", "solo", "solo", "order", "order", "try", "hold", "try",
+                    "commit-group", "budget-met", "end"], kinds)
+    commit = j["events"][10]
+    check(commit["members"] == ["X"] and commit["node"] == "Y" and commit["with"] == 4, commit)
+    rc, out, err = run("fit", p, "--budget", "200", "--json")
+    j = json.loads(out)
+    check(j["flips"] == [] and j["considered"] == 0 and j["within_budget"], j)
+    rc, out, err = run("fit", p, "--budget", "1", "--json", "--max-candidates", "1")
+    j = json.loads(out)
+    check(j["considered"] == 1 and j["dropped"] == 1 and not j["within_budget"], j)
+
+
+@test
+def fit_readable_and_sweep():
+    rc, out, err = run("fit", MLP, "--budget", "7MiB", "--events", "--profile", "a100-80gb")
+    check(rc == 0, err)
+    check("within budget: yes" in out and "reuse:" in out and "events:" in out, out)
+    check("gw1 accepted: relieved" in out, out)
+    rc, out, err = run("sweep", MLP, "--budgets", "9MiB,7MiB,minimize", "--json")
+    check(rc == 0, err)
+    j = json.loads(out)
+    check(len(j["plans"]) == 3, j)
+    check(j["plans"][2]["budget"] == {"kind": "minimize"}, j["plans"][2])
+    r = [pl["reuse"]["reused"] for pl in j["plans"]]
+    check(r[0] < r[1] < r[2] and j["reuse"]["reused"] == r[2], r)
+    check(all(pl["reuse"]["lowered"] == 1 for pl in j["plans"]) and j["reuse"]["lowered"] == 1, j["reuse"])
+    rc, out, err = run("sweep", MLP, "--budgets", "9MiB,minimize")
+    check(rc == 0 and "reuse (one search)" in out and "+gw1" in out, out)
+
+
+@test
+def fit_errors():
+    expect_error(["fit", MLP], "fit needs --budget")
+    expect_error(["fit", MLP, "--budget", "-1"], "--budget:1:1: a budget cannot be negative")
+    expect_error(["fit", MLP, "--budget", "1e400"], "unknown unit")
+    expect_error(["fit", MLP, "--budget", "abc"], "expected a number")
+    expect_error(["fit", MLP, "--budget", "device"], "needs a hardware profile")
+    expect_error(["fit", MLP, "--budget", "1MB", "--no-aliasing"], "fit needs buffer_aliasing on")
+    expect_error(["sweep", MLP, "--budgets", "1MB,,x"], "--budgets")
+
+
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

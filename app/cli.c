@@ -26,12 +26,15 @@ static const cmd_entry_t COMMANDS[CMD_COUNT] = {
                   "run the recompute-vs-store planner", cmd_fit, 1, 1 },
     [CMD_SWEEP] = { "sweep", "ROUTINE --budgets B1,B2,... [common] [--json] [--audit]",
                     "several budgets as one search (one reuse cell)", cmd_sweep, 1, 1 },
+    [CMD_GEN] = { "gen", "KIND [--layers N] [--bind K=V]... [--dtype T] [-o FILE]",
+                  "write a training-step routine: transformer, resnet, unet, chain, mlp", cmd_gen, 1, 1 },
 };
 
 typedef enum opt_kind { OPT_FLAG, OPT_STR, OPT_LIST, OPT_INT } opt_kind_t;
 
 typedef struct opt_entry {
     const char *name;
+    const char *short_name; /* "-o", or NULL */
     opt_kind_t kind;
     size_t offset;      /* field in cli_t */
     size_t count_off;   /* OPT_LIST: its count field */
@@ -41,23 +44,25 @@ typedef struct opt_entry {
 
 #define F(field) offsetof(cli_t, field)
 static const opt_entry_t OPTIONS[] = {
-    { "--db", OPT_STR, F(db), 0, ANY, "PATH  the session store (:memory: for none)" },
-    { "--theme", OPT_STR, F(theme), 0, ANY, "NAME  colour theme of the TUI" },
-    { "--bind", OPT_LIST, F(binds), F(n_binds), COMMON, "K=V   override a binding (repeatable)" },
-    { "--profile", OPT_STR, F(profile), 0, COMMON, "NAME  hardware profile (alignment, depth, memory)" },
-    { "--alignment", OPT_INT, F(alignment), 0, COMMON | M(CMD_LAYOUT), "N     buffer alignment in bytes" },
-    { "--max-inline-depth", OPT_INT, F(max_depth), 0, COMMON, "N     inline depth limit" },
-    { "--inline", OPT_LIST, F(inlines), F(n_inlines), COMMON, "NODE  a context inline preference (repeatable)" },
-    { "--no-aliasing", OPT_FLAG, F(no_aliasing), 0, COMMON, "      buffer_aliasing=off" },
-    { "--layout", OPT_STR, F(layout), 0, COMMON, "S     layout strategy fit scores with (greedy)" },
-    { "--json", OPT_FLAG, F(json), 0, ANY, "      machine-readable output" },
-    { "--budget", OPT_STR, F(budget), 0, M(CMD_FIT), "B     48MiB, 1.5GB, 60%, device, minimize" },
-    { "--budgets", OPT_STR, F(budgets), 0, M(CMD_SWEEP), "B,... budgets of a sweep" },
-    { "--max-candidates", OPT_INT, F(max_candidates), 0, M(CMD_FIT) | M(CMD_SWEEP), "N     candidate cap" },
-    { "--events", OPT_FLAG, F(events), 0, M(CMD_FIT), "      print the trace" },
-    { "--audit", OPT_FLAG, F(audit), 0, M(CMD_FIT) | M(CMD_SWEEP), "      re-lower on every reuse and compare" },
-    { "--strategy", OPT_STR, F(strategy), 0, M(CMD_LAYOUT), "S     layout strategy (greedy)" },
-    { "--output", OPT_STR, F(output), 0, M(CMD_LAYOUT), "FILE  write the solution CSV" },
+    { "--db", NULL, OPT_STR, F(db), 0, ANY, "PATH  the session store (:memory: for none)" },
+    { "--theme", NULL, OPT_STR, F(theme), 0, ANY, "NAME  colour theme of the TUI" },
+    { "--bind", NULL, OPT_LIST, F(binds), F(n_binds), COMMON | M(CMD_GEN), "K=V   override a binding (repeatable)" },
+    { "--profile", NULL, OPT_STR, F(profile), 0, COMMON, "NAME  hardware profile (alignment, depth, memory)" },
+    { "--alignment", NULL, OPT_INT, F(alignment), 0, COMMON | M(CMD_LAYOUT), "N     buffer alignment in bytes" },
+    { "--max-inline-depth", NULL, OPT_INT, F(max_depth), 0, COMMON, "N     inline depth limit" },
+    { "--inline", NULL, OPT_LIST, F(inlines), F(n_inlines), COMMON, "NODE  a context inline preference (repeatable)" },
+    { "--no-aliasing", NULL, OPT_FLAG, F(no_aliasing), 0, COMMON, "      buffer_aliasing=off" },
+    { "--layout", NULL, OPT_STR, F(layout), 0, COMMON, "S     layout strategy fit scores with (greedy)" },
+    { "--json", NULL, OPT_FLAG, F(json), 0, ANY, "      machine-readable output" },
+    { "--budget", NULL, OPT_STR, F(budget), 0, M(CMD_FIT), "B     48MiB, 1.5GB, 60%, device, minimize" },
+    { "--budgets", NULL, OPT_STR, F(budgets), 0, M(CMD_SWEEP), "B,... budgets of a sweep" },
+    { "--max-candidates", NULL, OPT_INT, F(max_candidates), 0, M(CMD_FIT) | M(CMD_SWEEP), "N     candidate cap" },
+    { "--events", NULL, OPT_FLAG, F(events), 0, M(CMD_FIT), "      print the trace" },
+    { "--audit", NULL, OPT_FLAG, F(audit), 0, M(CMD_FIT) | M(CMD_SWEEP), "      re-lower on every reuse and compare" },
+    { "--strategy", NULL, OPT_STR, F(strategy), 0, M(CMD_LAYOUT), "S     layout strategy (greedy)" },
+    { "--output", "-o", OPT_STR, F(output), 0, M(CMD_LAYOUT) | M(CMD_GEN), "FILE  write the solution CSV / routine" },
+    { "--layers", NULL, OPT_INT, F(layers), 0, M(CMD_GEN), "N     layers (blocks, levels) to generate" },
+    { "--dtype", NULL, OPT_STR, F(dtype), 0, M(CMD_GEN), "T     element type of what gen writes" },
 };
 #undef F
 #define N_OPTIONS ((int)(sizeof OPTIONS / sizeof OPTIONS[0]))
@@ -77,7 +82,10 @@ void cli_usage(FILE *f)
             for (int k = 0; k < CMD_COUNT; k++)
                 if (OPTIONS[i].commands & M(k))
                     w += (size_t)snprintf(where + w, sizeof where - w, "%s%s", w ? "," : "", COMMANDS[k].name);
-        fprintf(f, "  %-19s %-48s [%s]\n", OPTIONS[i].name, OPTIONS[i].help, where);
+        char names[32];
+        snprintf(names, sizeof names, "%s%s%s", OPTIONS[i].short_name ? OPTIONS[i].short_name : "",
+                 OPTIONS[i].short_name ? ", " : "", OPTIONS[i].name);
+        fprintf(f, "  %-19s %-48s [%s]\n", names, OPTIONS[i].help, where);
     }
 }
 
@@ -126,6 +134,7 @@ int cli_parse(int argc, char **argv, cli_t *c, rs_error_t *err)
     c->alignment = -1;
     c->max_depth = -1;
     c->max_candidates = -1;
+    c->layers = -1;
     /* Options may precede the subcommand (--db PATH score ...); they are
      * checked against it once it is known. */
     const opt_entry_t *seen[256];
@@ -136,12 +145,14 @@ int cli_parse(int argc, char **argv, cli_t *c, rs_error_t *err)
             cli_usage(stdout);
             return RS_ECANCELED;
         }
-        if (a[0] == '-' && a[1] == '-' && a[2]) {
-            const char *eq = strchr(a, '=');
+        bool is_short = a[0] == '-' && a[1] && a[1] != '-' && !a[2];
+        if ((a[0] == '-' && a[1] == '-' && a[2]) || is_short) {
+            const char *eq = is_short ? NULL : strchr(a, '=');
             size_t nl = eq ? (size_t)(eq - a) : strlen(a);
             const opt_entry_t *o = NULL;
             for (int k = 0; k < N_OPTIONS; k++)
-                if (strlen(OPTIONS[k].name) == nl && strncmp(OPTIONS[k].name, a, nl) == 0)
+                if ((strlen(OPTIONS[k].name) == nl && strncmp(OPTIONS[k].name, a, nl) == 0) ||
+                    (is_short && OPTIONS[k].short_name && strcmp(OPTIONS[k].short_name, a) == 0))
                     o = &OPTIONS[k];
             if (!o)
                 return error_set(err, RS_EINPUT, NULL, 0, 0, "unknown option '%s' (see rematscope --help)", a);

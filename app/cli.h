@@ -9,7 +9,7 @@
 
 #include "error.h"
 
-enum cmd_id { CMD_SCORE, CMD_LAYOUT, CMD_FIT, CMD_SWEEP, CMD_COUNT };
+enum cmd_id { CMD_SCORE, CMD_LAYOUT, CMD_FIT, CMD_SWEEP, CMD_GEN, CMD_COUNT };
 
 typedef struct cli {
     int cmd;                 /* enum cmd_id */
@@ -28,6 +28,8 @@ typedef struct cli {
     bool json, events, save, audit;
     const char *budget, *budgets, *label, *strategy, *output;
     int64_t max_candidates;  /* -1: the default */
+    int64_t layers;          /* gen; -1: the kind's default */
+    const char *dtype;       /* gen */
     const char **pos;        /* positional arguments */
     int n_pos;
 } cli_t;
@@ -53,5 +55,6 @@ int cmd_score(const cli_t *c);
 int cmd_layout(const cli_t *c);
 int cmd_fit(const cli_t *c);
 int cmd_sweep(const cli_t *c);
+int cmd_gen(const cli_t *c);
 
 #endif

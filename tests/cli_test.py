@@ -5,6 +5,7 @@ prints (JSON parsed, not grepped), the files it writes, and its errors.
 usage: cli_test.py REMATSCOPE SAMPLES_DIR BENCH_DIR
 """
 import csv
+import glob
 import json
 import os
 import subprocess
@@ -275,6 +276,47 @@ def fit_errors():
     expect_error(["fit", MLP, "--budget", "device"], "needs a hardware profile")
     expect_error(["fit", MLP, "--budget", "1MB", "--no-aliasing"], "fit needs buffer_aliasing on")
     expect_error(["sweep", MLP, "--budgets", "1MB,,x"], "--budgets")
+
+
+@test
+def every_sample_parses_and_scores():
+    paths = sorted(glob.glob(os.path.join(SAMPLES, "*.routine")) + glob.glob(os.path.join(SAMPLES, "gen", "*.routine")))
+    check(len(paths) >= 16, paths)
+    for p in paths:
+        rc, out, err = run("score", p, "--json")
+        check(rc == 0, f"{p}: {err}")
+        j = json.loads(out)
+        check(j["footprint"]["total"] >= j["footprint"]["live_peak"] > 0, p)
+        with open(p) as f:
+            check(f.readline().startswith("# "), f"{p} starts with a comment saying what to look at")
+
+
+@test
+def generated_samples_are_current():
+    with open(os.path.join(SAMPLES, "gen", "MANIFEST")) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            name, args = line.split(":", 1)
+            rc, out, err = run("gen", *args.split())
+            check(rc == 0, err)
+            with open(os.path.join(SAMPLES, "gen", name)) as g:
+                check(g.read() == out, f"samples/gen/{name} differs from `rematscope gen{args.rstrip()}`")
+            rc2, out2, _ = run("gen", *args.split())
+            check(out2 == out, "gen is deterministic")
+
+
+@test
+def gen_errors():
+    expect_error(["gen", "lstm"], "unknown kind 'lstm'")
+    expect_error(["gen", "chain", "--bind", "Q=1"], "--bind: expected NAME=POSITIVE_INT")
+    expect_error(["gen", "unet", "--layers", "99"], "--layers: unet takes 1 to 12 layers")
+    expect_error(["gen", "mlp", "--dtype", "f7"], "--dtype: unknown type 'f7'")
+    out_path = os.path.join(TMP, "t.routine")
+    rc, out, err = run("gen", "transformer", "--layers", "48", "--bind", "B=8", "--bind", "T=2048", "-o", out_path)
+    check(rc == 0 and out == "", err)
+    rc, out, err = run("score", out_path, "--json")
+    check(rc == 0, err)
 
 
 print(f"{passed} passed, {failed} failed")

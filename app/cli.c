@@ -28,6 +28,16 @@ static const cmd_entry_t COMMANDS[CMD_COUNT] = {
                     "several budgets as one search (one reuse cell)", cmd_sweep, 1, 1 },
     [CMD_GEN] = { "gen", "KIND [--layers N] [--bind K=V]... [--dtype T] [-o FILE]",
                   "write a training-step routine: transformer, resnet, unet, chain, mlp", cmd_gen, 1, 1 },
+    [CMD_IMPORT] = { "import", "FILE...", "routines, a profiles CSV, MiniMalloc CSVs (all or nothing)", cmd_import, 1,
+                     100000 },
+    [CMD_ROUTINES] = { "routines", "[--json]", "routines in the store", cmd_routines, 0, 0 },
+    [CMD_PROFILES] = { "profiles", "[--json]", "hardware profiles in the store", cmd_profiles, 0, 0 },
+    [CMD_PLANS] = { "plans", "[--json]", "saved plans, newest first", cmd_plans, 0, 0 },
+    [CMD_SHOW] = { "show", "PLAN [--events] [--json]", "one saved plan", cmd_show, 1, 1 },
+    [CMD_COMPARE] = { "compare", "PLAN PLAN", "two saved plans side by side", cmd_compare, 2, 2 },
+    [CMD_EXPORT] = { "export", "PLAN... --what plans|flips|events|layout --output F.csv", "saved plans as CSV",
+                     cmd_export, 1, 100000 },
+    [CMD_DELETE] = { "delete", "PLAN...", "delete saved plans", cmd_delete, 1, 100000 },
 };
 
 typedef enum opt_kind { OPT_FLAG, OPT_STR, OPT_LIST, OPT_INT } opt_kind_t;
@@ -57,10 +67,14 @@ static const opt_entry_t OPTIONS[] = {
     { "--budget", NULL, OPT_STR, F(budget), 0, M(CMD_FIT), "B     48MiB, 1.5GB, 60%, device, minimize" },
     { "--budgets", NULL, OPT_STR, F(budgets), 0, M(CMD_SWEEP), "B,... budgets of a sweep" },
     { "--max-candidates", NULL, OPT_INT, F(max_candidates), 0, M(CMD_FIT) | M(CMD_SWEEP), "N     candidate cap" },
-    { "--events", NULL, OPT_FLAG, F(events), 0, M(CMD_FIT), "      print the trace" },
+    { "--events", NULL, OPT_FLAG, F(events), 0, M(CMD_FIT) | M(CMD_SHOW), "      print the trace" },
+    { "--save", NULL, OPT_FLAG, F(save), 0, M(CMD_FIT) | M(CMD_SWEEP), "      record the plan(s) in the store" },
+    { "--label", NULL, OPT_STR, F(label), 0, M(CMD_FIT) | M(CMD_SWEEP), "L     a label for saved plans" },
+    { "--what", NULL, OPT_STR, F(what), 0, M(CMD_EXPORT), "W     plans, flips, events or layout" },
     { "--audit", NULL, OPT_FLAG, F(audit), 0, M(CMD_FIT) | M(CMD_SWEEP), "      re-lower on every reuse and compare" },
     { "--strategy", NULL, OPT_STR, F(strategy), 0, M(CMD_LAYOUT), "S     layout strategy (greedy)" },
-    { "--output", "-o", OPT_STR, F(output), 0, M(CMD_LAYOUT) | M(CMD_GEN), "FILE  write the solution CSV / routine" },
+    { "--output", "-o", OPT_STR, F(output), 0, M(CMD_LAYOUT) | M(CMD_GEN) | M(CMD_EXPORT),
+      "FILE  where to write (solution, routine, export)" },
     { "--layers", NULL, OPT_INT, F(layers), 0, M(CMD_GEN), "N     layers (blocks, levels) to generate" },
     { "--dtype", NULL, OPT_STR, F(dtype), 0, M(CMD_GEN), "T     element type of what gen writes" },
 };

@@ -9,7 +9,10 @@
 
 #include "error.h"
 
-enum cmd_id { CMD_SCORE, CMD_LAYOUT, CMD_FIT, CMD_SWEEP, CMD_GEN, CMD_COUNT };
+enum cmd_id {
+    CMD_SCORE, CMD_LAYOUT, CMD_FIT, CMD_SWEEP, CMD_GEN, CMD_IMPORT, CMD_ROUTINES, CMD_PROFILES, CMD_PLANS,
+    CMD_SHOW, CMD_COMPARE, CMD_EXPORT, CMD_DELETE, CMD_COUNT
+};
 
 typedef struct cli {
     int cmd;                 /* enum cmd_id */
@@ -26,7 +29,7 @@ typedef struct cli {
     const char *layout;
     /* per command */
     bool json, events, save, audit;
-    const char *budget, *budgets, *label, *strategy, *output;
+    const char *budget, *budgets, *label, *strategy, *output, *what;
     int64_t max_candidates;  /* -1: the default */
     int64_t layers;          /* gen; -1: the kind's default */
     const char *dtype;       /* gen */
@@ -56,5 +59,13 @@ int cmd_layout(const cli_t *c);
 int cmd_fit(const cli_t *c);
 int cmd_sweep(const cli_t *c);
 int cmd_gen(const cli_t *c);
+int cmd_import(const cli_t *c);
+int cmd_routines(const cli_t *c);
+int cmd_profiles(const cli_t *c);
+int cmd_plans(const cli_t *c);
+int cmd_show(const cli_t *c);
+int cmd_compare(const cli_t *c);
+int cmd_export(const cli_t *c);
+int cmd_delete(const cli_t *c);
 
 #endif

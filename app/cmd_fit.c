@@ -2,13 +2,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "fit.h"
 #include "json.h"
+#include "save.h"
 #include "target.h"
 #include "trace.h"
 #include "units.h"
+
+static int64_t now_us(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000 + t.tv_nsec / 1000;
+}
 
 static void json_footprint(json_t *j, const char *key, const footprint_t *f)
 {
@@ -51,7 +60,7 @@ static void json_events(json_t *j, const fit_plan_t *p)
 }
 
 /* The keys of DESIGN §9, in its order; events when asked. */
-static void json_plan(json_t *j, const char *key, const fit_plan_t *p, bool events)
+static void json_plan(json_t *j, const char *key, const fit_plan_t *p, bool events, int64_t plan_id)
 {
     json_obj_begin(j, key);
     json_str(j, "routine", p->routine->name);
@@ -81,6 +90,8 @@ static void json_plan(json_t *j, const char *key, const fit_plan_t *p, bool even
     json_int(j, "reused", p->reused);
     json_int(j, "lowered", p->lowered);
     json_obj_end(j);
+    if (plan_id)
+        json_int(j, "plan_id", plan_id);
     if (events)
         json_events(j, p);
     json_obj_end(j);
@@ -186,18 +197,24 @@ int cmd_fit(const cli_t *c)
     fit_context_t *ctx = NULL;
     fit_plan_t *plan = NULL;
     int rc = root_context(&t, &ctx, &err);
+    int64_t t0 = now_us(), elapsed = 0, plan_id = 0;
     if (!rc)
         rc = fit_run(&opt, ctx, NULL, &plan, &err);
+    elapsed = now_us() - t0;
+    if (!rc && c->save)
+        rc = save_plans(c, &t, &plan, &elapsed, 1, NULL, &plan_id, &err);
     int status = 0;
     if (rc) {
         status = cli_fail(&err);
     } else if (c->json) {
         json_t j;
         json_init(&j, stdout);
-        json_plan(&j, NULL, plan, c->events);
+        json_plan(&j, NULL, plan, c->events, plan_id);
         json_finish(&j);
     } else {
         print_plan(&t, plan, c->events);
+        if (plan_id)
+            printf("\nsaved as plan %lld in %s\n", (long long)plan_id, store_path(t.store));
     }
     fit_plan_free(plan);
     fit_context_free(ctx);
@@ -288,10 +305,17 @@ int cmd_sweep(const cli_t *c)
         if (!cell)
             rc = error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     }
+    int64_t *elapsed = calloc((size_t)n, sizeof *elapsed), *ids = calloc((size_t)n, sizeof *ids);
+    if (!rc && (!elapsed || !ids))
+        rc = error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     for (int i = 0; i < n && !rc; i++) {
         opt.budget = specs[i];
+        int64_t t0 = now_us();
         rc = fit_run(&opt, ctx, cell, &plans[i], &err);
+        elapsed[i] = now_us() - t0;
     }
+    if (!rc && c->save)
+        rc = save_plans(c, &t, plans, elapsed, n, c->budgets, ids, &err);
     int status = 0;
     if (rc) {
         status = cli_fail(&err);
@@ -302,7 +326,7 @@ int cmd_sweep(const cli_t *c)
         json_str(&j, "routine", t.routine->name);
         json_arr_begin(&j, "plans");
         for (int i = 0; i < n; i++)
-            json_plan(&j, NULL, plans[i], false);
+            json_plan(&j, NULL, plans[i], false, ids[i]);
         json_arr_end(&j);
         int64_t reused, lowered;
         reuse_cell_counters(cell, &reused, &lowered);
@@ -338,10 +362,14 @@ int cmd_sweep(const cli_t *c)
         int64_t reused, lowered;
         reuse_cell_counters(cell, &reused, &lowered);
         printf("\nreuse (one search): %lld reused, %lld lowered\n", (long long)reused, (long long)lowered);
+        if (c->save)
+            printf("saved as plans %lld-%lld in %s\n", (long long)ids[0], (long long)ids[n - 1], store_path(t.store));
     }
     for (int i = 0; plans && i < n; i++)
         fit_plan_free(plans[i]);
     free(plans);
+    free(elapsed);
+    free(ids);
     reuse_cell_free(cell);
     fit_context_free(ctx);
     free(specs);

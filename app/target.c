@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "library.h"
 #include "profiles.h"
 
 #ifndef RS_SAMPLES_DIR
@@ -79,17 +80,67 @@ int target_find_profile(const char *name, profile_t *out, rs_error_t *err)
     return RS_OK;
 }
 
+int session_open(const cli_t *c, store_t **out, rs_error_t *err) { return store_open(c->db, out, err); }
+
+int target_store(const cli_t *c, target_t *t, rs_error_t *err)
+{
+    return t->store ? RS_OK : session_open(c, &t->store, err);
+}
+
+/* Whether a store exists to be asked without creating one. */
+static bool store_exists(const cli_t *c)
+{
+    if (c->db)
+        return true;
+    char path[4096];
+    struct stat st;
+    return store_default_path(path, sizeof path, false, NULL) == RS_OK && stat(path, &st) == 0;
+}
+
+static int read_routine(const cli_t *c, const char *arg, target_t *t, rs_error_t *err)
+{
+    struct stat st;
+    size_t n = strlen(arg);
+    bool looks_like_file = strchr(arg, '/') || (n > 8 && strcmp(arg + n - 8, ".routine") == 0);
+    if (stat(arg, &st) == 0 || looks_like_file || !store_exists(c))
+        return target_read_file(arg, &t->text, &t->len, err);
+    int rc = target_store(c, t, err);
+    bool found = false;
+    char *path = NULL;
+    int64_t id;
+    if (!rc)
+        rc = library_routine_find(t->store, arg, &id, &t->text, &t->len, &path, &found, err);
+    free(path);
+    if (!rc && !found)
+        rc = error_set(err, RS_EINPUT, arg, 0, 0, "no such file, and no routine of that name in %s",
+                       store_path(t->store));
+    return rc;
+}
+
+static int find_profile(const cli_t *c, target_t *t, rs_error_t *err)
+{
+    if (store_exists(c)) {
+        int rc = target_store(c, t, err);
+        bool found = false;
+        if (!rc)
+            rc = library_profile_find(t->store, c->profile, &t->profile, NULL, &found, err);
+        if (rc || found)
+            return rc;
+    }
+    return target_find_profile(c->profile, &t->profile, err);
+}
+
 int target_open(const cli_t *c, const char *arg, target_t *t, rs_error_t *err)
 {
     memset(t, 0, sizeof *t);
     score_config_default(&t->cfg);
-    int rc = target_read_file(arg, &t->text, &t->len, err);
+    int rc = read_routine(c, arg, t, err);
     if (!rc)
         rc = routine_parse(arg, t->text, t->len, &t->routine, err);
     if (!rc)
         rc = routine_bindings(t->routine, c->binds, c->n_binds, &t->bind, err);
     if (!rc && c->profile) {
-        rc = target_find_profile(c->profile, &t->profile, err);
+        rc = find_profile(c, t, err);
         if (!rc) {
             t->has_profile = true;
             profile_apply(&t->profile, &t->cfg);
@@ -145,5 +196,6 @@ void target_free(target_t *t)
     routine_free(t->routine);
     free(t->prefs);
     free(t->text);
+    store_close(t->store);
     memset(t, 0, sizeof *t);
 }

@@ -12,9 +12,11 @@
 #include "profile.h"
 #include "routine.h"
 #include "score.h"
+#include "store.h"
 
 typedef struct target {
-    char *text;            /* the file's contents */
+    store_t *store;        /* opened when the routine or profile came from it, or by target_store */
+    char *text;            /* the routine's source */
     size_t len;
     routine_t *routine;
     bindings_t bind;
@@ -25,14 +27,22 @@ typedef struct target {
     lowering_t *lowering;  /* lowered once, for the caller's first use */
 } target_t;
 
-/* Reads and lowers the routine named by arg (a file path) under c's common
- * options.  Errors name the file, line and column, or the flag. */
+/* Reads and lowers the routine named by arg (a file path, or else the name
+ * of a routine in the store) under c's common options.  --profile is looked
+ * up in the store, then in the bundled profiles.  Errors name the file,
+ * line and column, or the flag. */
 int target_open(const cli_t *c, const char *arg, target_t *t, rs_error_t *err);
 void target_free(target_t *t);
 
 /* Finds profile name in the bundled profiles CSV ($RS_PROFILES, else the
  * samples/profiles.csv this binary was built with). */
 int target_find_profile(const char *name, profile_t *out, rs_error_t *err);
+
+/* The session store of c (--db, else the default), opened once into t. */
+int target_store(const cli_t *c, target_t *t, rs_error_t *err);
+
+/* Opens the store c names (--db, else the default). */
+int session_open(const cli_t *c, store_t **out, rs_error_t *err);
 
 /* Reads a whole file into a new NUL-terminated buffer. */
 int target_read_file(const char *path, char **text, size_t *len, rs_error_t *err);

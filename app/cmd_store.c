@@ -1,0 +1,688 @@
+/* The store's commands: import, routines, profiles, plans, show, compare,
+ * export, delete. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "export.h"
+#include "json.h"
+#include "library.h"
+#include "minimalloc.h"
+#include "plans.h"
+#include "profiles.h"
+#include "target.h"
+#include "units.h"
+
+/* ---- import -------------------------------------------------------------- */
+
+typedef enum item_kind { ITEM_ROUTINE, ITEM_PROFILES, ITEM_LAYOUT } item_kind_t;
+
+typedef struct item {
+    item_kind_t kind;
+    char *path;
+    char *text;            /* routine */
+    size_t len;
+    routine_t *routine;
+    profile_list_t profiles;
+    minimalloc_problem_t layout;
+} item_t;
+
+typedef struct import {
+    item_t *items;
+    int n, cap;
+    dev_t *seen_dev;       /* directories walked, against symlink loops */
+    ino_t *seen_ino;
+    int n_seen, cap_seen;
+} import_t;
+
+static bool ends_with(const char *s, const char *suf)
+{
+    size_t n = strlen(s), m = strlen(suf);
+    return n >= m && strcmp(s + n - m, suf) == 0;
+}
+
+/* What a CSV holds, from its first line. */
+static int csv_kind(const char *path, item_kind_t *kind, rs_error_t *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return error_set(err, RS_EINPUT, path, 0, 0, "cannot open: %s", strerror(errno));
+    char line[256] = "";
+    if (!fgets(line, sizeof line, f))
+        line[0] = 0;
+    fclose(f);
+    if (strncmp(line, "id,", 3) == 0)
+        *kind = ITEM_LAYOUT;
+    else if (strstr(line, "name") && strstr(line, "memory_bytes"))
+        *kind = ITEM_PROFILES;
+    else
+        return error_set(err, RS_EINPUT, path, 1, 1,
+                         "expected a profiles header (name,memory_bytes,...) or a MiniMalloc one (id,lower,upper,size)");
+    return RS_OK;
+}
+
+static int load_item(item_t *it, rs_error_t *err)
+{
+    switch (it->kind) {
+    case ITEM_ROUTINE: {
+        int rc = target_read_file(it->path, &it->text, &it->len, err);
+        if (!rc)
+            rc = routine_parse(it->path, it->text, it->len, &it->routine, err);
+        if (rc)
+            return rc;
+        /* a routine must lower under its own bindings to be worth keeping */
+        bindings_t b;
+        lowering_t *l = NULL;
+        rc = routine_bindings(it->routine, NULL, 0, &b, err);
+        if (!rc)
+            rc = lower_routine(it->routine, &b, &l, err);
+        lower_free(l);
+        bindings_free(&b);
+        return rc;
+    }
+    case ITEM_PROFILES:
+        return profiles_read(it->path, &it->profiles, err);
+    case ITEM_LAYOUT:
+        return minimalloc_read(it->path, &it->layout, err);
+    }
+    return RS_OK;
+}
+
+static int add_path(import_t *im, const char *path, bool from_dir, rs_error_t *err);
+
+static int walk_dir(import_t *im, const char *path, const struct stat *st, rs_error_t *err)
+{
+    for (int i = 0; i < im->n_seen; i++)
+        if (im->seen_dev[i] == st->st_dev && im->seen_ino[i] == st->st_ino)
+            return RS_OK; /* a symlink loop, or a folder reached twice: once is enough */
+    if (im->n_seen == im->cap_seen) {
+        int ncap = im->cap_seen ? im->cap_seen * 2 : 16;
+        dev_t *nd = realloc(im->seen_dev, (size_t)ncap * sizeof *nd);
+        if (nd)
+            im->seen_dev = nd;
+        ino_t *ni = realloc(im->seen_ino, (size_t)ncap * sizeof *ni);
+        if (ni)
+            im->seen_ino = ni;
+        if (!nd || !ni)
+            return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+        im->cap_seen = ncap;
+    }
+    im->seen_dev[im->n_seen] = st->st_dev;
+    im->seen_ino[im->n_seen++] = st->st_ino;
+    DIR *d = opendir(path);
+    if (!d)
+        return error_set(err, RS_EINPUT, path, 0, 0, "cannot read the folder: %s", strerror(errno));
+    char **names = NULL;
+    int n = 0, cap = 0, rc = RS_OK;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 32;
+            char **nn = realloc(names, (size_t)cap * sizeof *nn);
+            if (!nn) {
+                rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+                break;
+            }
+            names = nn;
+        }
+        names[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    /* a stable order: the same folder always imports the same way */
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+            char *t = names[j];
+            names[j] = names[j - 1];
+            names[j - 1] = t;
+        }
+    for (int i = 0; i < n; i++) {
+        if (!rc && names[i]) {
+            size_t len = strlen(path) + strlen(names[i]) + 2;
+            char *child = malloc(len);
+            if (!child) {
+                rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+            } else {
+                snprintf(child, len, "%s/%s", path, names[i]);
+                rc = add_path(im, child, true, err);
+                free(child);
+            }
+        }
+        free(names[i]);
+    }
+    free(names);
+    return rc;
+}
+
+static int add_path(import_t *im, const char *path, bool from_dir, rs_error_t *err)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return from_dir && errno == ELOOP ? RS_OK
+                                          : error_set(err, RS_EINPUT, path, 0, 0, "cannot open: %s", strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return walk_dir(im, path, &st, err);
+    item_kind_t kind = ITEM_ROUTINE;
+    if (ends_with(path, ".csv")) {
+        int rc = csv_kind(path, &kind, err);
+        if (rc)
+            return rc;
+    } else if (ends_with(path, ".routine") || !from_dir) {
+        kind = ITEM_ROUTINE;
+    } else {
+        return RS_OK; /* in a folder, only what we know how to read */
+    }
+    if (im->n == im->cap) {
+        int ncap = im->cap ? im->cap * 2 : 16;
+        item_t *ni = realloc(im->items, (size_t)ncap * sizeof *ni);
+        if (!ni)
+            return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+        im->items = ni;
+        im->cap = ncap;
+    }
+    item_t *it = &im->items[im->n++];
+    memset(it, 0, sizeof *it);
+    it->kind = kind;
+    it->path = strdup(path);
+    if (!it->path)
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    return load_item(it, err);
+}
+
+static void import_free(import_t *im)
+{
+    for (int i = 0; i < im->n; i++) {
+        item_t *it = &im->items[i];
+        free(it->path);
+        free(it->text);
+        routine_free(it->routine);
+        profiles_free(&it->profiles);
+        minimalloc_free(&it->layout);
+    }
+    free(im->items);
+    free(im->seen_dev);
+    free(im->seen_ino);
+}
+
+/* The file's base name without its extension: a layout problem's name. */
+static void base_name(const char *path, char *out, size_t n)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    snprintf(out, n, "%s", b);
+    char *dot = strrchr(out, '.');
+    if (dot && dot != out)
+        *dot = 0;
+}
+
+static int write_items(store_t *s, import_t *im, rs_error_t *err)
+{
+    int rc = store_begin(s, err);
+    for (int i = 0; i < im->n && !rc; i++) {
+        item_t *it = &im->items[i];
+        if (it->kind == ITEM_ROUTINE) {
+            int64_t id;
+            int32_t version;
+            bool was_new;
+            rc = library_routine_put(s, it->routine->name, it->text, it->len, it->path, it->routine->n_steps,
+                                     it->routine->n_nodes, &id, &version, &was_new, err);
+            if (!rc)
+                printf(was_new ? "%s: routine %s, version %d (%d steps)\n"
+                               : "%s: routine %s unchanged (the same text as version %d; %d steps)\n",
+                       it->path, it->routine->name, (int)version, (int)it->routine->n_steps);
+        } else if (it->kind == ITEM_PROFILES) {
+            for (int32_t k = 0; k < it->profiles.n && !rc; k++) {
+                int64_t id;
+                rc = library_profile_put(s, &it->profiles.items[k], &id, err);
+            }
+            if (!rc)
+                printf("%s: %d profiles\n", it->path, (int)it->profiles.n);
+        } else {
+            char name[256];
+            base_name(it->path, name, sizeof name);
+            bool was_new;
+            rc = library_layout_put(s, name, it->path, &it->layout, &was_new, err);
+            if (!rc)
+                printf(was_new ? "%s: layout problem %s (%d buffers)\n" : "%s: layout problem %s unchanged (%d buffers)\n",
+                       it->path, name, (int)it->layout.n);
+        }
+    }
+    if (!rc)
+        rc = store_commit(s, err);
+    else
+        store_rollback(s);
+    return rc;
+}
+
+int cmd_import(const cli_t *c)
+{
+    rs_error_t err;
+    error_clear(&err);
+    import_t im = { 0 };
+    int rc = RS_OK;
+    /* everything is read and checked before the store is touched: one bad
+     * file imports nothing */
+    for (int i = 0; i < c->n_pos && !rc; i++)
+        rc = add_path(&im, c->pos[i], false, &err);
+    store_t *s = NULL;
+    if (!rc)
+        rc = session_open(c, &s, &err);
+    if (!rc)
+        rc = write_items(s, &im, &err);
+    int status = rc ? cli_fail(&err) : 0;
+    store_close(s);
+    import_free(&im);
+    return status;
+}
+
+/* ---- listings ------------------------------------------------------------ */
+
+static int open_or_fail(const cli_t *c, store_t **s)
+{
+    rs_error_t err;
+    error_clear(&err);
+    if (session_open(c, s, &err))
+        return cli_fail(&err);
+    return 0;
+}
+
+int cmd_routines(const cli_t *c)
+{
+    store_t *s;
+    int status = open_or_fail(c, &s);
+    if (status)
+        return status;
+    rs_error_t err;
+    routine_row_t *rows;
+    int n;
+    if (library_routine_list(s, &rows, &n, &err)) {
+        store_close(s);
+        return cli_fail(&err);
+    }
+    if (c->json) {
+        json_t j;
+        json_init(&j, stdout);
+        json_arr_begin(&j, NULL);
+        for (int i = 0; i < n; i++) {
+            json_obj_begin(&j, NULL);
+            json_str(&j, "name", rows[i].name);
+            json_int(&j, "version", rows[i].version);
+            json_int(&j, "steps", rows[i].steps);
+            json_int(&j, "nodes", rows[i].nodes);
+            json_str(&j, "hash", rows[i].hash);
+            json_str(&j, "path", rows[i].path);
+            json_str(&j, "imported_at", rows[i].imported_at);
+            json_obj_end(&j);
+        }
+        json_arr_end(&j);
+        json_finish(&j);
+    } else {
+        printf("%-28s %7s %7s %7s  %-20s  %s\n", "routine", "version", "steps", "nodes", "imported", "from");
+        for (int i = 0; i < n; i++)
+            printf("%-28s %7d %7d %7d  %-20s  %s\n", rows[i].name, (int)rows[i].version, (int)rows[i].steps,
+                   (int)rows[i].nodes, rows[i].imported_at, rows[i].path);
+        if (!n)
+            printf("(no routines: rematscope import FILE...)\n");
+    }
+    library_routine_rows_free(rows, n);
+    store_close(s);
+    return 0;
+}
+
+int cmd_profiles(const cli_t *c)
+{
+    store_t *s;
+    int status = open_or_fail(c, &s);
+    if (status)
+        return status;
+    rs_error_t err;
+    profile_t *p;
+    int n;
+    if (library_profile_list(s, &p, &n, &err)) {
+        store_close(s);
+        return cli_fail(&err);
+    }
+    if (c->json) {
+        json_t j;
+        json_init(&j, stdout);
+        json_arr_begin(&j, NULL);
+        for (int i = 0; i < n; i++) {
+            json_obj_begin(&j, NULL);
+            json_str(&j, "name", p[i].name);
+            json_int(&j, "memory_bytes", p[i].memory_bytes);
+            json_int(&j, "alignment", p[i].alignment);
+            json_int(&j, "max_inline_depth", p[i].max_inline_depth);
+            json_int(&j, "flops_per_s", p[i].flops_per_s);
+            json_int(&j, "bytes_per_s", p[i].bytes_per_s);
+            json_obj_end(&j);
+        }
+        json_arr_end(&j);
+        json_finish(&j);
+    } else {
+        printf("%-24s %12s %9s %6s %14s %14s\n", "profile", "memory", "alignment", "depth", "FLOP/s", "bytes/s");
+        for (int i = 0; i < n; i++) {
+            char m[32];
+            units_format_bytes(p[i].memory_bytes, m, sizeof m);
+            printf("%-24s %12s %9lld %6d %14.4g %14.4g\n", p[i].name, m, (long long)p[i].alignment,
+                   (int)p[i].max_inline_depth, (double)p[i].flops_per_s, (double)p[i].bytes_per_s);
+        }
+        if (!n)
+            printf("(no profiles: rematscope import samples/profiles.csv)\n");
+    }
+    free(p);
+    store_close(s);
+    return 0;
+}
+
+static void budget_text(const stored_plan_t *p, char *buf, size_t n)
+{
+    if (strcmp(p->budget_kind, "minimize") == 0)
+        snprintf(buf, n, "minimize");
+    else
+        units_format_bytes(p->budget_bytes, buf, n);
+}
+
+int cmd_plans(const cli_t *c)
+{
+    store_t *s;
+    int status = open_or_fail(c, &s);
+    if (status)
+        return status;
+    rs_error_t err;
+    stored_plan_t *p;
+    int n;
+    if (plans_list(s, &p, &n, &err)) {
+        store_close(s);
+        return cli_fail(&err);
+    }
+    if (c->json) {
+        json_t j;
+        json_init(&j, stdout);
+        json_arr_begin(&j, NULL);
+        for (int i = 0; i < n; i++) {
+            json_obj_begin(&j, NULL);
+            json_int(&j, "id", p[i].id);
+            json_str(&j, "label", p[i].label);
+            json_str(&j, "routine", p[i].routine);
+            json_str(&j, "budget_kind", p[i].budget_kind);
+            json_int(&j, "budget_bytes", p[i].budget_bytes);
+            json_int(&j, "baseline_total", p[i].baseline.total);
+            json_int(&j, "final_total", p[i].final.total);
+            json_int(&j, "flips", p[i].n_flips);
+            json_bool(&j, "within_budget", p[i].within_budget);
+            json_str(&j, "created_at", p[i].created_at);
+            json_obj_end(&j);
+        }
+        json_arr_end(&j);
+        json_finish(&j);
+    } else {
+        printf("%5s  %-16s %-22s %-12s %12s %12s %6s %6s  %s\n", "plan", "label", "routine", "budget", "baseline",
+               "final", "flips", "within", "created");
+        for (int i = 0; i < n; i++) {
+            char b[32], base[32], fin[32], rname[64];
+            budget_text(&p[i], b, sizeof b);
+            units_format_bytes(p[i].baseline.total, base, sizeof base);
+            units_format_bytes(p[i].final.total, fin, sizeof fin);
+            snprintf(rname, sizeof rname, "%s v%d", p[i].routine, (int)p[i].routine_version);
+            printf("%5lld  %-16.16s %-22.22s %-12s %12s %12s %6d %6s  %s\n", (long long)p[i].id, p[i].label, rname, b,
+                   base, fin, (int)p[i].n_flips, p[i].within_budget ? "yes" : "no", p[i].created_at);
+        }
+        if (!n)
+            printf("(no plans: rematscope fit ROUTINE --budget B --save)\n");
+    }
+    plans_list_free(p, n);
+    store_close(s);
+    return 0;
+}
+
+/* ---- show, compare, export, delete ---------------------------------------- */
+
+static int parse_plan_id(const char *arg, int64_t *id, rs_error_t *err)
+{
+    return units_parse_int(arg, "PLAN", 1, INT64_MAX, id, err);
+}
+
+static void print_recompute(const stored_plan_t *p)
+{
+    int64_t extra = p->final.compute - p->baseline.compute;
+    double pct = p->baseline.compute ? 100.0 * (double)extra / (double)p->baseline.compute : 0.0;
+    printf("+%lld ops (+%.3f%%)", (long long)extra, pct);
+    if (p->flops_per_s > 0)
+        printf(", about +%.3g s on %s", (double)extra / (double)p->flops_per_s, p->profile);
+}
+
+static void show_plan(const stored_plan_t *p, bool events)
+{
+    char a[32], b[32];
+    budget_text(p, b, sizeof b);
+    printf("plan %lld%s%s%s: %s v%d, budget %s%s%s\n", (long long)p->id, p->label[0] ? " \"" : "", p->label,
+           p->label[0] ? "\"" : "", p->routine, (int)p->routine_version, b, p->profile[0] ? ", profile " : "",
+           p->profile);
+    printf("context    %s; %s%s%s\n", p->bindings, p->config, p->prefs[0] ? "; inline " : "", p->prefs);
+    units_format_bytes(p->baseline.total, a, sizeof a);
+    printf("baseline   %-10s (%lld B), compute %lld\n", a, (long long)p->baseline.total, (long long)p->baseline.compute);
+    units_format_bytes(p->final.total, a, sizeof a);
+    printf("final      %-10s (%lld B), compute %lld\n", a, (long long)p->final.total, (long long)p->final.compute);
+    printf("recompute  ");
+    print_recompute(p);
+    printf("\nwithin budget: %s; %d considered, %d dropped; reuse %lld reused, %lld lowered; %.3f s; %s\n",
+           p->within_budget ? "yes" : "no", (int)p->considered, (int)p->dropped, (long long)p->reused,
+           (long long)p->lowered, (double)p->elapsed_us / 1e6, p->created_at);
+    printf("\nflips (%d):\n", (int)p->n_flips);
+    for (int32_t i = 0; i < p->n_flips; i++) {
+        units_format_bytes(p->flips[i].relief, a, sizeof a);
+        printf("  %3d  %-24s %12s %14lld %16lld\n", (int)i + 1, p->flips[i].node, a, (long long)p->flips[i].relief,
+               (long long)p->flips[i].cost);
+    }
+    if (!events)
+        return;
+    printf("\nevents:\n");
+    for (int32_t i = 0; i < p->n_events; i++)
+        printf("  %4d  r%d %-14s %s\n", (int)p->events[i].seq, (int)p->events[i].round, p->events[i].kind,
+               p->events[i].text);
+}
+
+static int load_plans(const cli_t *c, store_t *s, int first, int count, bool events, stored_plan_t **out,
+                      rs_error_t *err)
+{
+    *out = calloc((size_t)count, sizeof **out);
+    if (!*out)
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    for (int i = 0; i < count; i++) {
+        int64_t id;
+        int rc = parse_plan_id(c->pos[first + i], &id, err);
+        if (!rc)
+            rc = plans_load(s, id, events, &(*out)[i], err);
+        if (rc) {
+            for (int k = 0; k < i; k++)
+                stored_plan_free(&(*out)[k]);
+            free(*out);
+            *out = NULL;
+            return rc;
+        }
+    }
+    return RS_OK;
+}
+
+int cmd_show(const cli_t *c)
+{
+    store_t *s;
+    int status = open_or_fail(c, &s);
+    if (status)
+        return status;
+    rs_error_t err;
+    stored_plan_t *p;
+    if (load_plans(c, s, 0, 1, c->events, &p, &err)) {
+        store_close(s);
+        return cli_fail(&err);
+    }
+    if (c->json) {
+        json_t j;
+        json_init(&j, stdout);
+        json_obj_begin(&j, NULL);
+        json_int(&j, "id", p->id);
+        json_str(&j, "label", p->label);
+        json_str(&j, "routine", p->routine);
+        json_obj_begin(&j, "budget");
+        json_str(&j, "kind", p->budget_kind);
+        if (p->budget_bytes >= 0)
+            json_int(&j, "bytes", p->budget_bytes);
+        json_obj_end(&j);
+        const footprint_t *fps[2] = { &p->baseline, &p->final };
+        const char *keys[2] = { "baseline", "final" };
+        for (int k = 0; k < 2; k++) {
+            json_obj_begin(&j, keys[k]);
+            json_int(&j, "total", fps[k]->total);
+            json_int(&j, "live_peak", fps[k]->live_peak);
+            json_int(&j, "peak_step", fps[k]->peak_step);
+            json_int(&j, "buffers", fps[k]->buffers);
+            json_int(&j, "compute", fps[k]->compute);
+            json_obj_end(&j);
+        }
+        json_arr_begin(&j, "flips");
+        for (int32_t i = 0; i < p->n_flips; i++) {
+            json_obj_begin(&j, NULL);
+            json_str(&j, "node", p->flips[i].node);
+            json_int(&j, "relief", p->flips[i].relief);
+            json_int(&j, "cost", p->flips[i].cost);
+            json_obj_end(&j);
+        }
+        json_arr_end(&j);
+        json_int(&j, "considered", p->considered);
+        json_int(&j, "dropped", p->dropped);
+        json_bool(&j, "within_budget", p->within_budget);
+        json_obj_begin(&j, "reuse");
+        json_int(&j, "reused", p->reused);
+        json_int(&j, "lowered", p->lowered);
+        json_obj_end(&j);
+        json_obj_end(&j);
+        json_finish(&j);
+    } else {
+        show_plan(p, c->events);
+    }
+    stored_plan_free(p);
+    free(p);
+    store_close(s);
+    return 0;
+}
+
+static bool plan_has(const stored_plan_t *p, const char *node)
+{
+    for (int32_t i = 0; i < p->n_flips; i++)
+        if (strcmp(p->flips[i].node, node) == 0)
+            return true;
+    return false;
+}
+
+int cmd_compare(const cli_t *c)
+{
+    store_t *s;
+    int status = open_or_fail(c, &s);
+    if (status)
+        return status;
+    rs_error_t err;
+    stored_plan_t *p;
+    if (load_plans(c, s, 0, 2, false, &p, &err)) {
+        store_close(s);
+        return cli_fail(&err);
+    }
+    char a[32], b[32];
+    printf("%-16s %28s %28s\n", "", (snprintf(a, sizeof a, "plan %lld", (long long)p[0].id), a),
+           (snprintf(b, sizeof b, "plan %lld", (long long)p[1].id), b));
+    printf("%-16s %28s %28s\n", "label", p[0].label, p[1].label);
+    snprintf(a, sizeof a, "%s v%d", p[0].routine, (int)p[0].routine_version);
+    snprintf(b, sizeof b, "%s v%d", p[1].routine, (int)p[1].routine_version);
+    printf("%-16s %28s %28s\n", "routine", a, b);
+    budget_text(&p[0], a, sizeof a);
+    budget_text(&p[1], b, sizeof b);
+    printf("%-16s %28s %28s\n", "budget", a, b);
+    printf("%-16s %28lld %28lld\n", "baseline B", (long long)p[0].baseline.total, (long long)p[1].baseline.total);
+    printf("%-16s %28lld %28lld\n", "final B", (long long)p[0].final.total, (long long)p[1].final.total);
+    for (int k = 0; k < 2; k++) {
+        double pct = p[k].baseline.compute
+                         ? 100.0 * (double)(p[k].final.compute - p[k].baseline.compute) / (double)p[k].baseline.compute
+                         : 0.0;
+        snprintf(k ? b : a, 32, "+%.3f%%", pct);
+    }
+    printf("%-16s %28s %28s\n", "recompute", a, b);
+    printf("%-16s %28d %28d\n", "flips", (int)p[0].n_flips, (int)p[1].n_flips);
+    printf("%-16s %28s %28s\n", "within budget", p[0].within_budget ? "yes" : "no", p[1].within_budget ? "yes" : "no");
+    snprintf(a, sizeof a, "%lld/%lld", (long long)p[0].reused, (long long)p[0].lowered);
+    snprintf(b, sizeof b, "%lld/%lld", (long long)p[1].reused, (long long)p[1].lowered);
+    printf("%-16s %28s %28s\n", "reused/lowered", a, b);
+    for (int k = 0; k < 2; k++) {
+        const stored_plan_t *x = &p[k], *y = &p[1 - k];
+        printf("\nflips only in plan %lld:", (long long)x->id);
+        int shown = 0;
+        for (int32_t i = 0; i < x->n_flips; i++)
+            if (!plan_has(y, x->flips[i].node))
+                printf("%s %s", shown++ ? "," : "", x->flips[i].node);
+        printf("%s", shown ? "\n" : " none\n");
+    }
+    stored_plan_free(&p[0]);
+    stored_plan_free(&p[1]);
+    free(p);
+    store_close(s);
+    return 0;
+}
+
+int cmd_export(const cli_t *c)
+{
+    rs_error_t err;
+    error_clear(&err);
+    int what = c->what ? export_what_parse(c->what) : -1;
+    if (what < 0) {
+        error_set(&err, RS_EINPUT, "--what", 0, 0, "expected --what plans, flips, events or layout");
+        return cli_fail(&err);
+    }
+    if (!c->output) {
+        error_set(&err, RS_EINPUT, "--output", 0, 0, "export needs --output F.csv");
+        return cli_fail(&err);
+    }
+    store_t *s;
+    int status = open_or_fail(c, &s);
+    if (status)
+        return status;
+    stored_plan_t *p = NULL;
+    int rc = load_plans(c, s, 0, c->n_pos, what == EXPORT_EVENTS, &p, &err);
+    if (!rc)
+        rc = export_plans(s, p, c->n_pos, (export_what_t)what, c->output, &err);
+    if (!rc)
+        printf("wrote %s\n", c->output);
+    for (int i = 0; p && i < c->n_pos; i++)
+        stored_plan_free(&p[i]);
+    free(p);
+    status = rc ? cli_fail(&err) : 0;
+    store_close(s);
+    return status;
+}
+
+int cmd_delete(const cli_t *c)
+{
+    store_t *s;
+    int status = open_or_fail(c, &s);
+    if (status)
+        return status;
+    rs_error_t err;
+    int rc = store_begin(s, &err);
+    for (int i = 0; i < c->n_pos && !rc; i++) {
+        int64_t id;
+        rc = parse_plan_id(c->pos[i], &id, &err);
+        if (!rc)
+            rc = plans_delete(s, id, &err);
+    }
+    if (!rc)
+        rc = store_commit(s, &err);
+    else
+        store_rollback(s);
+    if (!rc)
+        printf("deleted %d plan%s\n", c->n_pos, c->n_pos == 1 ? "" : "s");
+    status = rc ? cli_fail(&err) : 0;
+    store_close(s);
+    return status;
+}

@@ -1,0 +1,57 @@
+#include "save.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "library.h"
+#include "plans.h"
+#include "rebuild.h"
+#include "strbuf.h"
+
+int save_plans(const cli_t *c, target_t *t, fit_plan_t *const *plans, const int64_t *elapsed_us, int n,
+               const char *sweep_budgets, int64_t *ids, rs_error_t *err)
+{
+    int rc = target_store(c, t, err);
+    if (rc)
+        return rc;
+    char *bindings = rebuild_bindings_format(t->routine, &t->bind);
+    strbuf_t prefs;
+    strbuf_init(&prefs);
+    strbuf_printf(&prefs, "%s", "");
+    for (int32_t i = 0, w = 0; i < t->routine->n_nodes; i++)
+        if (t->prefs[i])
+            strbuf_printf(&prefs, "%s%s", w++ ? " " : "", t->routine->nodes[i].name);
+    char config[256];
+    rebuild_config_format(&t->cfg, config, sizeof config);
+    if (!bindings || prefs.oom) {
+        free(bindings);
+        strbuf_free(&prefs);
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    rc = store_begin(t->store, err);
+    int64_t routine_id = 0, profile_id = 0, sweep_id = 0;
+    int32_t version;
+    bool was_new;
+    if (!rc)
+        rc = library_routine_put(t->store, t->routine->name, t->text, t->len, t->routine->path, t->routine->n_steps,
+                                 t->routine->n_nodes, &routine_id, &version, &was_new, err);
+    if (!rc && t->has_profile)
+        rc = library_profile_put(t->store, &t->profile, &profile_id, err);
+    if (!rc && sweep_budgets) {
+        int64_t reused = n ? plans[n - 1]->reused : 0, lowered = n ? plans[n - 1]->lowered : 0;
+        rc = plans_sweep_put(t->store, routine_id, sweep_budgets, reused, lowered, n, &sweep_id, err);
+    }
+    for (int i = 0; i < n && !rc; i++) {
+        plan_save_t in = { .plan = plans[i], .routine_id = routine_id, .profile_id = profile_id,
+                           .bindings = bindings, .config = config, .prefs = prefs.s, .label = c->label,
+                           .elapsed_us = elapsed_us[i], .sweep_id = sweep_id };
+        rc = plans_save(t->store, &in, &ids[i], err);
+    }
+    if (!rc)
+        rc = store_commit(t->store, err);
+    else
+        store_rollback(t->store);
+    free(bindings);
+    strbuf_free(&prefs);
+    return rc;
+}

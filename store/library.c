@@ -1,0 +1,382 @@
+#include "library.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_int.h"
+
+void library_hash(const char *text, size_t len, char out[33])
+{
+    /* two independent 64-bit FNV-1a streams: 128 bits against accidental
+     * collisions between versions of one routine */
+    uint64_t a = 1469598103934665603ull, b = 0x84222325cbf29ce4ull;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)text[i];
+        a = (a ^ c) * 1099511628211ull;
+        b = (b ^ (unsigned char)(c + 0x5b)) * 0x100000001b3ull + (uint64_t)i;
+    }
+    snprintf(out, 33, "%016llx%016llx", (unsigned long long)a, (unsigned long long)b);
+}
+
+int library_routine_put(store_t *s, const char *name, const char *source, size_t len, const char *path,
+                        int32_t steps, int32_t nodes, int64_t *id, int32_t *version, bool *was_new, rs_error_t *err)
+{
+    char hash[33];
+    library_hash(source, len, hash);
+    sqlite3_stmt *st;
+    int rc = store_prepare(s, "SELECT id, version FROM routines WHERE name = ?1 AND hash = ?2", &st, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, hash, -1, SQLITE_TRANSIENT);
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW) {
+        *id = sqlite3_column_int64(st, 0);
+        *version = sqlite3_column_int(st, 1);
+        *was_new = false;
+        sqlite3_finalize(st);
+        return RS_OK;
+    }
+    sqlite3_finalize(st);
+    if (step != SQLITE_DONE)
+        return store_fail(s, step, "reading routines", err);
+    if ((rc = store_prepare(s,
+                            "INSERT INTO routines(name, version, source, hash, path, steps, nodes, imported_at) "
+                            "VALUES(?1, (SELECT coalesce(max(version), 0) + 1 FROM routines WHERE name = ?1), "
+                            "?2, ?3, ?4, ?5, ?6, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
+                            &st, err)))
+        return rc;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, source, (int)len, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 3, hash, -1, SQLITE_TRANSIENT);
+    if (path)
+        sqlite3_bind_text(st, 4, path, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 5, steps);
+    sqlite3_bind_int(st, 6, nodes);
+    if ((rc = store_exec_stmt(s, st, "saving the routine", err)))
+        return rc;
+    *id = sqlite3_last_insert_rowid(store_db(s));
+    *was_new = true;
+    if ((rc = store_prepare(s, "SELECT version FROM routines WHERE id = ?1", &st, err)))
+        return rc;
+    sqlite3_bind_int64(st, 1, *id);
+    *version = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 1;
+    sqlite3_finalize(st);
+    return RS_OK;
+}
+
+static int read_source(store_t *s, sqlite3_stmt *st, int64_t *id, char **source, size_t *len, char **other,
+                       bool *found, rs_error_t *err)
+{
+    int step = sqlite3_step(st);
+    *found = step == SQLITE_ROW;
+    if (step != SQLITE_ROW) {
+        sqlite3_finalize(st);
+        return step == SQLITE_DONE ? RS_OK : store_fail(s, step, "reading a routine", err);
+    }
+    if (id)
+        *id = sqlite3_column_int64(st, 0);
+    int n = sqlite3_column_bytes(st, 1);
+    const void *blob = sqlite3_column_text(st, 1);
+    *source = malloc((size_t)n + 1);
+    if (other)
+        *other = store_col_text(st, 2);
+    if (!*source || (other && !*other)) {
+        sqlite3_finalize(st);
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    memcpy(*source, blob, (size_t)n);
+    (*source)[n] = 0;
+    *len = (size_t)n;
+    sqlite3_finalize(st);
+    return RS_OK;
+}
+
+int library_routine_find(store_t *s, const char *name, int64_t *id, char **source, size_t *len, char **path,
+                         bool *found, rs_error_t *err)
+{
+    sqlite3_stmt *st;
+    int rc = store_prepare(s, "SELECT id, source, path FROM routines WHERE name = ?1 ORDER BY version DESC LIMIT 1",
+                           &st, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    return read_source(s, st, id, source, len, path, found, err);
+}
+
+int library_routine_source(store_t *s, int64_t id, char **source, size_t *len, char **name, rs_error_t *err)
+{
+    sqlite3_stmt *st;
+    int rc = store_prepare(s, "SELECT id, source, name FROM routines WHERE id = ?1", &st, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, id);
+    bool found;
+    rc = read_source(s, st, NULL, source, len, name, &found, err);
+    if (!rc && !found)
+        rc = error_set(err, RS_ESTORE, store_path(s), 0, 0, "routine %lld is missing from the store", (long long)id);
+    return rc;
+}
+
+int library_routine_list(store_t *s, routine_row_t **rows, int *n, rs_error_t *err)
+{
+    *rows = NULL;
+    *n = 0;
+    sqlite3_stmt *st;
+    int rc = store_prepare(s,
+                           "SELECT id, name, version, steps, nodes, hash, coalesce(path, ''), imported_at "
+                           "FROM routines ORDER BY name, version",
+                           &st, err);
+    if (rc)
+        return rc;
+    int cap = 0, step;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 16;
+            routine_row_t *nr = realloc(*rows, (size_t)cap * sizeof *nr);
+            if (!nr) {
+                sqlite3_finalize(st);
+                return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+            }
+            *rows = nr;
+        }
+        routine_row_t *r = &(*rows)[(*n)++];
+        r->id = sqlite3_column_int64(st, 0);
+        r->name = store_col_text(st, 1);
+        r->version = sqlite3_column_int(st, 2);
+        r->steps = sqlite3_column_int(st, 3);
+        r->nodes = sqlite3_column_int(st, 4);
+        r->hash = store_col_text(st, 5);
+        r->path = store_col_text(st, 6);
+        r->imported_at = store_col_text(st, 7);
+    }
+    sqlite3_finalize(st);
+    return step == SQLITE_DONE ? RS_OK : store_fail(s, step, "listing routines", err);
+}
+
+void library_routine_rows_free(routine_row_t *rows, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(rows[i].name);
+        free(rows[i].hash);
+        free(rows[i].path);
+        free(rows[i].imported_at);
+    }
+    free(rows);
+}
+
+int library_profile_put(store_t *s, const profile_t *p, int64_t *id, rs_error_t *err)
+{
+    sqlite3_stmt *st;
+    int rc = store_prepare(s,
+                           "INSERT INTO profiles(name, memory_bytes, alignment, max_inline_depth, flops_per_s, "
+                           "bytes_per_s) VALUES(?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(name) DO UPDATE SET "
+                           "memory_bytes = ?2, alignment = ?3, max_inline_depth = ?4, flops_per_s = ?5, "
+                           "bytes_per_s = ?6",
+                           &st, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_text(st, 1, p->name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 2, p->memory_bytes);
+    sqlite3_bind_int64(st, 3, p->alignment);
+    sqlite3_bind_int(st, 4, p->max_inline_depth);
+    sqlite3_bind_int64(st, 5, p->flops_per_s);
+    sqlite3_bind_int64(st, 6, p->bytes_per_s);
+    if ((rc = store_exec_stmt(s, st, "saving a profile", err)))
+        return rc;
+    bool found;
+    profile_t tmp;
+    return library_profile_find(s, p->name, &tmp, id, &found, err);
+}
+
+static void profile_from_row(sqlite3_stmt *st, profile_t *p)
+{
+    memset(p, 0, sizeof *p);
+    const unsigned char *name = sqlite3_column_text(st, 1);
+    snprintf(p->name, sizeof p->name, "%s", name ? (const char *)name : "");
+    p->memory_bytes = sqlite3_column_int64(st, 2);
+    p->alignment = sqlite3_column_int64(st, 3);
+    p->max_inline_depth = sqlite3_column_int(st, 4);
+    p->flops_per_s = sqlite3_column_int64(st, 5);
+    p->bytes_per_s = sqlite3_column_int64(st, 6);
+}
+
+#define PROFILE_COLS "id, name, memory_bytes, alignment, max_inline_depth, flops_per_s, bytes_per_s"
+
+int library_profile_find(store_t *s, const char *name, profile_t *out, int64_t *id, bool *found, rs_error_t *err)
+{
+    sqlite3_stmt *st;
+    int rc = store_prepare(s, "SELECT " PROFILE_COLS " FROM profiles WHERE name = ?1", &st, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    int step = sqlite3_step(st);
+    *found = step == SQLITE_ROW;
+    if (*found) {
+        profile_from_row(st, out);
+        if (id)
+            *id = sqlite3_column_int64(st, 0);
+    }
+    sqlite3_finalize(st);
+    return step == SQLITE_ROW || step == SQLITE_DONE ? RS_OK : store_fail(s, step, "reading profiles", err);
+}
+
+int library_profile_list(store_t *s, profile_t **out, int *n, rs_error_t *err)
+{
+    *out = NULL;
+    *n = 0;
+    sqlite3_stmt *st;
+    int rc = store_prepare(s, "SELECT " PROFILE_COLS " FROM profiles ORDER BY memory_bytes DESC, name", &st, err);
+    if (rc)
+        return rc;
+    int cap = 0, step;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 16;
+            profile_t *np = realloc(*out, (size_t)cap * sizeof *np);
+            if (!np) {
+                sqlite3_finalize(st);
+                return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+            }
+            *out = np;
+        }
+        profile_from_row(st, &(*out)[(*n)++]);
+    }
+    sqlite3_finalize(st);
+    return step == SQLITE_DONE ? RS_OK : store_fail(s, step, "listing profiles", err);
+}
+
+int library_layout_put(store_t *s, const char *name, const char *path, const minimalloc_problem_t *p, bool *was_new,
+                       rs_error_t *err)
+{
+    /* the hash covers the buffers as read, so reformatting the CSV is no change */
+    char hash[33];
+    size_t cap = (size_t)p->n * 64 + 1, w = 0;
+    char *canon = malloc(cap);
+    if (!canon)
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    for (int32_t i = 0; i < p->n; i++)
+        w += (size_t)snprintf(canon + w, cap - w, "%lld,%lld,%lld;", (long long)p->bufs[i].start,
+                              (long long)p->bufs[i].end, (long long)p->bufs[i].size);
+    library_hash(canon, w, hash);
+    free(canon);
+    sqlite3_stmt *st;
+    int rc = store_prepare(s, "SELECT id FROM layouts WHERE name = ?1 AND hash = ?2", &st, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, hash, -1, SQLITE_TRANSIENT);
+    int step = sqlite3_step(st);
+    sqlite3_finalize(st);
+    *was_new = step != SQLITE_ROW;
+    if (!*was_new)
+        return RS_OK;
+    if ((rc = store_prepare(s,
+                            "INSERT INTO layouts(name, hash, path, n_buffers, imported_at) "
+                            "VALUES(?1, ?2, ?3, ?4, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
+                            &st, err)))
+        return rc;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, hash, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 3, path, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 4, p->n);
+    if ((rc = store_exec_stmt(s, st, "saving a layout problem", err)))
+        return rc;
+    int64_t id = sqlite3_last_insert_rowid(store_db(s));
+    if ((rc = store_prepare(s, "INSERT INTO layout_buffers VALUES(?1, ?2, ?3, ?4, ?5, ?6)", &st, err)))
+        return rc;
+    for (int32_t i = 0; i < p->n && !rc; i++) {
+        sqlite3_bind_int64(st, 1, id);
+        sqlite3_bind_int(st, 2, i);
+        sqlite3_bind_text(st, 3, p->ids[i], -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 4, p->bufs[i].start);
+        sqlite3_bind_int64(st, 5, p->bufs[i].end + 1);
+        sqlite3_bind_int64(st, 6, p->bufs[i].size);
+        int r = sqlite3_step(st);
+        if (r != SQLITE_DONE)
+            rc = store_fail(s, r, "saving a layout problem", err);
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int library_layout_list(store_t *s, layout_row_t **rows, int *n, rs_error_t *err)
+{
+    *rows = NULL;
+    *n = 0;
+    sqlite3_stmt *st;
+    int rc = store_prepare(s, "SELECT id, name, n_buffers, coalesce(path, ''), imported_at FROM layouts ORDER BY name, id",
+                           &st, err);
+    if (rc)
+        return rc;
+    int cap = 0, step;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 16;
+            layout_row_t *nr = realloc(*rows, (size_t)cap * sizeof *nr);
+            if (!nr) {
+                sqlite3_finalize(st);
+                return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+            }
+            *rows = nr;
+        }
+        layout_row_t *r = &(*rows)[(*n)++];
+        r->id = sqlite3_column_int64(st, 0);
+        r->name = store_col_text(st, 1);
+        r->n_buffers = sqlite3_column_int(st, 2);
+        r->path = store_col_text(st, 3);
+        r->imported_at = store_col_text(st, 4);
+    }
+    sqlite3_finalize(st);
+    return step == SQLITE_DONE ? RS_OK : store_fail(s, step, "listing layouts", err);
+}
+
+void library_layout_rows_free(layout_row_t *rows, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(rows[i].name);
+        free(rows[i].path);
+        free(rows[i].imported_at);
+    }
+    free(rows);
+}
+
+int library_layout_get(store_t *s, const char *name, minimalloc_problem_t *out, bool *found, rs_error_t *err)
+{
+    memset(out, 0, sizeof *out);
+    sqlite3_stmt *st;
+    int rc = store_prepare(s,
+                           "SELECT b.ext_id, b.lower, b.upper, b.size FROM layout_buffers b WHERE b.layout_id = "
+                           "(SELECT max(id) FROM layouts WHERE name = ?1) ORDER BY b.seq",
+                           &st, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    int32_t cap = 0;
+    int step;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        if (out->n == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **ni = realloc(out->ids, (size_t)cap * sizeof *ni);
+            if (ni)
+                out->ids = ni;
+            arena_buf_t *nb = realloc(out->bufs, (size_t)cap * sizeof *nb);
+            if (nb)
+                out->bufs = nb;
+            if (!ni || !nb) {
+                sqlite3_finalize(st);
+                minimalloc_free(out);
+                return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+            }
+        }
+        out->ids[out->n] = store_col_text(st, 0);
+        out->bufs[out->n] = (arena_buf_t){ sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 1),
+                                           sqlite3_column_int64(st, 2) - 1 };
+        out->n++;
+    }
+    sqlite3_finalize(st);
+    *found = out->n > 0;
+    return step == SQLITE_DONE ? RS_OK : store_fail(s, step, "reading a layout problem", err);
+}

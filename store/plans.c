@@ -1,0 +1,420 @@
+#include "plans.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_int.h"
+#include "strbuf.h"
+#include "trace.h"
+
+static int insert_context(store_t *s, int64_t parent, int64_t routine_id, int64_t profile_id, const char *bindings,
+                          const char *config, const char *prefs, int64_t *id, rs_error_t *err)
+{
+    sqlite3_stmt *st;
+    int rc = store_prepare(s,
+                           "INSERT INTO contexts(parent_id, routine_id, profile_id, bindings, config, prefs) "
+                           "VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
+                           &st, err);
+    if (rc)
+        return rc;
+    if (parent)
+        sqlite3_bind_int64(st, 1, parent);
+    sqlite3_bind_int64(st, 2, routine_id);
+    if (profile_id)
+        sqlite3_bind_int64(st, 3, profile_id);
+    sqlite3_bind_text(st, 4, bindings, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 5, config, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 6, prefs, -1, SQLITE_TRANSIENT);
+    rc = store_exec_stmt(s, st, "saving a context", err);
+    *id = sqlite3_last_insert_rowid(store_db(s));
+    return rc;
+}
+
+static const char *node_name(const fit_plan_t *p, int32_t node)
+{
+    return node >= 0 ? p->routine->nodes[node].name : NULL;
+}
+
+static int insert_events(store_t *s, int64_t plan_id, const fit_plan_t *p, rs_error_t *err)
+{
+    sqlite3_stmt *st;
+    int rc = store_prepare(s,
+                           "INSERT INTO events(plan_id, seq, round, kind, node, reason, alone, with_, cur, relief, "
+                           "cost, rank, members, text) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
+                           "?13, ?14)",
+                           &st, err);
+    if (rc)
+        return rc;
+    strbuf_t members;
+    strbuf_init(&members);
+    char text[1024];
+    for (int32_t i = 0; i < p->n_events && !rc; i++) {
+        const fit_event_t *e = &p->events[i];
+        members.len = 0;
+        strbuf_printf(&members, "%s", "");
+        for (int32_t k = 0; k < e->group_n; k++)
+            strbuf_printf(&members, "%s%s", k ? " " : "", p->routine->nodes[p->members[e->group_off + k]].name);
+        trace_describe(p, i, text, sizeof text);
+        sqlite3_bind_int64(st, 1, plan_id);
+        sqlite3_bind_int(st, 2, i);
+        sqlite3_bind_int(st, 3, e->round);
+        sqlite3_bind_text(st, 4, trace_kind_name((fit_event_kind_t)e->kind), -1, SQLITE_STATIC);
+        if (e->node >= 0)
+            sqlite3_bind_text(st, 5, node_name(p, e->node), -1, SQLITE_STATIC);
+        else
+            sqlite3_bind_null(st, 5);
+        if (e->reason)
+            sqlite3_bind_text(st, 6, trace_reason_name((fit_reason_t)e->reason), -1, SQLITE_STATIC);
+        else
+            sqlite3_bind_null(st, 6);
+        sqlite3_bind_int64(st, 7, e->alone);
+        sqlite3_bind_int64(st, 8, e->with);
+        sqlite3_bind_int64(st, 9, e->cur);
+        sqlite3_bind_int64(st, 10, e->relief);
+        sqlite3_bind_int64(st, 11, e->cost);
+        sqlite3_bind_int(st, 12, e->rank);
+        sqlite3_bind_text(st, 13, members.s ? members.s : "", -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 14, text, -1, SQLITE_TRANSIENT);
+        int r = sqlite3_step(st);
+        if (r != SQLITE_DONE)
+            rc = store_fail(s, r, "saving the plan's events", err);
+        sqlite3_reset(st);
+    }
+    if (!rc && members.oom)
+        rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    strbuf_free(&members);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int plans_save(store_t *s, const plan_save_t *in, int64_t *plan_id, rs_error_t *err)
+{
+    const fit_plan_t *p = in->plan;
+    int64_t root, child;
+    int rc = insert_context(s, 0, in->routine_id, in->profile_id, in->bindings, in->config, in->prefs, &root, err);
+    strbuf_t flips;
+    strbuf_init(&flips);
+    for (int32_t i = 0; i < p->n_flips; i++)
+        strbuf_printf(&flips, "%s%s", i ? " " : "", node_name(p, p->flips[i].node));
+    if (!rc)
+        rc = insert_context(s, root, in->routine_id, in->profile_id, in->bindings, in->config,
+                            flips.s ? flips.s : "", &child, err);
+    strbuf_free(&flips);
+    if (rc)
+        return rc;
+    sqlite3_stmt *st;
+    if ((rc = store_prepare(s,
+                            "INSERT INTO plans(context_id, child_context_id, budget_kind, budget_bytes, cap, "
+                            "baseline_total, baseline_live_peak, baseline_peak_step, baseline_buffers, "
+                            "baseline_compute, final_total, final_live_peak, final_peak_step, final_buffers, "
+                            "final_compute, considered, dropped, within_budget, elapsed_us, reused, lowered, "
+                            "created_at, label, n_flips, n_events, sweep_id) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, "
+                            "?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, "
+                            "strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?22, ?23, ?24, ?25)",
+                            &st, err)))
+        return rc;
+    int k = 1;
+    sqlite3_bind_int64(st, k++, root);
+    sqlite3_bind_int64(st, k++, child);
+    sqlite3_bind_text(st, k++, p->minimize ? "minimize" : "bytes", -1, SQLITE_STATIC);
+    if (p->minimize)
+        sqlite3_bind_null(st, k++);
+    else
+        sqlite3_bind_int64(st, k++, p->budget);
+    sqlite3_bind_int(st, k++, p->cap);
+    const footprint_t *fps[2] = { &p->baseline, &p->final };
+    for (int f = 0; f < 2; f++) {
+        sqlite3_bind_int64(st, k++, fps[f]->total);
+        sqlite3_bind_int64(st, k++, fps[f]->live_peak);
+        sqlite3_bind_int(st, k++, fps[f]->peak_step);
+        sqlite3_bind_int(st, k++, fps[f]->buffers);
+        sqlite3_bind_int64(st, k++, fps[f]->compute);
+    }
+    sqlite3_bind_int(st, k++, p->considered);
+    sqlite3_bind_int(st, k++, p->dropped);
+    sqlite3_bind_int(st, k++, p->within_budget);
+    sqlite3_bind_int64(st, k++, in->elapsed_us);
+    sqlite3_bind_int64(st, k++, p->reused);
+    sqlite3_bind_int64(st, k++, p->lowered);
+    if (in->label)
+        sqlite3_bind_text(st, k++, in->label, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(st, k++);
+    sqlite3_bind_int(st, k++, p->n_flips);
+    sqlite3_bind_int(st, k++, p->n_events);
+    if (in->sweep_id)
+        sqlite3_bind_int64(st, k++, in->sweep_id);
+    else
+        sqlite3_bind_null(st, k++);
+    if ((rc = store_exec_stmt(s, st, "saving the plan", err)))
+        return rc;
+    *plan_id = sqlite3_last_insert_rowid(store_db(s));
+    if ((rc = store_prepare(s, "INSERT INTO flips(plan_id, seq, node, relief, cost) VALUES(?1, ?2, ?3, ?4, ?5)", &st,
+                            err)))
+        return rc;
+    for (int32_t i = 0; i < p->n_flips && !rc; i++) {
+        sqlite3_bind_int64(st, 1, *plan_id);
+        sqlite3_bind_int(st, 2, i);
+        sqlite3_bind_text(st, 3, node_name(p, p->flips[i].node), -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 4, p->flips[i].relief);
+        sqlite3_bind_int64(st, 5, p->flips[i].cost);
+        int r = sqlite3_step(st);
+        if (r != SQLITE_DONE)
+            rc = store_fail(s, r, "saving the plan's flips", err);
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    if (!rc)
+        rc = insert_events(s, *plan_id, p, err);
+    return rc;
+}
+
+int plans_sweep_put(store_t *s, int64_t routine_id, const char *budgets, int64_t reused, int64_t lowered,
+                    int32_t n_plans, int64_t *sweep_id, rs_error_t *err)
+{
+    sqlite3_stmt *st;
+    int rc = store_prepare(s,
+                           "INSERT INTO sweeps(routine_id, budgets, reused, lowered, n_plans, created_at) "
+                           "VALUES(?1, ?2, ?3, ?4, ?5, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
+                           &st, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, routine_id);
+    sqlite3_bind_text(st, 2, budgets, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 3, reused);
+    sqlite3_bind_int64(st, 4, lowered);
+    sqlite3_bind_int(st, 5, n_plans);
+    rc = store_exec_stmt(s, st, "saving the sweep", err);
+    *sweep_id = sqlite3_last_insert_rowid(store_db(s));
+    return rc;
+}
+
+#define PLAN_COLS                                                                                         \
+    "p.id, coalesce(p.label, ''), r.name, r.version, r.id, p.context_id, coalesce(p.child_context_id, 0), " \
+    "coalesce(p.sweep_id, 0), coalesce(pr.name, ''), coalesce(pr.flops_per_s, 0), c.bindings, c.config, "   \
+    "c.prefs, coalesce(cc.prefs, ''), p.budget_kind, coalesce(p.budget_bytes, -1), p.cap, "               \
+    "p.baseline_total, p.baseline_live_peak, p.baseline_peak_step, p.baseline_buffers, p.baseline_compute, " \
+    "p.final_total, p.final_live_peak, p.final_peak_step, p.final_buffers, p.final_compute, "              \
+    "p.considered, p.dropped, p.within_budget, p.elapsed_us, p.reused, p.lowered, p.created_at, p.n_flips " \
+    "FROM plans p JOIN contexts c ON c.id = p.context_id JOIN routines r ON r.id = c.routine_id "         \
+    "LEFT JOIN profiles pr ON pr.id = c.profile_id LEFT JOIN contexts cc ON cc.id = p.child_context_id "
+
+static void read_plan_row(sqlite3_stmt *st, stored_plan_t *p)
+{
+    memset(p, 0, sizeof *p);
+    int k = 0;
+    p->id = sqlite3_column_int64(st, k++);
+    p->label = store_col_text(st, k++);
+    p->routine = store_col_text(st, k++);
+    p->routine_version = sqlite3_column_int(st, k++);
+    p->routine_id = sqlite3_column_int64(st, k++);
+    p->context_id = sqlite3_column_int64(st, k++);
+    p->child_context_id = sqlite3_column_int64(st, k++);
+    p->sweep_id = sqlite3_column_int64(st, k++);
+    p->profile = store_col_text(st, k++);
+    p->flops_per_s = sqlite3_column_int64(st, k++);
+    p->bindings = store_col_text(st, k++);
+    p->config = store_col_text(st, k++);
+    p->prefs = store_col_text(st, k++);
+    p->child_prefs = store_col_text(st, k++);
+    p->budget_kind = store_col_text(st, k++);
+    p->budget_bytes = sqlite3_column_int64(st, k++);
+    p->cap = sqlite3_column_int(st, k++);
+    footprint_t *fps[2] = { &p->baseline, &p->final };
+    for (int f = 0; f < 2; f++) {
+        fps[f]->total = sqlite3_column_int64(st, k++);
+        fps[f]->live_peak = sqlite3_column_int64(st, k++);
+        fps[f]->peak_step = sqlite3_column_int(st, k++);
+        fps[f]->buffers = sqlite3_column_int(st, k++);
+        fps[f]->compute = sqlite3_column_int64(st, k++);
+    }
+    p->considered = sqlite3_column_int(st, k++);
+    p->dropped = sqlite3_column_int(st, k++);
+    p->within_budget = sqlite3_column_int(st, k++) != 0;
+    p->elapsed_us = sqlite3_column_int64(st, k++);
+    p->reused = sqlite3_column_int64(st, k++);
+    p->lowered = sqlite3_column_int64(st, k++);
+    p->created_at = store_col_text(st, k++);
+    p->n_flips = sqlite3_column_int(st, k++); /* until the flips are loaded: their count */
+}
+
+static int load_flips(store_t *s, stored_plan_t *p, rs_error_t *err)
+{
+    sqlite3_stmt *st;
+    int rc = store_prepare(s, "SELECT node, relief, cost FROM flips WHERE plan_id = ?1 ORDER BY seq", &st, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, p->id);
+    int32_t want = p->n_flips, cap = want > 0 ? want : 1;
+    p->flips = calloc((size_t)cap, sizeof *p->flips);
+    p->n_flips = 0;
+    int step;
+    while (p->flips && (step = sqlite3_step(st)) == SQLITE_ROW && p->n_flips < cap) {
+        stored_flip_t *f = &p->flips[p->n_flips++];
+        f->node = store_col_text(st, 0);
+        f->relief = sqlite3_column_int64(st, 1);
+        f->cost = sqlite3_column_int64(st, 2);
+    }
+    sqlite3_finalize(st);
+    if (!p->flips)
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    if (p->n_flips != want)
+        return error_set(err, RS_ESTORE, store_path(s), 0, 0, "plan %lld is damaged: %d of its %d flips are stored",
+                         (long long)p->id, (int)p->n_flips, (int)want);
+    return RS_OK;
+}
+
+static int load_events(store_t *s, stored_plan_t *p, rs_error_t *err)
+{
+    sqlite3_stmt *st;
+    int rc = store_prepare(s,
+                           "SELECT seq, round, kind, coalesce(node, ''), coalesce(reason, ''), alone, with_, cur, "
+                           "relief, cost, rank, members, text FROM events WHERE plan_id = ?1 ORDER BY seq",
+                           &st, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, p->id);
+    int32_t cap = 0;
+    int step;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        if (p->n_events == cap) {
+            cap = cap ? cap * 2 : 64;
+            stored_event_t *ne = realloc(p->events, (size_t)cap * sizeof *ne);
+            if (!ne) {
+                sqlite3_finalize(st);
+                return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+            }
+            p->events = ne;
+        }
+        stored_event_t *e = &p->events[p->n_events++];
+        e->seq = sqlite3_column_int(st, 0);
+        e->round = sqlite3_column_int(st, 1);
+        e->kind = store_col_text(st, 2);
+        e->node = store_col_text(st, 3);
+        e->reason = store_col_text(st, 4);
+        e->alone = sqlite3_column_int64(st, 5);
+        e->with = sqlite3_column_int64(st, 6);
+        e->cur = sqlite3_column_int64(st, 7);
+        e->relief = sqlite3_column_int64(st, 8);
+        e->cost = sqlite3_column_int64(st, 9);
+        e->rank = sqlite3_column_int(st, 10);
+        e->members = store_col_text(st, 11);
+        e->text = store_col_text(st, 12);
+    }
+    sqlite3_finalize(st);
+    return step == SQLITE_DONE ? RS_OK : store_fail(s, step, "reading the plan's events", err);
+}
+
+int plans_load(store_t *s, int64_t id, bool with_events, stored_plan_t *out, rs_error_t *err)
+{
+    memset(out, 0, sizeof *out);
+    sqlite3_stmt *st;
+    int rc = store_prepare(s, "SELECT " PLAN_COLS "WHERE p.id = ?1", &st, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, id);
+    int step = sqlite3_step(st);
+    if (step != SQLITE_ROW) {
+        sqlite3_finalize(st);
+        return step == SQLITE_DONE ? error_set(err, RS_EINPUT, NULL, 0, 0, "no plan %lld in %s", (long long)id,
+                                               store_path(s))
+                                   : store_fail(s, step, "reading the plan", err);
+    }
+    read_plan_row(st, out);
+    sqlite3_finalize(st);
+    rc = load_flips(s, out, err);
+    if (!rc && with_events)
+        rc = load_events(s, out, err);
+    if (rc)
+        stored_plan_free(out);
+    return rc;
+}
+
+static void free_fields(stored_plan_t *p)
+{
+    free(p->label);
+    free(p->routine);
+    free(p->profile);
+    free(p->bindings);
+    free(p->config);
+    free(p->prefs);
+    free(p->child_prefs);
+    free(p->budget_kind);
+    free(p->created_at);
+}
+
+void stored_plan_free(stored_plan_t *p)
+{
+    free_fields(p);
+    for (int32_t i = 0; p->flips && i < p->n_flips; i++)
+        free(p->flips[i].node);
+    free(p->flips);
+    for (int32_t i = 0; i < p->n_events; i++) {
+        stored_event_t *e = &p->events[i];
+        free(e->kind);
+        free(e->node);
+        free(e->reason);
+        free(e->members);
+        free(e->text);
+    }
+    free(p->events);
+    memset(p, 0, sizeof *p);
+}
+
+int plans_list(store_t *s, stored_plan_t **out, int *n, rs_error_t *err)
+{
+    *out = NULL;
+    *n = 0;
+    sqlite3_stmt *st;
+    int rc = store_prepare(s, "SELECT " PLAN_COLS "ORDER BY p.id DESC", &st, err);
+    if (rc)
+        return rc;
+    int cap = 0, step;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 16;
+            stored_plan_t *np = realloc(*out, (size_t)cap * sizeof *np);
+            if (!np) {
+                sqlite3_finalize(st);
+                return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+            }
+            *out = np;
+        }
+        read_plan_row(st, &(*out)[(*n)++]);
+    }
+    sqlite3_finalize(st);
+    return step == SQLITE_DONE ? RS_OK : store_fail(s, step, "listing plans", err);
+}
+
+void plans_list_free(stored_plan_t *p, int n)
+{
+    for (int i = 0; i < n; i++)
+        free_fields(&p[i]);
+    free(p);
+}
+
+int plans_delete(store_t *s, int64_t id, rs_error_t *err)
+{
+    sqlite3_stmt *st;
+    int rc = store_prepare(s, "SELECT context_id, child_context_id FROM plans WHERE id = ?1", &st, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, id);
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        sqlite3_finalize(st);
+        return error_set(err, RS_EINPUT, NULL, 0, 0, "no plan %lld in %s", (long long)id, store_path(s));
+    }
+    int64_t ctx = sqlite3_column_int64(st, 0), child = sqlite3_column_int64(st, 1);
+    sqlite3_finalize(st);
+    const char *sql[] = { "DELETE FROM plans WHERE id = ?1", "DELETE FROM contexts WHERE id = ?1",
+                          "DELETE FROM contexts WHERE id = ?1" };
+    int64_t ids[] = { id, child, ctx };
+    for (int k = 0; k < 3 && !rc; k++) {
+        if (!ids[k] || (rc = store_prepare(s, sql[k], &st, err)))
+            continue;
+        sqlite3_bind_int64(st, 1, ids[k]);
+        rc = store_exec_stmt(s, st, "deleting the plan", err);
+    }
+    return rc;
+}

@@ -1,0 +1,79 @@
+/* plans: saved fit plans with their flips, events, context lineage and
+ * counters, sweeps, and reading them back. */
+#ifndef RS_PLANS_H
+#define RS_PLANS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fit.h"
+#include "store.h"
+
+typedef struct plan_save {
+    const fit_plan_t *plan;
+    int64_t routine_id;
+    int64_t profile_id;     /* 0: none */
+    const char *bindings;   /* "B=64 D=784", every bound symbol */
+    const char *config;     /* "alignment=1 max_inline_depth=8 aliasing=on layout=greedy" */
+    const char *prefs;      /* the root context's preferences, space-separated */
+    const char *label;      /* may be NULL */
+    int64_t elapsed_us;
+    int64_t sweep_id;       /* 0: none */
+} plan_save_t;
+
+/* Saves a plan (inside a transaction): its root and child contexts, the
+ * plan row, flips and events. */
+int plans_save(store_t *s, const plan_save_t *in, int64_t *plan_id, rs_error_t *err);
+
+/* Records a sweep (inside a transaction, before its plans). */
+int plans_sweep_put(store_t *s, int64_t routine_id, const char *budgets, int64_t reused, int64_t lowered,
+                    int32_t n_plans, int64_t *sweep_id, rs_error_t *err);
+
+typedef struct stored_flip {
+    char *node;
+    int64_t relief, cost;
+} stored_flip_t;
+
+typedef struct stored_event {
+    int32_t seq, round, rank;
+    char *kind, *node, *reason, *members, *text;
+    int64_t alone, with, cur, relief, cost;
+} stored_event_t;
+
+typedef struct stored_plan {
+    int64_t id;
+    char *label;
+    char *routine;
+    int32_t routine_version;
+    int64_t routine_id, context_id, child_context_id, sweep_id;
+    char *profile;          /* "" when none */
+    int64_t flops_per_s;    /* of the profile, 0 when none */
+    char *bindings, *config, *prefs, *child_prefs;
+    char *budget_kind;      /* "bytes" or "minimize" */
+    int64_t budget_bytes;   /* -1 for minimize */
+    int32_t cap;
+    footprint_t baseline, final;
+    int32_t considered, dropped;
+    bool within_budget;
+    int64_t elapsed_us, reused, lowered;
+    char *created_at;
+    stored_flip_t *flips;
+    int32_t n_flips;
+    stored_event_t *events; /* loaded when asked */
+    int32_t n_events;
+} stored_plan_t;
+
+/* Loads plan id (with its events when with_events); RS_EINPUT when there
+ * is no such plan. */
+int plans_load(store_t *s, int64_t id, bool with_events, stored_plan_t *out, rs_error_t *err);
+void stored_plan_free(stored_plan_t *p);
+
+/* Every plan, newest first, without flips and events. */
+int plans_list(store_t *s, stored_plan_t **out, int *n, rs_error_t *err);
+void plans_list_free(stored_plan_t *p, int n);
+
+/* Deletes plan id with its flips and events (inside a transaction);
+ * RS_EINPUT when there is no such plan. */
+int plans_delete(store_t *s, int64_t id, rs_error_t *err);
+
+#endif

@@ -1,0 +1,33 @@
+/* store_int: what the store's modules share (not for callers). */
+#ifndef RS_STORE_INT_H
+#define RS_STORE_INT_H
+
+#include <sqlite3.h>
+
+#include "store.h"
+
+struct store {
+    sqlite3 *db;
+    char *path;
+    bool readonly;
+    bool in_tx;
+};
+
+/* Fills err from the connection's last error, with `what` (e.g. "saving
+ * the plan") and a reason people can act on (locked, full, read-only).
+ * Returns RS_ESTORE. */
+int store_fail(store_t *s, int rc, const char *what, rs_error_t *err);
+
+/* Prepares sql; on failure fills err.  */
+int store_prepare(store_t *s, const char *sql, sqlite3_stmt **st, rs_error_t *err);
+
+/* Steps a statement that returns no row, then finalizes it. */
+int store_exec_stmt(store_t *s, sqlite3_stmt *st, const char *what, rs_error_t *err);
+
+/* Fails with a clear reason when the store is read-only. */
+int store_require_writable(store_t *s, const char *what, rs_error_t *err);
+
+/* A copy of column i as a new string ("" for NULL); NULL when out of memory. */
+char *store_col_text(sqlite3_stmt *st, int i);
+
+#endif

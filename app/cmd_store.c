@@ -15,6 +15,7 @@
 #include "plans.h"
 #include "profiles.h"
 #include "target.h"
+#include "text.h"
 #include "units.h"
 
 /* ---- import -------------------------------------------------------------- */
@@ -429,7 +430,9 @@ int cmd_plans(const cli_t *c)
             units_format_bytes(p[i].baseline.total, base, sizeof base);
             units_format_bytes(p[i].final.total, fin, sizeof fin);
             snprintf(rname, sizeof rname, "%s v%d", p[i].routine, (int)p[i].routine_version);
-            printf("%5lld  %-16.16s %-22.22s %-12s %12s %12s %6d %6s  %s\n", (long long)p[i].id, p[i].label, rname, b,
+            char label[64];
+            text_escape(p[i].label, label, sizeof label);
+            printf("%5lld  %-16.16s %-22.22s %-12s %12s %12s %6d %6s  %s\n", (long long)p[i].id, label, rname, b,
                    base, fin, (int)p[i].n_flips, p[i].within_budget ? "yes" : "no", p[i].created_at);
         }
         if (!n)
@@ -458,9 +461,10 @@ static void print_recompute(const stored_plan_t *p)
 
 static void show_plan(const stored_plan_t *p, bool events)
 {
-    char a[32], b[32];
+    char a[32], b[32], label[256];
     budget_text(p, b, sizeof b);
-    printf("plan %lld%s%s%s: %s v%d, budget %s%s%s\n", (long long)p->id, p->label[0] ? " \"" : "", p->label,
+    text_escape(p->label, label, sizeof label);
+    printf("plan %lld%s%s%s: %s v%d, budget %s%s%s\n", (long long)p->id, p->label[0] ? " \"" : "", label,
            p->label[0] ? "\"" : "", p->routine, (int)p->routine_version, b, p->profile[0] ? ", profile " : "",
            p->profile);
     printf("context    %s; %s%s%s\n", p->bindings, p->config, p->prefs[0] ? "; inline " : "", p->prefs);
@@ -594,7 +598,8 @@ int cmd_compare(const cli_t *c)
     char a[32], b[32];
     printf("%-16s %28s %28s\n", "", (snprintf(a, sizeof a, "plan %lld", (long long)p[0].id), a),
            (snprintf(b, sizeof b, "plan %lld", (long long)p[1].id), b));
-    printf("%-16s %28s %28s\n", "label", p[0].label, p[1].label);
+    char la[64], lb[64];
+    printf("%-16s %28s %28s\n", "label", text_escape(p[0].label, la, sizeof la), text_escape(p[1].label, lb, sizeof lb));
     snprintf(a, sizeof a, "%s v%d", p[0].routine, (int)p[0].routine_version);
     snprintf(b, sizeof b, "%s v%d", p[1].routine, (int)p[1].routine_version);
     printf("%-16s %28s %28s\n", "routine", a, b);

@@ -1,11 +1,15 @@
 /* rematscope: entry point.  Parses the command line and runs a subcommand. */
 #include <locale.h>
+#include <signal.h>
 
 #include "cli.h"
 
 int main(int argc, char **argv)
 {
-    setlocale(LC_CTYPE, ""); /* numbers stay in the C locale: JSON and CSV need "1.5" */
+    setlocale(LC_CTYPE, "");
+    /* past a file-size limit, writes fail (and the store says the disk is
+     * full) instead of the process dying half-way */
+    signal(SIGXFSZ, SIG_IGN); /* numbers stay in the C locale: JSON and CSV need "1.5" */
     cli_t c;
     rs_error_t err;
     error_clear(&err);

@@ -304,7 +304,36 @@ static int open_db(store_t *s, int flags)
         sqlite3_close(s->db);
         s->db = NULL;
     }
-    return sqlite3_open_v2(s->path, &s->db, flags | SQLITE_OPEN_URI, NULL);
+    return sqlite3_open_v2(s->path, &s->db, flags, NULL);
+}
+
+/* Whether the open (read-only) connection can read the schema. */
+static bool probe_readable(store_t *s)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM sqlite_master", -1, &st, NULL) != SQLITE_OK)
+        return false;
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW || (rc & 0xff) == SQLITE_NOTADB;
+}
+
+static int open_immutable(store_t *s)
+{
+    size_t n = strlen(s->path);
+    char *uri = malloc(n * 3 + 32);
+    if (!uri)
+        return SQLITE_NOMEM;
+    size_t w = (size_t)sprintf(uri, "file:");
+    for (const char *p = s->path; *p; p++)
+        w += (size_t)(strchr("%?#", *p) ? sprintf(uri + w, "%%%02X", (unsigned char)*p) : sprintf(uri + w, "%c", *p));
+    strcpy(uri + w, "?immutable=1");
+    if (s->db)
+        sqlite3_close(s->db);
+    s->db = NULL;
+    int rc = sqlite3_open_v2(uri, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+    free(uri);
+    return rc;
 }
 
 int store_open(const char *path, store_t **out, rs_error_t *err)
@@ -333,7 +362,8 @@ int store_open(const char *path, store_t **out, rs_error_t *err)
     s->readonly = exists && access(path, W_OK) != 0;
     int rc = open_db(s, s->readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
     if (rc != SQLITE_OK && !exists) {
-        error_set(err, RS_ESTORE, path, 0, 0, "cannot create the store: %s", sqlite3_errstr(rc));
+        error_set(err, RS_ESTORE, path, 0, 0, "cannot create the store: %s (does its folder exist, and may it be "
+                  "written?)", sqlite3_errstr(rc));
         store_close(s);
         return RS_ESTORE;
     }
@@ -344,24 +374,18 @@ int store_open(const char *path, store_t **out, rs_error_t *err)
     }
     sqlite3_busy_timeout(s->db, busy_timeout_ms());
     sqlite3_extended_result_codes(s->db, 1);
-    bool fresh = false;
-    rc = check_identity(s, &fresh, err);
-    if (!rc && s->readonly && !fresh) {
+    if (s->readonly && !probe_readable(s)) {
         /* a read-only WAL store needs its -shm; without a writable folder,
-         * read the file as immutable */
-        sqlite3_stmt *st;
-        if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM meta", -1, &st, NULL) != SQLITE_OK) {
-            char uri[4200];
-            snprintf(uri, sizeof uri, "file:%s?immutable=1", path);
-            free(s->path);
-            s->path = strdup(uri);
-            rc = open_db(s, SQLITE_OPEN_READONLY) == SQLITE_OK ? RS_OK : store_fail(s, SQLITE_CANTOPEN, "opening", err);
-            free(s->path);
-            s->path = strdup(path);
-        } else {
-            sqlite3_finalize(st);
+         * read the file as immutable (nobody can be writing it anyway) */
+        rc = open_immutable(s);
+        if (rc != SQLITE_OK) {
+            rc = store_fail(s, rc, "opening the store", err);
+            store_close(s);
+            return rc;
         }
     }
+    bool fresh = false;
+    rc = check_identity(s, &fresh, err);
     if (!rc) {
         int v = fresh ? 0 : store_schema_version(s);
         if (v > STORE_SCHEMA_VERSION)

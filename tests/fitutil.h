@@ -5,6 +5,7 @@
 
 #include "fit.h"
 #include "testutil.h"
+#include "trace.h"
 
 typedef struct tf {
     tr_t t;

@@ -1,0 +1,494 @@
+/* Tests for store/: round trips through the store and CSV, the schema-1
+ * migration, and each failure with its message. */
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "csvio.h"
+#include "export.h"
+#include "fitutil.h"
+#include "library.h"
+#include "plans.h"
+#include "rebuild.h"
+#include "store.h"
+
+static char dir[128];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/rs_store_test_%d", (int)getpid());
+    mkdir(dir, 0755);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "chmod -R u+w %s; rm -rf %s", dir, dir);
+    return system(cmd) == 0 ? 0 : 0;
+}
+
+static char *path_of(const char *name)
+{
+    static char p[256];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return p;
+}
+
+/* Fits ROUTINE_HARMFUL and saves it with label; returns the plan id. */
+static int64_t save_fit(store_t *s, tf_t *f, const char *label)
+{
+    rs_error_t err;
+    tf_fit(f, ROUTINE_HARMFUL, "minimize", -1, 0);
+    assert_int_equal(store_begin(s, &err), RS_OK);
+    int64_t rid, pid;
+    int32_t version;
+    bool was_new;
+    assert_int_equal(library_routine_put(s, f->t.r->name, ROUTINE_HARMFUL, strlen(ROUTINE_HARMFUL), "mem",
+                                         f->t.r->n_steps, f->t.r->n_nodes, &rid, &version, &was_new, &err),
+                     RS_OK);
+    char *bindings = rebuild_bindings_format(f->t.r, &f->t.b);
+    char config[128];
+    rebuild_config_format(&f->ctx->cfg, config, sizeof config);
+    plan_save_t in = { .plan = f->plan, .routine_id = rid, .bindings = bindings, .config = config, .prefs = "",
+                       .label = label, .elapsed_us = 1234 };
+    if (plans_save(s, &in, &pid, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(store_commit(s, &err), RS_OK);
+    free(bindings);
+    return pid;
+}
+
+typedef struct rows {
+    char ***cells;
+    int n, cap, width;
+} rows_t;
+
+static int collect(void *ud, const csvio_row_t *row, rs_error_t *err)
+{
+    (void)err;
+    rows_t *r = ud;
+    if (r->n == r->cap) {
+        r->cap = r->cap ? r->cap * 2 : 64;
+        r->cells = realloc(r->cells, (size_t)r->cap * sizeof *r->cells);
+    }
+    char **cells = calloc((size_t)row->n + 1, sizeof *cells);
+    for (int i = 0; i < row->n; i++)
+        cells[i] = strdup(row->field[i]);
+    r->cells[r->n++] = cells;
+    r->width = row->n;
+    return 0;
+}
+
+static void rows_free(rows_t *r)
+{
+    for (int i = 0; i < r->n; i++) {
+        for (int k = 0; r->cells[i][k]; k++)
+            free(r->cells[i][k]);
+        free(r->cells[i]);
+    }
+    free(r->cells);
+}
+
+static long long num(const char *s) { return strtoll(s, NULL, 10); }
+
+/* fit -> save -> load -> export -> read back with libcsv: every field. */
+static void test_round_trip(void **state)
+{
+    (void)state;
+    rs_error_t err;
+    store_t *s;
+    assert_int_equal(store_open(path_of("rt.db"), &s, &err), RS_OK);
+    tf_t f;
+    const char *label = "a, \"quoted\"\nlabel";
+    int64_t id = save_fit(s, &f, label);
+    stored_plan_t p;
+    assert_int_equal(plans_load(s, id, true, &p, &err), RS_OK);
+    assert_string_equal(p.label, label);
+    assert_string_equal(p.routine, "harmful");
+    assert_int_equal(p.baseline.total, f.plan->baseline.total);
+    assert_memory_equal(&p.final, &f.plan->final, sizeof p.final);
+    assert_int_equal(p.n_flips, f.plan->n_flips);
+    assert_int_equal(p.n_events, f.plan->n_events);
+    assert_int_equal(p.reused, f.plan->reused);
+    assert_int_equal(p.within_budget, f.plan->within_budget);
+    assert_string_equal(p.child_prefs, "P Y");
+    /* plans CSV */
+    char *csv = path_of("plans.csv");
+    assert_int_equal(export_plans(s, &p, 1, EXPORT_PLANS, csv, &err), RS_OK);
+    rows_t r = { 0 };
+    assert_int_equal(csvio_read_file(csv, collect, &r, &err), RS_OK);
+    assert_int_equal(r.n, 2);
+    assert_string_equal(r.cells[0][0], "plan_id");
+    assert_string_equal(r.cells[1][1], label); /* commas, quotes and a newline survive */
+    assert_int_equal(num(r.cells[1][0]), id);
+    assert_string_equal(r.cells[1][2], "harmful");
+    assert_string_equal(r.cells[1][5], "minimize");
+    assert_string_equal(r.cells[1][6], "");
+    assert_int_equal(num(r.cells[1][8]), f.plan->baseline.total);
+    assert_int_equal(num(r.cells[1][12]), f.plan->baseline.compute);
+    assert_int_equal(num(r.cells[1][13]), f.plan->final.total);
+    assert_int_equal(num(r.cells[1][18]), f.plan->considered);
+    assert_int_equal(num(r.cells[1][21]), f.plan->n_flips);
+    assert_int_equal(num(r.cells[1][22]), 1234);
+    assert_int_equal(num(r.cells[1][23]), f.plan->reused);
+    rows_free(&r);
+    /* flips CSV */
+    csv = path_of("flips.csv");
+    assert_int_equal(export_plans(s, &p, 1, EXPORT_FLIPS, csv, &err), RS_OK);
+    memset(&r, 0, sizeof r);
+    assert_int_equal(csvio_read_file(csv, collect, &r, &err), RS_OK);
+    assert_int_equal(r.n, 1 + f.plan->n_flips);
+    for (int32_t i = 0; i < f.plan->n_flips; i++) {
+        assert_string_equal(r.cells[1 + i][2], tf_name(&f, f.plan->flips[i].node));
+        assert_int_equal(num(r.cells[1 + i][3]), f.plan->flips[i].relief);
+        assert_int_equal(num(r.cells[1 + i][4]), f.plan->flips[i].cost);
+    }
+    rows_free(&r);
+    /* events CSV: the sentences hold commas and braces */
+    csv = path_of("events.csv");
+    assert_int_equal(export_plans(s, &p, 1, EXPORT_EVENTS, csv, &err), RS_OK);
+    memset(&r, 0, sizeof r);
+    assert_int_equal(csvio_read_file(csv, collect, &r, &err), RS_OK);
+    assert_int_equal(r.n, 1 + f.plan->n_events);
+    for (int32_t i = 0; i < f.plan->n_events; i++) {
+        const fit_event_t *e = &f.plan->events[i];
+        char text[1024];
+        trace_describe(f.plan, i, text, sizeof text);
+        assert_string_equal(r.cells[1 + i][3], trace_kind_name((fit_event_kind_t)e->kind));
+        assert_int_equal(num(r.cells[1 + i][6]), e->alone);
+        assert_int_equal(num(r.cells[1 + i][7]), e->with);
+        assert_int_equal(num(r.cells[1 + i][8]), e->cur);
+        assert_string_equal(r.cells[1 + i][13], text);
+    }
+    rows_free(&r);
+    /* layout: the final arena, re-scored, in MiniMalloc's format */
+    csv = path_of("layout.csv");
+    assert_int_equal(export_plans(s, &p, 1, EXPORT_LAYOUT, csv, &err), RS_OK);
+    minimalloc_problem_t mp;
+    assert_int_equal(minimalloc_read(csv, &mp, &err), RS_OK);
+    int64_t top = 0;
+    for (int32_t i = 0; i < mp.n; i++)
+        if (mp.offsets[i] + mp.bufs[i].size > top)
+            top = mp.offsets[i] + mp.bufs[i].size;
+    assert_int_equal(top, f.plan->final.total);
+    int32_t a, b;
+    assert_true(arena_check(mp.bufs, mp.n, 1, mp.offsets, &a, &b));
+    minimalloc_free(&mp);
+    stored_plan_free(&p);
+    /* listing and deleting */
+    stored_plan_t *list;
+    int n;
+    assert_int_equal(plans_list(s, &list, &n, &err), RS_OK);
+    assert_int_equal(n, 1);
+    plans_list_free(list, n);
+    assert_int_equal(store_begin(s, &err), RS_OK);
+    assert_int_equal(plans_delete(s, id, &err), RS_OK);
+    assert_int_equal(store_commit(s, &err), RS_OK);
+    assert_int_equal(plans_load(s, id, false, &p, &err), RS_EINPUT);
+    sqlite3_stmt *st;
+    sqlite3_prepare_v2(store_db(s), "SELECT (SELECT count(*) FROM events) + (SELECT count(*) FROM flips)", -1, &st, NULL);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_int(st, 0), 0);
+    sqlite3_finalize(st);
+    tf_free(&f);
+    store_close(s);
+}
+
+static void test_routine_versions(void **state)
+{
+    (void)state;
+    rs_error_t err;
+    store_t *s;
+    assert_int_equal(store_open(":memory:", &s, &err), RS_OK);
+    assert_int_equal(store_begin(s, &err), RS_OK);
+    int64_t id1, id2, id3;
+    int32_t v;
+    bool fresh;
+    assert_int_equal(library_routine_put(s, "r", "a", 1, NULL, 1, 1, &id1, &v, &fresh, &err), RS_OK);
+    assert_true(fresh);
+    assert_int_equal(v, 1);
+    assert_int_equal(library_routine_put(s, "r", "a", 1, NULL, 1, 1, &id2, &v, &fresh, &err), RS_OK);
+    assert_false(fresh); /* the same text: a no-op */
+    assert_int_equal(id1, id2);
+    assert_int_equal(library_routine_put(s, "r", "b", 1, NULL, 1, 1, &id3, &v, &fresh, &err), RS_OK);
+    assert_true(fresh);
+    assert_int_equal(v, 2); /* a changed text: the next version */
+    assert_int_equal(store_commit(s, &err), RS_OK);
+    char *src, *path;
+    size_t len;
+    bool found;
+    int64_t id;
+    assert_int_equal(library_routine_find(s, "r", &id, &src, &len, &path, &found, &err), RS_OK);
+    assert_true(found);
+    assert_string_equal(src, "b");
+    free(src);
+    free(path);
+    store_close(s);
+}
+
+/* A store made at schema 1 by hand (as the first release wrote it) opens
+ * under the current schema with its data intact. */
+static void test_migration_from_1(void **state)
+{
+    (void)state;
+    char *p = path_of("v1.db");
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
+    const char *v1 =
+        "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+        "INSERT INTO meta VALUES('app', 'rematscope');"
+        "CREATE TABLE routines(id INTEGER PRIMARY KEY, name TEXT NOT NULL, version INTEGER NOT NULL,"
+        "  source TEXT NOT NULL, hash TEXT NOT NULL, path TEXT, steps INTEGER NOT NULL, nodes INTEGER NOT NULL,"
+        "  imported_at TEXT NOT NULL, UNIQUE(name, version), UNIQUE(name, hash));"
+        "CREATE TABLE profiles(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, memory_bytes INTEGER NOT NULL,"
+        "  alignment INTEGER NOT NULL, max_inline_depth INTEGER NOT NULL, flops_per_s INTEGER NOT NULL,"
+        "  bytes_per_s INTEGER NOT NULL);"
+        "CREATE TABLE contexts(id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES contexts(id),"
+        "  routine_id INTEGER NOT NULL REFERENCES routines(id), profile_id INTEGER REFERENCES profiles(id),"
+        "  bindings TEXT NOT NULL, config TEXT NOT NULL, prefs TEXT NOT NULL);"
+        "CREATE TABLE plans(id INTEGER PRIMARY KEY, context_id INTEGER NOT NULL REFERENCES contexts(id),"
+        "  child_context_id INTEGER REFERENCES contexts(id), budget_kind TEXT NOT NULL, budget_bytes INTEGER,"
+        "  cap INTEGER NOT NULL, baseline_total INTEGER NOT NULL, baseline_live_peak INTEGER NOT NULL,"
+        "  baseline_peak_step INTEGER NOT NULL, baseline_buffers INTEGER NOT NULL, baseline_compute INTEGER NOT NULL,"
+        "  final_total INTEGER NOT NULL, final_live_peak INTEGER NOT NULL, final_peak_step INTEGER NOT NULL,"
+        "  final_buffers INTEGER NOT NULL, final_compute INTEGER NOT NULL, considered INTEGER NOT NULL,"
+        "  dropped INTEGER NOT NULL, within_budget INTEGER NOT NULL, elapsed_us INTEGER NOT NULL,"
+        "  reused INTEGER NOT NULL, lowered INTEGER NOT NULL, created_at TEXT NOT NULL);"
+        "CREATE TABLE flips(plan_id INTEGER NOT NULL REFERENCES plans(id) ON DELETE CASCADE, seq INTEGER NOT NULL,"
+        "  node TEXT NOT NULL, relief INTEGER NOT NULL, cost INTEGER NOT NULL, PRIMARY KEY(plan_id, seq));"
+        "CREATE TABLE events(plan_id INTEGER NOT NULL REFERENCES plans(id) ON DELETE CASCADE, seq INTEGER NOT NULL,"
+        "  round INTEGER NOT NULL, kind TEXT NOT NULL, node TEXT, reason TEXT, alone INTEGER, with_ INTEGER,"
+        "  cur INTEGER, relief INTEGER, cost INTEGER, rank INTEGER, members TEXT NOT NULL, text TEXT NOT NULL,"
+        "  PRIMARY KEY(plan_id, seq));"
+        "INSERT INTO routines VALUES(1, 'old', 1, 'routine old\ninput x [4]\n', 'h', NULL, 0, 1, '2026-01-01');"
+        "INSERT INTO profiles VALUES(1, 'dev', 1024, 8, 4, 1000, 1000);"
+        "INSERT INTO contexts VALUES(1, NULL, 1, 1, 'x=1', 'alignment=8 max_inline_depth=4 aliasing=on layout=greedy', '');"
+        "INSERT INTO contexts VALUES(2, 1, 1, 1, 'x=1', 'alignment=8 max_inline_depth=4 aliasing=on layout=greedy', 'x');"
+        "INSERT INTO plans VALUES(7, 1, 2, 'bytes', 100, 32, 8, 8, 0, 1, 0, 8, 8, 0, 1, 0, 1, 0, 1, 10, 3, 1,"
+        "  '2026-01-01');"
+        "INSERT INTO flips VALUES(7, 0, 'x', 0, 1);"
+        "INSERT INTO events VALUES(7, 0, 0, 'baseline', NULL, NULL, -1, -1, 8, 0, 0, 0, '', 'baseline');"
+        "INSERT INTO events VALUES(7, 1, 2, 'end', NULL, NULL, -1, -1, 8, 0, 0, 0, '', 'end');"
+        "PRAGMA user_version = 1;";
+    assert_int_equal(sqlite3_exec(db, v1, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    rs_error_t err;
+    store_t *s;
+    if (store_open(p, &s, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
+    stored_plan_t pl;
+    assert_int_equal(plans_load(s, 7, true, &pl, &err), RS_OK);
+    assert_string_equal(pl.routine, "old");
+    assert_string_equal(pl.profile, "dev");
+    assert_int_equal(pl.n_flips, 1); /* counted by the migration */
+    assert_string_equal(pl.flips[0].node, "x");
+    assert_int_equal(pl.n_events, 2);
+    assert_string_equal(pl.label, "");
+    assert_int_equal(pl.budget_bytes, 100);
+    stored_plan_free(&pl);
+    store_close(s);
+    /* and opens again without migrating twice */
+    assert_int_equal(store_open(p, &s, &err), RS_OK);
+    store_close(s);
+}
+
+static void expect_open_error(const char *p, const char *needle)
+{
+    rs_error_t err;
+    store_t *s = NULL;
+    assert_int_equal(store_open(p, &s, &err), RS_ESTORE);
+    assert_null(s);
+    if (!strstr(err.msg, needle))
+        fail_msg("expected '%s', got '%s'", needle, err.msg);
+}
+
+static void test_not_a_store_and_newer(void **state)
+{
+    (void)state;
+    char *p = path_of("text.db");
+    FILE *f = fopen(p, "w");
+    fputs("hello, I am a text file, not a database at all, no no no\n", f);
+    fclose(f);
+    char want[300];
+    snprintf(want, sizeof want, "not a rematscope session store: %s", p);
+    expect_open_error(p, want);
+    /* someone else's SQLite file */
+    p = path_of("other.db");
+    sqlite3 *db;
+    sqlite3_open(p, &db);
+    sqlite3_exec(db, "CREATE TABLE t(x); INSERT INTO t VALUES(1);", NULL, NULL, NULL);
+    sqlite3_close(db);
+    expect_open_error(p, "not a rematscope session store");
+    /* a newer schema */
+    p = path_of("newer.db");
+    rs_error_t err;
+    store_t *s;
+    assert_int_equal(store_open(p, &s, &err), RS_OK);
+    sqlite3_exec(store_db(s), "PRAGMA user_version = 99", NULL, NULL, NULL);
+    store_close(s);
+    snprintf(want, sizeof want, "made by a newer rematscope (schema 99); this one reads up to %d", STORE_SCHEMA_VERSION);
+    expect_open_error(p, want);
+    expect_open_error(dir, "not a rematscope session store");
+}
+
+static void test_locked(void **state)
+{
+    (void)state;
+    setenv("RS_BUSY_TIMEOUT_MS", "200", 1);
+    char *p = strdup(path_of("locked.db"));
+    rs_error_t err;
+    store_t *a, *b;
+    assert_int_equal(store_open(p, &a, &err), RS_OK);
+    assert_int_equal(store_open(p, &b, &err), RS_OK);
+    assert_int_equal(store_begin(a, &err), RS_OK);
+    assert_int_equal(store_begin(b, &err), RS_ESTORE);
+    assert_non_null(strstr(err.msg, "the store is locked by"));
+    assert_non_null(strstr(err.msg, "waited 200 ms"));
+    store_rollback(a);
+    assert_int_equal(store_begin(b, &err), RS_OK); /* free again */
+    store_rollback(b);
+    store_close(a);
+    store_close(b);
+    free(p);
+    unsetenv("RS_BUSY_TIMEOUT_MS");
+}
+
+static void test_read_only(void **state)
+{
+    (void)state;
+    if (geteuid() == 0) {
+        /* root writes through permission bits: check with a child that
+         * gives up root */
+        pid_t pid = fork();
+        if (pid == 0) {
+            if (setgid(65534) != 0 || setuid(65534) != 0)
+                _exit(77);
+            _exit(0);
+        }
+        int st;
+        waitpid(pid, &st, 0);
+        if (WEXITSTATUS(st) == 77)
+            skip();
+    }
+    char *sub = strdup(path_of("ro"));
+    mkdir(sub, 0777);
+    chmod(sub, 0777);
+    char p[300];
+    snprintf(p, sizeof p, "%s/ro.db", sub);
+    rs_error_t err;
+    store_t *s;
+    assert_int_equal(store_open(p, &s, &err), RS_OK);
+    assert_int_equal(store_begin(s, &err), RS_OK);
+    profile_t prof = { .name = "dev", .memory_bytes = 1, .alignment = 1, .max_inline_depth = 1 };
+    int64_t id;
+    assert_int_equal(library_profile_put(s, &prof, &id, &err), RS_OK);
+    assert_int_equal(store_commit(s, &err), RS_OK);
+    store_close(s);
+    chmod(p, 0444);
+    chmod(sub, 0555);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
+            _exit(3);
+        store_t *r;
+        rs_error_t e;
+        if (store_open(p, &r, &e))
+            _exit(4);
+        profile_t *list;
+        int n;
+        if (library_profile_list(r, &list, &n, &e) || n != 1)
+            _exit(5);
+        free(list);
+        if (store_begin(r, &e) != RS_ESTORE || !strstr(e.msg, "read-only"))
+            _exit(6);
+        store_close(r);
+        _exit(0);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    chmod(sub, 0755);
+    chmod(p, 0644);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+    free(sub);
+}
+
+/* A write that hits the file-size limit: a clear error, earlier data kept. */
+static void test_disk_full(void **state)
+{
+    (void)state;
+    char *p = strdup(path_of("full.db"));
+    tf_t f;
+    rs_error_t err;
+    store_t *s;
+    assert_int_equal(store_open(p, &s, &err), RS_OK);
+    int64_t first = save_fit(s, &f, "kept");
+    tf_free(&f);
+    store_close(s);
+    pid_t pid = fork();
+    if (pid == 0) {
+        signal(SIGXFSZ, SIG_IGN);
+        struct rlimit rl = { 64 * 1024, 64 * 1024 };
+        setrlimit(RLIMIT_FSIZE, &rl);
+        store_t *w;
+        rs_error_t e;
+        if (store_open(p, &w, &e))
+            _exit(2);
+        if (store_begin(w, &e))
+            _exit(3);
+        char *big = malloc(1 << 20);
+        memset(big, 'x', 1 << 20);
+        big[(1 << 20) - 1] = 0;
+        int64_t id;
+        int32_t v;
+        bool fresh;
+        int rc = library_routine_put(w, "big", big, (1 << 20) - 1, NULL, 0, 0, &id, &v, &fresh, &e);
+        if (!rc)
+            rc = store_commit(w, &e);
+        free(big);
+        if (rc != RS_ESTORE || (!strstr(e.msg, "disk is full") && !strstr(e.msg, "I/O error")))
+            _exit(4);
+        store_close(w);
+        _exit(0);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+    assert_int_equal(store_open(p, &s, &err), RS_OK);
+    stored_plan_t pl;
+    assert_int_equal(plans_load(s, first, true, &pl, &err), RS_OK);
+    assert_string_equal(pl.label, "kept");
+    stored_plan_free(&pl);
+    bool found;
+    char *src = NULL, *path = NULL;
+    size_t len;
+    int64_t id;
+    assert_int_equal(library_routine_find(s, "big", &id, &src, &len, &path, &found, &err), RS_OK);
+    assert_false(found);
+    store_close(s);
+    free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_routine_versions),
+        cmocka_unit_test(test_migration_from_1),
+        cmocka_unit_test(test_not_a_store_and_newer),
+        cmocka_unit_test(test_locked),
+        cmocka_unit_test(test_read_only),
+        cmocka_unit_test(test_disk_full),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

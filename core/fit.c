@@ -88,7 +88,8 @@ typedef struct search {
 static int score_set(search_t *s, const int32_t *extra, int32_t n, footprint_t *fp, rs_error_t *err)
 {
     lowering_t *l;
-    int rc = reuse_cell_lowering(s->cell, &s->owner, &l, err);
+    int rc = s->opt->relower ? lower_routine(s->ctx->routine, s->ctx->bindings, &l, err)
+                             : reuse_cell_lowering(s->cell, &s->owner, &l, err);
     if (rc)
         return rc;
     uint8_t *prefs = malloc((size_t)s->n_nodes + 1);

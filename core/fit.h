@@ -132,6 +132,7 @@ typedef struct fit_options {
     int64_t device_bytes;      /* for BUDGET_DEVICE; -1 when there is no profile */
     int32_t threads;           /* round one; 0: one per core */
     bool audit;                /* audit mode of the reuse cell it makes */
+    bool relower;              /* benchmarks only: lower afresh for every scoring, no reuse */
     fit_progress_fn progress;
     void *progress_ud;
 } fit_options_t;

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "units.h"
@@ -38,6 +39,8 @@ static const cmd_entry_t COMMANDS[CMD_COUNT] = {
     [CMD_EXPORT] = { "export", "PLAN... --what plans|flips|events|layout --output F.csv", "saved plans as CSV",
                      cmd_export, 1, 100000 },
     [CMD_DELETE] = { "delete", "PLAN...", "delete saved plans", cmd_delete, 1, 100000 },
+    [CMD_TUI] = { "tui", "[FILE...] [--theme NAME] [--no-mouse]",
+                  "the full-screen interface (also with no command); FILEs are imported first", cmd_tui, 0, 100000 },
 };
 
 typedef enum opt_kind { OPT_FLAG, OPT_STR, OPT_LIST, OPT_INT } opt_kind_t;
@@ -64,6 +67,7 @@ static const opt_entry_t OPTIONS[] = {
     { "--no-aliasing", NULL, OPT_FLAG, F(no_aliasing), 0, COMMON, "      buffer_aliasing=off" },
     { "--layout", NULL, OPT_STR, F(layout), 0, COMMON, "S     layout strategy fit scores with (greedy)" },
     { "--json", NULL, OPT_FLAG, F(json), 0, ANY, "      machine-readable output" },
+    { "--no-mouse", NULL, OPT_FLAG, F(no_mouse), 0, M(CMD_TUI), "      the TUI ignores the mouse" },
     { "--budget", NULL, OPT_STR, F(budget), 0, M(CMD_FIT), "B     48MiB, 1.5GB, 60%, device, minimize" },
     { "--budgets", NULL, OPT_STR, F(budgets), 0, M(CMD_SWEEP), "B,... budgets of a sweep" },
     { "--max-candidates", NULL, OPT_INT, F(max_candidates), 0, M(CMD_FIT) | M(CMD_SWEEP), "N     candidate cap" },
@@ -190,17 +194,20 @@ int cli_parse(int argc, char **argv, cli_t *c, rs_error_t *err)
         }
         if (c->cmd < 0) {
             c->cmd = find_command(a);
-            if (c->cmd < 0)
-                return error_set(err, RS_EINPUT, NULL, 0, 0, "unknown command '%s' (see rematscope --help)", a);
-            continue;
+            if (c->cmd >= 0)
+                continue;
+            /* `rematscope FILE...`: the TUI, with FILEs imported first */
+            struct stat st;
+            if (stat(a, &st) != 0)
+                return error_set(err, RS_EINPUT, NULL, 0, 0, "unknown command or file '%s' (see rematscope --help)",
+                                 a);
+            c->cmd = CMD_TUI;
         }
         if (push(&c->pos, &c->n_pos, a))
             return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     }
-    if (c->cmd < 0) {
-        cli_usage(stderr);
-        return error_set(err, RS_EINPUT, NULL, 0, 0, "a command is needed (the TUI is not built yet)");
-    }
+    if (c->cmd < 0)
+        c->cmd = CMD_TUI;
     for (int k = 0; k < n_seen; k++)
         if (!(seen[k]->commands & M(c->cmd)))
             return error_set(err, RS_EINPUT, NULL, 0, 0, "option %s does not apply to '%s'", seen[k]->name,

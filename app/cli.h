@@ -11,7 +11,7 @@
 
 enum cmd_id {
     CMD_SCORE, CMD_LAYOUT, CMD_FIT, CMD_SWEEP, CMD_GEN, CMD_IMPORT, CMD_ROUTINES, CMD_PROFILES, CMD_PLANS,
-    CMD_SHOW, CMD_COMPARE, CMD_EXPORT, CMD_DELETE, CMD_COUNT
+    CMD_SHOW, CMD_COMPARE, CMD_EXPORT, CMD_DELETE, CMD_TUI, CMD_COUNT
 };
 
 typedef struct cli {
@@ -26,6 +26,7 @@ typedef struct cli {
     const char **inlines;
     int n_inlines;
     bool no_aliasing;
+    bool no_mouse;           /* the TUI */
     const char *layout;
     /* per command */
     bool json, events, save, audit;
@@ -67,5 +68,6 @@ int cmd_show(const cli_t *c);
 int cmd_compare(const cli_t *c);
 int cmd_export(const cli_t *c);
 int cmd_delete(const cli_t *c);
+int cmd_tui(const cli_t *c);
 
 #endif

@@ -1,0 +1,5 @@
+/* `rematscope [FILE...]` / `rematscope tui`: the full-screen interface. */
+#include "cli.h"
+#include "tui.h"
+
+int cmd_tui(const cli_t *c) { return tui_run(c); }

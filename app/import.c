@@ -1,0 +1,275 @@
+/* import: reading routines, profile CSVs, MiniMalloc CSVs and folders of
+ * them, checking everything, then writing it all in one transaction. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "import.h"
+#include "library.h"
+#include "minimalloc.h"
+#include "profiles.h"
+#include "target.h"
+
+/* ---- import -------------------------------------------------------------- */
+
+typedef enum item_kind { ITEM_ROUTINE, ITEM_PROFILES, ITEM_LAYOUT } item_kind_t;
+
+typedef struct item {
+    item_kind_t kind;
+    char *path;
+    char *text;            /* routine */
+    size_t len;
+    routine_t *routine;
+    profile_list_t profiles;
+    minimalloc_problem_t layout;
+} item_t;
+
+typedef struct import {
+    item_t *items;
+    int n, cap;
+    dev_t *seen_dev;       /* directories walked, against symlink loops */
+    ino_t *seen_ino;
+    int n_seen, cap_seen;
+} import_t;
+
+static bool ends_with(const char *s, const char *suf)
+{
+    size_t n = strlen(s), m = strlen(suf);
+    return n >= m && strcmp(s + n - m, suf) == 0;
+}
+
+/* What a CSV holds, from its first line. */
+static int csv_kind(const char *path, item_kind_t *kind, rs_error_t *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return error_set(err, RS_EINPUT, path, 0, 0, "cannot open: %s", strerror(errno));
+    char line[256] = "";
+    if (!fgets(line, sizeof line, f))
+        line[0] = 0;
+    fclose(f);
+    if (strncmp(line, "id,", 3) == 0)
+        *kind = ITEM_LAYOUT;
+    else if (strstr(line, "name") && strstr(line, "memory_bytes"))
+        *kind = ITEM_PROFILES;
+    else
+        return error_set(err, RS_EINPUT, path, 1, 1,
+                         "expected a profiles header (name,memory_bytes,...) or a MiniMalloc one (id,lower,upper,size)");
+    return RS_OK;
+}
+
+static int load_item(item_t *it, rs_error_t *err)
+{
+    switch (it->kind) {
+    case ITEM_ROUTINE: {
+        int rc = target_read_file(it->path, &it->text, &it->len, err);
+        if (!rc)
+            rc = routine_parse(it->path, it->text, it->len, &it->routine, err);
+        if (rc)
+            return rc;
+        /* a routine must lower under its own bindings to be worth keeping */
+        bindings_t b;
+        lowering_t *l = NULL;
+        rc = routine_bindings(it->routine, NULL, 0, &b, err);
+        if (!rc)
+            rc = lower_routine(it->routine, &b, &l, err);
+        lower_free(l);
+        bindings_free(&b);
+        return rc;
+    }
+    case ITEM_PROFILES:
+        return profiles_read(it->path, &it->profiles, err);
+    case ITEM_LAYOUT:
+        return minimalloc_read(it->path, &it->layout, err);
+    }
+    return RS_OK;
+}
+
+static int add_path(import_t *im, const char *path, bool from_dir, rs_error_t *err);
+
+static int walk_dir(import_t *im, const char *path, const struct stat *st, rs_error_t *err)
+{
+    for (int i = 0; i < im->n_seen; i++)
+        if (im->seen_dev[i] == st->st_dev && im->seen_ino[i] == st->st_ino)
+            return RS_OK; /* a symlink loop, or a folder reached twice: once is enough */
+    if (im->n_seen == im->cap_seen) {
+        int ncap = im->cap_seen ? im->cap_seen * 2 : 16;
+        dev_t *nd = realloc(im->seen_dev, (size_t)ncap * sizeof *nd);
+        if (nd)
+            im->seen_dev = nd;
+        ino_t *ni = realloc(im->seen_ino, (size_t)ncap * sizeof *ni);
+        if (ni)
+            im->seen_ino = ni;
+        if (!nd || !ni)
+            return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+        im->cap_seen = ncap;
+    }
+    im->seen_dev[im->n_seen] = st->st_dev;
+    im->seen_ino[im->n_seen++] = st->st_ino;
+    DIR *d = opendir(path);
+    if (!d)
+        return error_set(err, RS_EINPUT, path, 0, 0, "cannot read the folder: %s", strerror(errno));
+    char **names = NULL;
+    int n = 0, cap = 0, rc = RS_OK;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 32;
+            char **nn = realloc(names, (size_t)cap * sizeof *nn);
+            if (!nn) {
+                rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+                break;
+            }
+            names = nn;
+        }
+        names[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    /* a stable order: the same folder always imports the same way */
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+            char *t = names[j];
+            names[j] = names[j - 1];
+            names[j - 1] = t;
+        }
+    for (int i = 0; i < n; i++) {
+        if (!rc && names[i]) {
+            size_t len = strlen(path) + strlen(names[i]) + 2;
+            char *child = malloc(len);
+            if (!child) {
+                rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+            } else {
+                snprintf(child, len, "%s/%s", path, names[i]);
+                rc = add_path(im, child, true, err);
+                free(child);
+            }
+        }
+        free(names[i]);
+    }
+    free(names);
+    return rc;
+}
+
+static int add_path(import_t *im, const char *path, bool from_dir, rs_error_t *err)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return from_dir && errno == ELOOP ? RS_OK
+                                          : error_set(err, RS_EINPUT, path, 0, 0, "cannot open: %s", strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return walk_dir(im, path, &st, err);
+    item_kind_t kind = ITEM_ROUTINE;
+    if (ends_with(path, ".csv")) {
+        int rc = csv_kind(path, &kind, err);
+        if (rc)
+            return rc;
+    } else if (ends_with(path, ".routine") || !from_dir) {
+        kind = ITEM_ROUTINE;
+    } else {
+        return RS_OK; /* in a folder, only what we know how to read */
+    }
+    if (im->n == im->cap) {
+        int ncap = im->cap ? im->cap * 2 : 16;
+        item_t *ni = realloc(im->items, (size_t)ncap * sizeof *ni);
+        if (!ni)
+            return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+        im->items = ni;
+        im->cap = ncap;
+    }
+    item_t *it = &im->items[im->n++];
+    memset(it, 0, sizeof *it);
+    it->kind = kind;
+    it->path = strdup(path);
+    if (!it->path)
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    return load_item(it, err);
+}
+
+static void import_free(import_t *im)
+{
+    for (int i = 0; i < im->n; i++) {
+        item_t *it = &im->items[i];
+        free(it->path);
+        free(it->text);
+        routine_free(it->routine);
+        profiles_free(&it->profiles);
+        minimalloc_free(&it->layout);
+    }
+    free(im->items);
+    free(im->seen_dev);
+    free(im->seen_ino);
+}
+
+/* The file's base name without its extension: a layout problem's name. */
+static void base_name(const char *path, char *out, size_t n)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    snprintf(out, n, "%s", b);
+    char *dot = strrchr(out, '.');
+    if (dot && dot != out)
+        *dot = 0;
+}
+
+static int write_items(store_t *s, import_t *im, FILE *report, rs_error_t *err)
+{
+    int rc = store_begin(s, err);
+    for (int i = 0; i < im->n && !rc; i++) {
+        item_t *it = &im->items[i];
+        if (it->kind == ITEM_ROUTINE) {
+            int64_t id;
+            int32_t version;
+            bool was_new;
+            rc = library_routine_put(s, it->routine->name, it->text, it->len, it->path, it->routine->n_steps,
+                                     it->routine->n_nodes, &id, &version, &was_new, err);
+            if (!rc && report)
+                fprintf(report, was_new ? "%s: routine %s, version %d (%d steps)\n"
+                               : "%s: routine %s unchanged (the same text as version %d; %d steps)\n",
+                       it->path, it->routine->name, (int)version, (int)it->routine->n_steps);
+        } else if (it->kind == ITEM_PROFILES) {
+            for (int32_t k = 0; k < it->profiles.n && !rc; k++) {
+                int64_t id;
+                rc = library_profile_put(s, &it->profiles.items[k], &id, err);
+            }
+            if (!rc && report)
+                fprintf(report, "%s: %d profiles\n", it->path, (int)it->profiles.n);
+        } else {
+            char name[256];
+            base_name(it->path, name, sizeof name);
+            bool was_new;
+            rc = library_layout_put(s, name, it->path, &it->layout, &was_new, err);
+            if (!rc && report)
+                fprintf(report, was_new ? "%s: layout problem %s (%d buffers)\n" : "%s: layout problem %s unchanged (%d buffers)\n",
+                       it->path, name, (int)it->layout.n);
+        }
+    }
+    if (!rc)
+        rc = store_commit(s, err);
+    else
+        store_rollback(s);
+    return rc;
+}
+
+int import_paths(const cli_t *c, store_t *store, const char *const *paths, int n, FILE *report, rs_error_t *err)
+{
+    import_t im = { 0 };
+    int rc = RS_OK;
+    /* everything is read and checked before the store is touched: one bad
+     * file imports nothing */
+    for (int i = 0; i < n && !rc; i++)
+        rc = add_path(&im, paths[i], false, err);
+    store_t *own = NULL;
+    if (!rc && !store)
+        rc = session_open(c, &own, err);
+    if (!rc)
+        rc = write_items(store ? store : own, &im, report, err);
+    store_close(own);
+    import_free(&im);
+    return rc;
+}
+

@@ -1,0 +1,104 @@
+#include "keymap.h"
+
+#include <curses.h>
+
+#define S(x) (1u << (x))
+#define CTRL(c) ((c) & 0x1f)
+
+static const key_entry_t KEYS[] = {
+    { KEYS_ALL, '?', "?", ACT_HELP, "help for this screen" },
+    { KEYS_ALL, KEY_F(1), "F1", ACT_HELP, "help" },
+    { KEYS_ALL, 'q', "q", ACT_BACK, "back (quit on the Session screen)" },
+    { KEYS_ALL, 27, "Esc", ACT_BACK, "back / close" },
+    { KEYS_ALL, 'Q', "Q", ACT_QUIT, "quit" },
+    { KEYS_ALL, '\t', "Tab", ACT_NEXT_PANE, "next pane" },
+    { KEYS_ALL, KEY_UP, "Up", ACT_UP, "up" },
+    { KEYS_ALL, 'k', "k", ACT_UP, "up" },
+    { KEYS_ALL, KEY_DOWN, "Down", ACT_DOWN, "down" },
+    { KEYS_ALL, 'j', "j", ACT_DOWN, "down" },
+    { KEYS_ALL & ~S(SCR_FIT), KEY_LEFT, "Left", ACT_LEFT, "left / scroll" },
+    { KEYS_ALL & ~S(SCR_FIT), 'h', "h", ACT_LEFT, "left / scroll" },
+    { KEYS_ALL & ~S(SCR_FIT), KEY_RIGHT, "Right", ACT_RIGHT, "right / scroll" },
+    { KEYS_ALL & ~S(SCR_FIT), 'l', "l", ACT_RIGHT, "right / scroll" },
+    { KEYS_ALL, 'g', "g", ACT_TOP, "first" },
+    { KEYS_ALL, KEY_HOME, "Home", ACT_TOP, "first" },
+    { KEYS_ALL, 'G', "G", ACT_BOTTOM, "last" },
+    { KEYS_ALL, KEY_END, "End", ACT_BOTTOM, "last" },
+    { KEYS_ALL, KEY_PPAGE, "PgUp", ACT_PGUP, "page up" },
+    { KEYS_ALL, KEY_NPAGE, "PgDn", ACT_PGDN, "page down" },
+    { KEYS_ALL, '/', "/", ACT_SEARCH, "search by node or name" },
+    { KEYS_ALL, 'N', "N", ACT_SEARCH_NEXT, "next search match" },
+    { KEYS_ALL, '1', "1", ACT_GO_SESSION, "Session screen" },
+    { KEYS_ALL, '2', "2", ACT_GO_ARENA, "Arena screen" },
+    { KEYS_ALL, '3', "3", ACT_GO_FIT, "Fit stepper" },
+    { KEYS_ALL, '4', "4", ACT_GO_COMPARE, "Compare budgets" },
+    { KEYS_ALL, '5', "5", ACT_GO_PLANS, "Plans" },
+    { KEYS_ALL, CTRL('l'), "^L", ACT_REDRAW, "redraw" },
+
+    { S(SCR_SESSION), '\n', "Enter", ACT_OPEN, "open the routine / use the profile" },
+    { S(SCR_SESSION), KEY_ENTER, "Enter", ACT_OPEN, "open the routine / use the profile" },
+    { S(SCR_SESSION), 'i', "i", ACT_IMPORT, "import a file by path (Tab completes)" },
+    { S(SCR_SESSION), 'b', "b", ACT_BINDINGS, "edit bindings (B=512 D=1024)" },
+    { S(SCR_SESSION), 'p', "p", ACT_PROFILE, "pick the profile (none, or one in the list)" },
+
+    { S(SCR_ARENA), '+', "+", ACT_ZOOM_IN, "zoom in on the selected buffer's steps" },
+    { S(SCR_ARENA), '=', "=", ACT_ZOOM_IN, "zoom in" },
+    { S(SCR_ARENA), '-', "-", ACT_ZOOM_OUT, "zoom out" },
+    { S(SCR_ARENA), '0', "0", ACT_ZOOM_RESET, "whole routine" },
+    { S(SCR_ARENA), 'B', "B", ACT_SET_BUDGET, "set the budget line" },
+    { S(SCR_ARENA), 'f', "f", ACT_RUN_FIT, "fit to a budget" },
+
+    { S(SCR_FIT), 'b', "b", ACT_RUN_FIT, "type a budget and run fit (^C cancels)" },
+    { S(SCR_FIT), 'f', "f", ACT_RUN_FIT, "type a budget and run fit" },
+    { S(SCR_FIT), 'n', "n", ACT_NEXT_EVENT, "next event" },
+    { S(SCR_FIT), KEY_RIGHT, "Right", ACT_NEXT_EVENT, "next event" },
+    { S(SCR_FIT), 'l', "l", ACT_NEXT_EVENT, "next event" },
+    { S(SCR_FIT), 'p', "p", ACT_PREV_EVENT, "previous event" },
+    { S(SCR_FIT), KEY_LEFT, "Left", ACT_PREV_EVENT, "previous event" },
+    { S(SCR_FIT), 'h', "h", ACT_PREV_EVENT, "previous event" },
+    { S(SCR_FIT), 'a', "a", ACT_NEXT_ACCEPT, "next accept" },
+    { S(SCR_FIT), 'A', "A", ACT_PREV_ACCEPT, "previous accept" },
+    { S(SCR_FIT), 'r', "r", ACT_ROUND_TWO, "jump to round two" },
+    { S(SCR_FIT), '0', "0", ACT_FIRST_EVENT, "first event" },
+    { S(SCR_FIT), 'e', "e", ACT_LAST_EVENT, "the end" },
+    { S(SCR_FIT), '\n', "Enter", ACT_WHY, "why: the selected node's events and explanation" },
+    { S(SCR_FIT), KEY_ENTER, "Enter", ACT_WHY, "why" },
+    { S(SCR_FIT), 'w', "w", ACT_WHY, "why" },
+    { S(SCR_FIT), 'S', "S", ACT_SAVE_PLAN, "save the plan to the store (label prompt)" },
+
+    { S(SCR_COMPARE), 'a', "a", ACT_ADD_BUDGET, "add a budget" },
+    { S(SCR_COMPARE), 'd', "d", ACT_REMOVE_BUDGET, "remove the selected budget" },
+    { S(SCR_COMPARE), KEY_DC, "Del", ACT_REMOVE_BUDGET, "remove the selected budget" },
+
+    { S(SCR_PLANS), 's', "s", ACT_SORT, "sort by the next column" },
+    { S(SCR_PLANS), 'S', "S", ACT_SORT_REVERSE, "reverse the order" },
+    { S(SCR_PLANS), ' ', "Space", ACT_MARK, "mark / unmark (for diff and export)" },
+    { S(SCR_PLANS), 'D', "D", ACT_DIFF, "diff the two marked plans (or marked and selected)" },
+    { S(SCR_PLANS), 'e', "e", ACT_EXPORT, "export marked (or selected) plans to CSV" },
+    { S(SCR_PLANS), 'x', "x", ACT_DELETE, "delete the selected plan (asks)" },
+    { S(SCR_PLANS), KEY_DC, "Del", ACT_DELETE, "delete the selected plan (asks)" },
+    { S(SCR_PLANS), '\n', "Enter", ACT_OPEN, "open the plan in the fit stepper" },
+    { S(SCR_PLANS), KEY_ENTER, "Enter", ACT_OPEN, "open the plan in the fit stepper" },
+};
+
+action_t keymap_lookup(screen_id_t s, int key)
+{
+    /* screen-specific rows win over the global ones */
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < sizeof KEYS / sizeof KEYS[0]; i++)
+            if (KEYS[i].key == key && (KEYS[i].screens & (1u << s)) && ((KEYS[i].screens == KEYS_ALL) == (pass == 1)))
+                return KEYS[i].action;
+    return ACT_NONE;
+}
+
+const key_entry_t *keymap_entries(int *n)
+{
+    *n = (int)(sizeof KEYS / sizeof KEYS[0]);
+    return KEYS;
+}
+
+const char *keymap_screen_name(screen_id_t s)
+{
+    static const char *names[SCR_COUNT] = { "Session", "Arena", "Fit", "Compare", "Plans" };
+    return (unsigned)s < SCR_COUNT ? names[s] : "?";
+}

@@ -1,0 +1,47 @@
+/* keymap: the key bindings of every screen as one table; the help overlay
+ * and keymap_lookup read the same rows, so help never drifts from what the
+ * keys do. */
+#ifndef RS_KEYMAP_H
+#define RS_KEYMAP_H
+
+typedef enum screen_id { SCR_SESSION, SCR_ARENA, SCR_FIT, SCR_COMPARE, SCR_PLANS, SCR_COUNT } screen_id_t;
+
+typedef enum action {
+    ACT_NONE,
+    /* everywhere */
+    ACT_HELP, ACT_BACK, ACT_QUIT, ACT_NEXT_PANE, ACT_UP, ACT_DOWN, ACT_LEFT, ACT_RIGHT, ACT_TOP, ACT_BOTTOM, ACT_PGUP, ACT_PGDN,
+    ACT_SEARCH, ACT_SEARCH_NEXT, ACT_GO_SESSION, ACT_GO_ARENA, ACT_GO_FIT, ACT_GO_COMPARE, ACT_GO_PLANS, ACT_REDRAW,
+    /* session */
+    ACT_OPEN, ACT_IMPORT, ACT_BINDINGS, ACT_PROFILE,
+    /* arena */
+    ACT_ZOOM_IN, ACT_ZOOM_OUT, ACT_ZOOM_RESET, ACT_SET_BUDGET,
+    /* fit */
+    ACT_RUN_FIT, ACT_NEXT_EVENT, ACT_PREV_EVENT, ACT_NEXT_ACCEPT, ACT_PREV_ACCEPT, ACT_ROUND_TWO, ACT_FIRST_EVENT,
+    ACT_LAST_EVENT, ACT_WHY, ACT_SAVE_PLAN,
+    /* compare */
+    ACT_ADD_BUDGET, ACT_REMOVE_BUDGET,
+    /* plans */
+    ACT_SORT, ACT_SORT_REVERSE, ACT_MARK, ACT_DIFF, ACT_EXPORT, ACT_DELETE,
+    ACT_COUNT
+} action_t;
+
+typedef struct key_entry {
+    unsigned screens;   /* bit per screen_id_t */
+    int key;            /* a curses key code or character */
+    const char *key_name;
+    action_t action;
+    const char *help;
+} key_entry_t;
+
+#define KEYS_ALL 0x1fu
+
+/* The action of key on screen s (ACT_NONE when unbound). */
+action_t keymap_lookup(screen_id_t s, int key);
+
+/* The table's rows, for the help overlay. */
+const key_entry_t *keymap_entries(int *n);
+
+/* The screen's title ("Session", "Arena", ...). */
+const char *keymap_screen_name(screen_id_t s);
+
+#endif

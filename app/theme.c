@@ -1,0 +1,132 @@
+#include "theme.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lex.h"
+
+static const char *SLOTS[T_COUNT] = { "normal", "header", "status", "selected", "help", "error", "dim", "peak",
+                                      "budget", "curve", "resident", "intermediate", "output", "candidate",
+                                      "rejected", "accepted", "held", "discarded" };
+static const char *COLOURS[] = { "black", "red", "green", "yellow", "blue", "magenta", "cyan", "white" };
+
+const char *theme_slot_name(theme_slot_t s) { return (unsigned)s < T_COUNT ? SLOTS[s] : "?"; }
+
+void theme_builtin(theme_t *t)
+{
+    static const short fg[T_COUNT] = { -1, 0, 0, 0, 7, 15, 8, 9, 11, 6, 4, 5, 2, 6, 1, 10, 3, 8 };
+    static const short bg[T_COUNT] = { -1, 6, 7, 3, 4, 1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1 };
+    memset(t, 0, sizeof *t);
+    snprintf(t->name, sizeof t->name, "builtin");
+    for (int i = 0; i < T_COUNT; i++) {
+        t->fg[i] = fg[i];
+        t->bg[i] = bg[i];
+    }
+    t->attr[T_HEADER] = t->attr[T_SELECTED] = t->attr[T_ERROR] = t->attr[T_PEAK] = t->attr[T_BUDGET] = THEME_BOLD;
+    t->attr[T_ACCEPTED] = t->attr[T_HELD] = THEME_BOLD;
+}
+
+static int colour(const char *w, size_t n, short *out)
+{
+    if (n == 7 && strncmp(w, "default", 7) == 0) {
+        *out = -1;
+        return 0;
+    }
+    short bright = 0;
+    if (n > 7 && strncmp(w, "bright-", 7) == 0) {
+        bright = 8;
+        w += 7;
+        n -= 7;
+    }
+    for (short c = 0; c < 8; c++)
+        if (strlen(COLOURS[c]) == n && strncmp(COLOURS[c], w, n) == 0) {
+            *out = (short)(c + bright);
+            return 0;
+        }
+    return -1;
+}
+
+/* Words are letters, digits and '-'. */
+static bool word(lex_t *lx, const char **w, size_t *n)
+{
+    lex_skip_ws(lx);
+    size_t b = lx->pos;
+    while (lx->pos < lx->len && (lx->s[lx->pos] == '-' || lx->s[lx->pos] == '_' ||
+                                 (lx->s[lx->pos] >= 'a' && lx->s[lx->pos] <= 'z') ||
+                                 (lx->s[lx->pos] >= '0' && lx->s[lx->pos] <= '9')))
+        lx->pos++;
+    *w = lx->s + b;
+    *n = lx->pos - b;
+    return *n > 0;
+}
+
+static int parse_line(theme_t *t, lex_t *lx, rs_error_t *err)
+{
+    if (lex_at_end(lx))
+        return RS_OK;
+    const char *w;
+    size_t n;
+    int col = lex_col(lx);
+    if (!word(lx, &w, &n))
+        return error_set(err, RS_EINPUT, lx->file, lx->line, col, "expected a slot name (normal, header, ...)");
+    int slot = -1;
+    for (int s = 0; s < T_COUNT; s++)
+        if (strlen(SLOTS[s]) == n && strncmp(SLOTS[s], w, n) == 0)
+            slot = s;
+    if (slot < 0)
+        return error_set(err, RS_EINPUT, lx->file, lx->line, col, "unknown slot '%.*s'", (int)n, w);
+    if (!lex_accept(lx, "="))
+        return error_set(err, RS_EINPUT, lx->file, lx->line, lex_col(lx), "expected '=' after the slot name");
+    short c[2];
+    for (int k = 0; k < 2; k++) {
+        col = lex_col(lx) + 1;
+        if (!word(lx, &w, &n) || colour(w, n, &c[k]) != 0)
+            return error_set(err, RS_EINPUT, lx->file, lx->line, col,
+                             "expected a %s colour (default, black, red, green, yellow, blue, magenta, cyan, white, "
+                             "bright-...)", k ? "background" : "foreground");
+    }
+    unsigned attr = 0;
+    while (!lex_at_end(lx)) {
+        col = lex_col(lx) + 1;
+        word(lx, &w, &n);
+        if (n == 4 && strncmp(w, "bold", 4) == 0)
+            attr |= THEME_BOLD;
+        else if (n == 7 && strncmp(w, "reverse", 7) == 0)
+            attr |= THEME_REVERSE;
+        else if (n == 9 && strncmp(w, "underline", 9) == 0)
+            attr |= THEME_UNDERLINE;
+        else if (n == 3 && strncmp(w, "dim", 3) == 0)
+            attr |= THEME_DIM;
+        else
+            return error_set(err, RS_EINPUT, lx->file, lx->line, col,
+                             "expected bold, reverse, underline or dim, found '%.*s'", (int)(n ? n : 1), n ? w : lx->s + lx->pos);
+    }
+    t->fg[slot] = c[0];
+    t->bg[slot] = c[1];
+    t->attr[slot] = attr;
+    return RS_OK;
+}
+
+int theme_load(const char *name, const char *dir, theme_t *t, rs_error_t *err)
+{
+    theme_builtin(t);
+    char path[4096];
+    if (strchr(name, '/'))
+        snprintf(path, sizeof path, "%s", name);
+    else
+        snprintf(path, sizeof path, "%s/%s.theme", dir, name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return error_set(err, RS_EINPUT, path, 0, 0, "no such theme (themes are %s/*.theme)", dir);
+    snprintf(t->name, sizeof t->name, "%s", name);
+    char line[512];
+    int rc = RS_OK;
+    for (int ln = 1; !rc && fgets(line, sizeof line, f); ln++) {
+        line[strcspn(line, "\n")] = 0;
+        lex_t lx = { .file = path, .s = line, .len = strlen(line), .line = ln };
+        rc = parse_line(t, &lx, err);
+    }
+    fclose(f);
+    return rc;
+}

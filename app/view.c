@@ -1,0 +1,252 @@
+#include "view.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "routine.h"
+
+int view_buffers(const lowering_t *l, const score_detail_t *d, view_buf_t **out, int32_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    view_buf_t *b = malloc(((size_t)l->n_nodes + 1) * sizeof *b);
+    uint8_t *rejected = calloc((size_t)l->n_nodes + 1, 1);
+    if (!b || !rejected) {
+        free(b);
+        free(rejected);
+        return RS_ENOMEM;
+    }
+    for (int32_t k = 0; k < d->place.n_rejected; k++)
+        rejected[d->place.rejected[k].node] = 1;
+    int32_t m = 0;
+    for (int32_t i = 0; i < l->n_nodes; i++) {
+        if (d->place.is_inline[i])
+            continue;
+        uint8_t role = lower_is_resident(l, i)           ? ROLE_RESIDENT
+                       : rejected[i]                     ? ROLE_REJECTED
+                       : (l->flags[i] & FLAG_OUTPUT)     ? ROLE_OUTPUT
+                       : (l->flags[i] & FLAG_PINNED)     ? ROLE_INTERMEDIATE
+                                                         : ROLE_CANDIDATE;
+        b[m++] = (view_buf_t){ d->live.start[i], d->live.end[i], d->offset[i], d->aligned[i], i, role };
+    }
+    free(rejected);
+    *out = b;
+    *n = m;
+    return RS_OK;
+}
+
+static int64_t lerp(int64_t a, int64_t b, int64_t i, int64_t n)
+{
+    return a + (int64_t)((__int128)(b - a) * i / n);
+}
+
+void view_col_steps(const view_grid_t *g, int x, int64_t *a, int64_t *b)
+{
+    *a = lerp(g->step0, g->step1, x, g->w);
+    *b = lerp(g->step0, g->step1, x + 1, g->w);
+    if (*b <= *a)
+        *b = *a + 1; /* zoomed in past one step a column: each column still shows a step */
+}
+
+/* Offsets [a, b) of row y (row 0 on top). */
+static void row_offsets(const view_grid_t *g, int y, int64_t *a, int64_t *b)
+{
+    *a = lerp(g->off0, g->off1, g->h - 1 - y, g->h);
+    *b = lerp(g->off0, g->off1, g->h - y, g->h);
+}
+
+int view_step_col(const view_grid_t *g, int64_t s)
+{
+    if (s < g->step0 || s >= g->step1)
+        return -1;
+    int x = (int)((__int128)(s - g->step0) * g->w / (g->step1 - g->step0));
+    while (x > 0) { /* the columns' own edges decide (rounding) */
+        int64_t a, b;
+        view_col_steps(g, x, &a, &b);
+        if (s >= a)
+            break;
+        x--;
+    }
+    return x < g->w ? x : g->w - 1;
+}
+
+int view_offset_row(const view_grid_t *g, int64_t o)
+{
+    if (o < g->off0 || o >= g->off1)
+        return -1;
+    for (int y = 0; y < g->h; y++) {
+        int64_t a, b;
+        row_offsets(g, y, &a, &b);
+        if (o >= a && o < b)
+            return y;
+    }
+    return g->h - 1;
+}
+
+int view_grid_build(const view_buf_t *b, int32_t n, int64_t step0, int64_t step1, int64_t off0, int64_t off1, int w,
+                    int h, view_grid_t *g)
+{
+    memset(g, 0, sizeof *g);
+    if (w < 1 || h < 1 || step1 <= step0 || off1 <= off0)
+        return RS_EINVAL;
+    *g = (view_grid_t){ w, h, step0, step1, off0, off1, NULL };
+    size_t cells = (size_t)w * (size_t)h;
+    g->cell = malloc(cells * sizeof *g->cell);
+    __int128 *best = calloc(cells, sizeof *best);
+    if (!g->cell || !best) {
+        free(best);
+        view_grid_free(g);
+        return RS_ENOMEM;
+    }
+    for (size_t c = 0; c < cells; c++)
+        g->cell[c] = -1;
+    for (int32_t i = 0; i < n; i++) {
+        const view_buf_t *v = &b[i];
+        if (v->size <= 0 || v->end < step0 || v->start >= step1 || v->offset + v->size <= off0 || v->offset >= off1)
+            continue;
+        int x0 = view_step_col(g, v->start < step0 ? step0 : v->start);
+        int x1 = view_step_col(g, v->end >= step1 ? step1 - 1 : v->end);
+        int y1 = view_offset_row(g, v->offset < off0 ? off0 : v->offset);                       /* bottom row */
+        int y0 = view_offset_row(g, v->offset + v->size > off1 ? off1 - 1 : v->offset + v->size - 1); /* top row */
+        for (int x = x0; x <= x1; x++) {
+            int64_t sa, sb;
+            view_col_steps(g, x, &sa, &sb);
+            int64_t ts = (v->end + 1 < sb ? v->end + 1 : sb) - (v->start > sa ? v->start : sa);
+            if (ts <= 0)
+                continue;
+            for (int y = y0; y <= y1; y++) {
+                int64_t oa, ob;
+                row_offsets(g, y, &oa, &ob);
+                int64_t to = (v->offset + v->size < ob ? v->offset + v->size : ob) - (v->offset > oa ? v->offset : oa);
+                if (to <= 0)
+                    continue;
+                __int128 area = (__int128)ts * to;
+                size_t c = (size_t)y * (size_t)w + (size_t)x;
+                if (area > best[c]) {
+                    best[c] = area;
+                    g->cell[c] = i;
+                }
+            }
+        }
+    }
+    free(best);
+    return RS_OK;
+}
+
+void view_grid_free(view_grid_t *g)
+{
+    free(g->cell);
+    g->cell = NULL;
+}
+
+int64_t *view_live_bytes(const view_buf_t *b, int32_t n, int64_t n_steps)
+{
+    if (n_steps < 1)
+        n_steps = 1;
+    int64_t *live = calloc((size_t)n_steps + 1, sizeof *live);
+    if (!live)
+        return NULL;
+    for (int32_t i = 0; i < n; i++) {
+        if (b[i].start >= n_steps)
+            continue;
+        live[b[i].start] += b[i].size;
+        if (b[i].end + 1 <= n_steps)
+            live[b[i].end + 1] -= b[i].size;
+    }
+    for (int64_t s = 1; s <= n_steps; s++)
+        live[s] += live[s - 1];
+    return live;
+}
+
+int64_t *view_live_columns(const view_grid_t *g, const int64_t *live, int64_t n_steps)
+{
+    int64_t *col = calloc((size_t)g->w, sizeof *col);
+    if (!col)
+        return NULL;
+    for (int x = 0; x < g->w; x++) {
+        int64_t a, b;
+        view_col_steps(g, x, &a, &b);
+        for (int64_t s = a; s < b && s < n_steps; s++)
+            if (s >= 0 && live[s] > col[x])
+                col[x] = live[s];
+    }
+    return col;
+}
+
+void view_axis_bytes(int64_t v, char *buf, size_t n)
+{
+    static const char *suffix = "KMGTPE";
+    if (v < 1024) {
+        snprintf(buf, n, "%lld", (long long)v);
+        return;
+    }
+    double d = (double)v;
+    int k = -1;
+    while (d >= 1024 && k < 5) {
+        d /= 1024;
+        k++;
+    }
+    snprintf(buf, n, d < 10 && d != (int)d ? "%.1f%c" : "%.0f%c", d, suffix[k]);
+}
+
+void view_statuses_at(const fit_plan_t *p, int32_t upto, uint8_t *status)
+{
+    int32_t *slot = malloc(((size_t)p->routine->n_nodes + 1) * sizeof *slot);
+    if (!slot)
+        return;
+    for (int32_t i = 0; i < p->routine->n_nodes; i++)
+        slot[i] = -1;
+    for (int32_t k = 0; k < p->n_cands; k++) {
+        slot[p->cands[k].node] = k;
+        status[k] = p->cands[k].status == ST_DROPPED ? ST_DROPPED : ST_PENDING;
+    }
+    for (int32_t i = 0; i <= upto && i < p->n_events; i++) {
+        const fit_event_t *e = &p->events[i];
+        int32_t k = e->node >= 0 ? slot[e->node] : -1;
+        switch ((fit_event_kind_t)e->kind) {
+        case EV_ACCEPT:
+            if (k >= 0)
+                status[k] = ST_ACCEPTED;
+            break;
+        case EV_HOLD:
+            if (k >= 0)
+                status[k] = ST_HELD;
+            break;
+        case EV_REJECT:
+            if (k >= 0)
+                status[k] = ST_REJECTED;
+            break;
+        case EV_COMMIT_GROUP:
+        case EV_DISCARD_GROUP: {
+            uint8_t st = e->kind == EV_COMMIT_GROUP ? ST_COMMITTED : ST_DISCARDED;
+            for (int32_t m = 0; m < e->group_n; m++)
+                if (slot[p->members[e->group_off + m]] >= 0)
+                    status[slot[p->members[e->group_off + m]]] = st;
+            if (e->kind == EV_COMMIT_GROUP && k >= 0)
+                status[k] = ST_COMMITTED;
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    free(slot);
+}
+
+int32_t view_accepted_at(const fit_plan_t *p, int32_t upto)
+{
+    if (upto < 0 || p->n_events == 0)
+        return 0;
+    if (upto >= p->n_events)
+        upto = p->n_events - 1;
+    const fit_event_t *e = &p->events[upto];
+    /* accepted_n counts flips before the event; an accept or a commit adds
+     * its own */
+    int32_t n = e->accepted_n;
+    if (e->kind == EV_ACCEPT)
+        n += 1;
+    else if (e->kind == EV_COMMIT_GROUP)
+        n += e->group_n + 1;
+    return n;
+}

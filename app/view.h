@@ -1,0 +1,71 @@
+/* view: what the TUI draws, computed without drawing (so it is unit-tested
+ * and benchmarked off-screen): the arena's cells, where the busiest buffer
+ * wins a cell; the live-bytes curve per column; axis labels; and the
+ * candidate statuses at any event of a fit's trace. */
+#ifndef RS_VIEW_H
+#define RS_VIEW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fit.h"
+#include "score.h"
+
+typedef enum view_role {
+    ROLE_RESIDENT,
+    ROLE_INTERMEDIATE, /* @pinned: never a candidate */
+    ROLE_OUTPUT,
+    ROLE_CANDIDATE,
+    ROLE_REJECTED,     /* a rejected inline preference */
+    ROLE_COUNT
+} view_role_t;
+
+typedef struct view_buf {
+    int64_t start, end;   /* inclusive steps */
+    int64_t offset, size; /* aligned size */
+    int32_t node;
+    uint8_t role;
+} view_buf_t;
+
+/* The materialized buffers of a scoring, with their roles (new array). */
+int view_buffers(const lowering_t *l, const score_detail_t *d, view_buf_t **out, int32_t *n);
+
+typedef struct view_grid {
+    int w, h;
+    int64_t step0, step1;  /* columns cover [step0, step1) */
+    int64_t off0, off1;    /* rows cover [off0, off1), row 0 on top */
+    int32_t *cell;         /* w * h: index into the buffers, -1 when empty */
+} view_grid_t;
+
+/* Aggregates buffers into a w x h grid over steps [step0, step1) and
+ * offsets [off0, off1): each cell shows the buffer covering most of its
+ * area (ties: the lower index).  Work is proportional to the cells the
+ * buffers cover, not to the routine.  g->cell is allocated here. */
+int view_grid_build(const view_buf_t *b, int32_t n, int64_t step0, int64_t step1, int64_t off0, int64_t off1, int w,
+                    int h, view_grid_t *g);
+void view_grid_free(view_grid_t *g);
+
+/* Steps [a, b) of column x. */
+void view_col_steps(const view_grid_t *g, int x, int64_t *a, int64_t *b);
+/* The column showing step s, or -1. */
+int view_step_col(const view_grid_t *g, int64_t s);
+/* The row showing offset o, or -1. */
+int view_offset_row(const view_grid_t *g, int64_t o);
+
+/* Live bytes at each step 0..n_steps-1 (new array). */
+int64_t *view_live_bytes(const view_buf_t *b, int32_t n, int64_t n_steps);
+
+/* The largest live bytes in each column of g (new array of g->w). */
+int64_t *view_live_columns(const view_grid_t *g, const int64_t *live, int64_t n_steps);
+
+/* A short axis label for bytes: "0", "512", "48M", "1.5G" (at most 5 chars). */
+void view_axis_bytes(int64_t v, char *buf, size_t n);
+
+/* The status of every candidate of p (indexed like p->cands) after events
+ * 0..upto (inclusive; -1: before any). */
+void view_statuses_at(const fit_plan_t *p, int32_t upto, uint8_t *status);
+
+/* The nodes accepted after events 0..upto: plan flips [0, count). */
+int32_t view_accepted_at(const fit_plan_t *p, int32_t upto);
+
+#endif

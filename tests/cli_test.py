@@ -186,7 +186,7 @@ def bad_routines():
     expect_error(["score", MLP, "--alignment", "-3"], "out of range")
     expect_error(["score", MLP, "--layout", "best"], "unknown layout strategy 'best'")
     expect_error(["score"], "usage: rematscope score")
-    expect_error(["frobnicate"], "unknown command 'frobnicate'")
+    expect_error(["frobnicate"], "unknown command or file 'frobnicate'")
     expect_error(["score", MLP, "--budget", "1MB"], "option --budget does not apply to 'score'")
 
 

@@ -294,7 +294,7 @@ static void complete_path(tui_t *t, char *buf, size_t n)
     size_t keep = (size_t)(base - buf);
     snprintf(buf + keep, n - keep, "%s", common);
     if (matches == 1) {
-        char full[1200];
+        char full[1400];
         snprintf(full, sizeof full, "%s%s", slash ? dir : "", common);
         DIR *isdir = opendir(full);
         if (isdir) {

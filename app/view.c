@@ -43,8 +43,8 @@ static int64_t lerp(int64_t a, int64_t b, int64_t i, int64_t n)
 
 void view_col_steps(const view_grid_t *g, int x, int64_t *a, int64_t *b)
 {
-    *a = lerp(g->step0, g->step1, x, g->w);
-    *b = lerp(g->step0, g->step1, x + 1, g->w);
+    *a = g->col_edge[x];
+    *b = g->col_edge[x + 1];
     if (*b <= *a)
         *b = *a + 1; /* zoomed in past one step a column: each column still shows a step */
 }
@@ -52,36 +52,50 @@ void view_col_steps(const view_grid_t *g, int x, int64_t *a, int64_t *b)
 /* Offsets [a, b) of row y (row 0 on top). */
 static void row_offsets(const view_grid_t *g, int y, int64_t *a, int64_t *b)
 {
-    *a = lerp(g->off0, g->off1, g->h - 1 - y, g->h);
-    *b = lerp(g->off0, g->off1, g->h - y, g->h);
+    *a = g->row_edge[g->h - 1 - y];
+    *b = g->row_edge[g->h - y];
+}
+
+/* The last index i in [0, n) with edge[i] <= v (edge ascending). */
+static int last_at_or_below(const int64_t *edge, int n, int64_t v)
+{
+    int lo = 0, hi = n - 1;
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        if (edge[mid] <= v)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+/* The index i with edge[i] <= v < edge[i + 1]: the proportional guess is
+ * within one of it (edges are rounded down from the same proportion), and
+ * a binary search settles what it misses (repeated edges when zoomed in). */
+static int locate(const int64_t *edge, int n, int64_t lo, int64_t hi, int64_t v)
+{
+    int k = (int)((__int128)(v - lo) * n / (hi - lo));
+    for (int d = 0; d <= 1; d++) {
+        int i = k - d;
+        if (i >= 0 && i < n && edge[i] <= v && v < edge[i + 1])
+            return i;
+    }
+    return last_at_or_below(edge, n, v);
 }
 
 int view_step_col(const view_grid_t *g, int64_t s)
 {
     if (s < g->step0 || s >= g->step1)
         return -1;
-    int x = (int)((__int128)(s - g->step0) * g->w / (g->step1 - g->step0));
-    while (x > 0) { /* the columns' own edges decide (rounding) */
-        int64_t a, b;
-        view_col_steps(g, x, &a, &b);
-        if (s >= a)
-            break;
-        x--;
-    }
-    return x < g->w ? x : g->w - 1;
+    return locate(g->col_edge, g->w, g->step0, g->step1, s);
 }
 
 int view_offset_row(const view_grid_t *g, int64_t o)
 {
     if (o < g->off0 || o >= g->off1)
         return -1;
-    for (int y = 0; y < g->h; y++) {
-        int64_t a, b;
-        row_offsets(g, y, &a, &b);
-        if (o >= a && o < b)
-            return y;
-    }
-    return g->h - 1;
+    return g->h - 1 - locate(g->row_edge, g->h, g->off0, g->off1, o);
 }
 
 int view_grid_build(const view_buf_t *b, int32_t n, int64_t step0, int64_t step1, int64_t off0, int64_t off1, int w,
@@ -90,15 +104,21 @@ int view_grid_build(const view_buf_t *b, int32_t n, int64_t step0, int64_t step1
     memset(g, 0, sizeof *g);
     if (w < 1 || h < 1 || step1 <= step0 || off1 <= off0)
         return RS_EINVAL;
-    *g = (view_grid_t){ w, h, step0, step1, off0, off1, NULL };
+    *g = (view_grid_t){ w, h, step0, step1, off0, off1, NULL, NULL, NULL };
     size_t cells = (size_t)w * (size_t)h;
     g->cell = malloc(cells * sizeof *g->cell);
+    g->col_edge = malloc(((size_t)w + 1) * sizeof *g->col_edge);
+    g->row_edge = malloc(((size_t)h + 1) * sizeof *g->row_edge);
     __int128 *best = calloc(cells, sizeof *best);
-    if (!g->cell || !best) {
+    if (!g->cell || !best || !g->col_edge || !g->row_edge) {
         free(best);
         view_grid_free(g);
         return RS_ENOMEM;
     }
+    for (int x = 0; x <= w; x++)
+        g->col_edge[x] = lerp(step0, step1, x, w);
+    for (int y = 0; y <= h; y++)
+        g->row_edge[y] = lerp(off0, off1, y, h);
     for (size_t c = 0; c < cells; c++)
         g->cell[c] = -1;
     for (int32_t i = 0; i < n; i++) {
@@ -137,7 +157,10 @@ int view_grid_build(const view_buf_t *b, int32_t n, int64_t step0, int64_t step1
 void view_grid_free(view_grid_t *g)
 {
     free(g->cell);
+    free(g->col_edge);
+    free(g->row_edge);
     g->cell = NULL;
+    g->col_edge = g->row_edge = NULL;
 }
 
 int64_t *view_live_bytes(const view_buf_t *b, int32_t n, int64_t n_steps)

@@ -35,6 +35,8 @@ typedef struct view_grid {
     int64_t step0, step1;  /* columns cover [step0, step1) */
     int64_t off0, off1;    /* rows cover [off0, off1), row 0 on top */
     int32_t *cell;         /* w * h: index into the buffers, -1 when empty */
+    int64_t *col_edge;     /* w + 1 step edges: column x is [col_edge[x], col_edge[x + 1]) */
+    int64_t *row_edge;     /* h + 1 offset edges from the bottom: row y is [row_edge[h-1-y], row_edge[h-y]) */
 } view_grid_t;
 
 /* Aggregates buffers into a w x h grid over steps [step0, step1) and

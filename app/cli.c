@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "text.h"
 #include "units.h"
 
 #define M(cmd) (1u << (cmd))
@@ -230,13 +231,11 @@ int cli_run(const cli_t *c) { return COMMANDS[c->cmd].run(c); }
 
 int cli_fail(const rs_error_t *e)
 {
-    char buf[1024];
+    char buf[1024], shown[2048];
     error_format(e, buf, sizeof buf);
-    /* one line: newlines in names would break scripts that read stderr */
-    for (char *p = buf; *p; p++)
-        if (*p == '\n' || *p == '\r')
-            *p = ' ';
-    fprintf(stderr, "rematscope: %s\n", buf);
+    /* one line, whatever the names in it hold: newlines and control bytes
+     * are shown escaped */
+    fprintf(stderr, "rematscope: %s\n", text_escape(buf, shown, sizeof shown));
     switch (e->code) {
     case RS_EINPUT:
     case RS_EINVAL:

@@ -115,9 +115,10 @@ int cmd_profiles(const cli_t *c)
     } else {
         printf("%-24s %12s %9s %6s %14s %14s\n", "profile", "memory", "alignment", "depth", "FLOP/s", "bytes/s");
         for (int i = 0; i < n; i++) {
-            char m[32];
+            char m[32], name[160];
             units_format_bytes(p[i].memory_bytes, m, sizeof m);
-            printf("%-24s %12s %9lld %6d %14.4g %14.4g\n", p[i].name, m, (long long)p[i].alignment,
+            printf("%-24s %12s %9lld %6d %14.4g %14.4g\n", text_escape(p[i].name, name, sizeof name), m,
+                   (long long)p[i].alignment,
                    (int)p[i].max_inline_depth, (double)p[i].flops_per_s, (double)p[i].bytes_per_s);
         }
         if (!n)

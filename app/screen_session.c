@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "import.h"
+#include "text.h"
 #include "tui.h"
 #include "units.h"
 
@@ -96,9 +97,10 @@ void screen_session_draw(tui_t *t)
             continue;
         }
         const profile_t *p = &t->profiles[i - 1];
-        char m[32];
+        char m[32], name[160];
         units_format_bytes(p->memory_bytes, m, sizeof m);
-        tui_putf(t, LIST_Y + 1 + k, x, rw, a, "%s%-21.21s %10s %6lld", active ? "*" : " ", p->name, m,
+        tui_putf(t, LIST_Y + 1 + k, x, rw, a, "%s%-21.21s %10s %6lld", active ? "*" : " ",
+                 text_escape(p->name, name, sizeof name), m,
                  (long long)p->alignment);
     }
     /* the open routine, its bindings and footprint */

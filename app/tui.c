@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "import.h"
+#include "text.h"
 #include "rebuild.h"
 #include "units.h"
 
@@ -79,6 +80,9 @@ void tui_put(tui_t *t, int y, int x, int w, unsigned attr, const char *s)
         return;
     if (x + w > t->cols)
         w = t->cols - x;
+    /* whatever a name holds, the terminal gets no control bytes */
+    char safe[2048];
+    s = text_escape(s, safe, sizeof safe);
     int cols;
     size_t n = bytes_for_cols(s, w, &cols);
     attron(attr);

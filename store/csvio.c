@@ -108,11 +108,16 @@ int csvio_read_file(const char *path, csvio_row_fn fn, void *ud, rs_error_t *err
     FILE *f = fopen(path, "rb");
     if (!f)
         return error_set(err, RS_EINPUT, path, 0, 0, "cannot open: %s", strerror(errno));
+    int rc = csvio_read_stream(f, path, fn, ud, err);
+    fclose(f);
+    return rc;
+}
+
+int csvio_read_stream(FILE *f, const char *path, csvio_row_fn fn, void *ud, rs_error_t *err)
+{
     struct csv_parser p;
-    if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0) {
-        fclose(f);
+    if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0)
         return error_set(err, RS_ENOMEM, path, 0, 0, "out of memory");
-    }
     reader_t r = { .fn = fn, .ud = ud, .err = err, .path = path };
     char *line = NULL;
     size_t cap = 0;
@@ -137,7 +142,6 @@ int csvio_read_file(const char *path, csvio_row_fn fn, void *ud, rs_error_t *err
     free(r.field);
     free(r.len);
     free(r.col);
-    fclose(f);
     return r.rc;
 }
 

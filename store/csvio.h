@@ -25,6 +25,9 @@ typedef int (*csvio_row_fn)(void *ud, const csvio_row_t *row, rs_error_t *err);
  * Malformed CSV is an RS_EINPUT error with the line. */
 int csvio_read_file(const char *path, csvio_row_fn fn, void *ud, rs_error_t *err);
 
+/* The same over an open stream; path names it in errors. */
+int csvio_read_stream(FILE *f, const char *path, csvio_row_fn fn, void *ud, rs_error_t *err);
+
 /* Writes one field, quoted only when it holds a comma, quote, CR or LF. */
 int csvio_write_field(FILE *f, const char *s, size_t len);
 

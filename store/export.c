@@ -95,18 +95,17 @@ static int layout_problem(store_t *s, const stored_plan_t *p, minimalloc_problem
     rc = score_lowering(rb.lowering, rb.final_prefs, &rb.cfg, &fp, &d, err);
     int32_t N = rb.lowering->n_nodes;
     if (!rc) {
-        mp->ids = calloc((size_t)N + 1, sizeof *mp->ids);
-        mp->bufs = calloc((size_t)N + 1, sizeof *mp->bufs);
         *offsets = calloc((size_t)N + 1, sizeof **offsets);
-        if (!mp->ids || !mp->bufs || !*offsets)
+        if (!*offsets)
             rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     }
     for (int32_t i = 0; !rc && i < N; i++) {
         if (d.place.is_inline[i])
             continue;
-        mp->ids[mp->n] = strdup(rb.routine->nodes[i].name);
-        mp->bufs[mp->n] = (arena_buf_t){ rb.lowering->bytes[i], d.live.start[i], d.live.end[i] };
-        (*offsets)[mp->n++] = d.offset[i];
+        (*offsets)[mp->n] = d.offset[i];
+        if (minimalloc_add(mp, rb.routine->nodes[i].name,
+                           (arena_buf_t){ rb.lowering->bytes[i], d.live.start[i], d.live.end[i] }, false, 0))
+            rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     }
     if (!rc && fp.total != p->final.total)
         rc = error_set(err, RS_ESTORE, store_path(s), 0, 0,

@@ -354,27 +354,15 @@ int library_layout_get(store_t *s, const char *name, minimalloc_problem_t *out, 
     if (rc)
         return rc;
     sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
-    int32_t cap = 0;
     int step;
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        if (out->n == cap) {
-            cap = cap ? cap * 2 : 64;
-            char **ni = realloc(out->ids, (size_t)cap * sizeof *ni);
-            if (ni)
-                out->ids = ni;
-            arena_buf_t *nb = realloc(out->bufs, (size_t)cap * sizeof *nb);
-            if (nb)
-                out->bufs = nb;
-            if (!ni || !nb) {
-                sqlite3_finalize(st);
-                minimalloc_free(out);
-                return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-            }
+        const unsigned char *id = sqlite3_column_text(st, 0);
+        arena_buf_t b = { sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2) - 1 };
+        if (minimalloc_add(out, id ? (const char *)id : "", b, false, 0)) {
+            sqlite3_finalize(st);
+            minimalloc_free(out);
+            return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
         }
-        out->ids[out->n] = store_col_text(st, 0);
-        out->bufs[out->n] = (arena_buf_t){ sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 1),
-                                           sqlite3_column_int64(st, 2) - 1 };
-        out->n++;
     }
     sqlite3_finalize(st);
     *found = out->n > 0;

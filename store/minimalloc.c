@@ -11,7 +11,6 @@
 
 typedef struct mm_reader {
     minimalloc_problem_t *p;
-    int32_t cap;
     bool header_seen;
     bool has_offset;
 } mm_reader_t;
@@ -68,31 +67,10 @@ static int on_row(void *ud, const csvio_row_t *row, rs_error_t *err)
         return error_set(err, RS_EINPUT, row->path, row->line, row->col[3], "size must be >= 0, found %lld", size);
     if (offset < 0)
         return error_set(err, RS_EINPUT, row->path, row->line, row->col[4], "offset must be >= 0, found %lld", offset);
-    minimalloc_problem_t *p = r->p;
-    if (p->n == INT32_MAX)
+    if (r->p->n == INT32_MAX)
         return error_set(err, RS_EINPUT, row->path, row->line, 0, "too many buffers");
-    if (p->n == r->cap) {
-        int32_t ncap = r->cap ? (r->cap > INT32_MAX / 2 ? INT32_MAX : r->cap * 2) : 64;
-        char **ni = realloc(p->ids, (size_t)ncap * sizeof *ni);
-        if (ni)
-            p->ids = ni;
-        arena_buf_t *nb = realloc(p->bufs, (size_t)ncap * sizeof *nb);
-        if (nb)
-            p->bufs = nb;
-        int64_t *no = r->has_offset ? realloc(p->offsets, (size_t)ncap * sizeof *no) : NULL;
-        if (no)
-            p->offsets = no;
-        if (!ni || !nb || (r->has_offset && !no))
-            return error_set(err, RS_ENOMEM, row->path, row->line, 0, "out of memory");
-        r->cap = ncap;
-    }
-    p->ids[p->n] = strdup(row->field[0]);
-    if (!p->ids[p->n])
+    if (minimalloc_add(r->p, row->field[0], (arena_buf_t){ size, lower, upper - 1 }, r->has_offset, offset))
         return error_set(err, RS_ENOMEM, row->path, row->line, 0, "out of memory");
-    p->bufs[p->n] = (arena_buf_t){ size, lower, upper - 1 };
-    if (r->has_offset)
-        p->offsets[p->n] = offset;
-    p->n++;
     return RS_OK;
 }
 
@@ -108,10 +86,91 @@ int minimalloc_read(const char *path, minimalloc_problem_t *out, rs_error_t *err
     return rc;
 }
 
+int minimalloc_read_stream(FILE *f, const char *path, minimalloc_problem_t *out, rs_error_t *err)
+{
+    memset(out, 0, sizeof *out);
+    mm_reader_t r = { .p = out };
+    int rc = csvio_read_stream(f, path, on_row, &r, err);
+    if (!rc && !r.header_seen)
+        rc = error_set(err, RS_EINPUT, path, 1, 1, "empty file: expected the header id,lower,upper,size");
+    if (rc)
+        minimalloc_free(out);
+    return rc;
+}
+
+#define POOL_CHUNK (1u << 20)
+
+static char *pool_copy(minimalloc_problem_t *p, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    if (n > POOL_CHUNK / 4) { /* a huge id gets a chunk of its own */
+        char **np = realloc(p->pool, ((size_t)p->n_pool + 1) * sizeof *np);
+        char *c = np ? malloc(n) : NULL;
+        if (np)
+            p->pool = np;
+        if (!c)
+            return NULL;
+        /* keep the current chunk last: the big one goes before it */
+        if (p->n_pool) {
+            p->pool[p->n_pool] = p->pool[p->n_pool - 1];
+            p->pool[p->n_pool - 1] = c;
+        } else {
+            p->pool[0] = c;
+            p->pool_used = POOL_CHUNK; /* no room: the next id opens a chunk */
+        }
+        p->n_pool++;
+        memcpy(c, s, n);
+        return c;
+    }
+    if (!p->n_pool || p->pool_used + n > POOL_CHUNK) {
+        char **np = realloc(p->pool, ((size_t)p->n_pool + 1) * sizeof *np);
+        char *c = np ? malloc(POOL_CHUNK) : NULL;
+        if (np)
+            p->pool = np;
+        if (!c)
+            return NULL;
+        p->pool[p->n_pool++] = c;
+        p->pool_used = 0;
+    }
+    char *dst = p->pool[p->n_pool - 1] + p->pool_used;
+    memcpy(dst, s, n);
+    p->pool_used += n;
+    return dst;
+}
+
+int minimalloc_add(minimalloc_problem_t *p, const char *id, arena_buf_t b, bool with_offset, int64_t offset)
+{
+    if (p->n == p->cap) {
+        int32_t ncap = p->cap ? (p->cap > INT32_MAX / 2 ? INT32_MAX : p->cap * 2) : 64;
+        char **ni = realloc(p->ids, (size_t)ncap * sizeof *ni);
+        if (ni)
+            p->ids = ni;
+        arena_buf_t *nb = realloc(p->bufs, (size_t)ncap * sizeof *nb);
+        if (nb)
+            p->bufs = nb;
+        int64_t *no = with_offset ? realloc(p->offsets, (size_t)ncap * sizeof *no) : NULL;
+        if (no)
+            p->offsets = no;
+        if (!ni || !nb || (with_offset && !no))
+            return RS_ENOMEM;
+        p->cap = ncap;
+    }
+    char *copy = pool_copy(p, id);
+    if (!copy)
+        return RS_ENOMEM;
+    p->ids[p->n] = copy;
+    p->bufs[p->n] = b;
+    if (with_offset)
+        p->offsets[p->n] = offset;
+    p->n++;
+    return RS_OK;
+}
+
 void minimalloc_free(minimalloc_problem_t *p)
 {
-    for (int32_t i = 0; i < p->n; i++)
-        free(p->ids[i]);
+    for (int32_t i = 0; i < p->n_pool; i++)
+        free(p->pool[i]);
+    free(p->pool);
     free(p->ids);
     free(p->bufs);
     free(p->offsets);

@@ -4,22 +4,35 @@
 #ifndef RS_MINIMALLOC_H
 #define RS_MINIMALLOC_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "arena.h"
 #include "error.h"
 
 typedef struct minimalloc_problem {
     int32_t n;
-    char **ids;        /* as written */
+    char **ids;        /* as written; they live in the pool */
     arena_buf_t *bufs; /* inclusive spans: [lower, upper - 1] */
     int64_t *offsets;  /* from an `offset` column, or NULL */
+    int32_t cap;
+    char **pool;       /* chunks holding the ids: no allocation per row */
+    int32_t n_pool;
+    size_t pool_used;  /* bytes used in the last chunk */
 } minimalloc_problem_t;
+
+/* Appends a buffer (its id copied into the pool); with_offset keeps an
+ * offset too (every buffer of a problem must agree).  RS_ENOMEM on
+ * failure. */
+int minimalloc_add(minimalloc_problem_t *p, const char *id, arena_buf_t b, bool with_offset, int64_t offset);
 
 /* Reads path.  The header must be id,lower,upper,size (an offset column may
  * follow); each row needs integers with 0 <= lower < upper and size >= 0.
  * Errors are RS_EINPUT with file, line and column. */
 int minimalloc_read(const char *path, minimalloc_problem_t *out, rs_error_t *err);
+/* The same over an open stream (path names it in errors). */
+int minimalloc_read_stream(FILE *f, const char *path, minimalloc_problem_t *out, rs_error_t *err);
 
 void minimalloc_free(minimalloc_problem_t *p);
 

@@ -134,6 +134,18 @@ int profiles_read(const char *path, profile_list_t *out, rs_error_t *err)
     return rc;
 }
 
+int profiles_read_stream(FILE *f, const char *path, profile_list_t *out, rs_error_t *err)
+{
+    memset(out, 0, sizeof *out);
+    prof_reader_t r = { .l = out };
+    int rc = csvio_read_stream(f, path, on_row, &r, err);
+    if (!rc && !r.header_seen)
+        rc = error_set(err, RS_EINPUT, path, 1, 1, "empty file: expected the profile header");
+    if (rc)
+        profiles_free(out);
+    return rc;
+}
+
 void profiles_free(profile_list_t *l)
 {
     free(l->items);

@@ -4,6 +4,7 @@
 #define RS_PROFILES_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "error.h"
 #include "profile.h"
@@ -17,6 +18,8 @@ typedef struct profile_list {
  * unknown column is an error naming it.  Numbers are integers, optionally
  * in the form 312e12 (exact).  Errors: RS_EINPUT with file, line, column. */
 int profiles_read(const char *path, profile_list_t *out, rs_error_t *err);
+/* The same over an open stream (path names it in errors). */
+int profiles_read_stream(FILE *f, const char *path, profile_list_t *out, rs_error_t *err);
 
 void profiles_free(profile_list_t *l);
 

@@ -22,7 +22,10 @@ def run(*args, env=None):
     e["XDG_DATA_HOME"] = TMP
     if env:
         e.update(env)
-    p = subprocess.run([BIN, *args], capture_output=True, text=True, env=e, timeout=120)
+    wrap = os.environ.get("RS_WRAP", "").split()  # e.g. valgrind: its errors fail the run (exit 99)
+    p = subprocess.run([*wrap, BIN, *args], capture_output=True, text=True, env=e, timeout=1200)
+    if p.returncode == 99:
+        raise AssertionError(f"valgrind found errors in {args}:\n{p.stderr[-3000:]}")
     return p.returncode, p.stdout, p.stderr
 
 

@@ -21,7 +21,10 @@ passed = failed = 0
 
 
 def tmux(*args, check=True):
-    return subprocess.run(["tmux", "-S", SOCK, *args], capture_output=True, text=True, check=check)
+    p = subprocess.run(["tmux", "-S", SOCK, *args], capture_output=True, text=True)
+    if check and p.returncode != 0:
+        raise AssertionError(f"tmux {' '.join(args[:4])}: {p.stderr.strip()}")
+    return p
 
 
 class Tui:
@@ -34,7 +37,12 @@ class Tui:
         self.marker = os.path.join(TMP, f"{name}.exit")
         cmd = (f"env -u NO_COLOR {envs} {BIN} {argv}; echo $? > {self.marker}; "
                f"stty -a > {self.marker}.stty; sleep 60")
-        tmux("new-session", "-d", "-s", name, "-x", str(w), "-y", str(h), cmd)
+        for attempt in range(5):  # a server still exiting from the last session refuses for a moment
+            if tmux("new-session", "-d", "-s", name, "-x", str(w), "-y", str(h), cmd, check=False).returncode == 0:
+                break
+            time.sleep(0.3)
+        else:
+            raise AssertionError(f"tmux new-session {name} failed")
         tmux("set-option", "-t", name, "window-size", "manual")
 
     def keys(self, *keys):
@@ -317,6 +325,30 @@ def terminal_restored_on_signals():
             check(status != "0", f"{sig}: exit status {status}")
         finally:
             t.close()
+
+
+@test
+def extreme_sizes_and_a_resize_storm():
+    t = Tui("sizes")
+    try:
+        t.wait("Routines")
+        open_routine(t, "transformer_2")
+        for w, h in ((1, 1), (400, 200), (2, 100), (300, 3)):
+            tmux("resize-window", "-t", "sizes", "-x", str(w), "-y", str(h))
+            time.sleep(0.3)
+            s = t.screen()
+            if w >= 60 and h >= 18:
+                check("peak @ step" in s, f"{w}x{h}:\n{s[:500]}")
+        for i in range(100):
+            tmux("resize-window", "-t", "sizes", "-x", str(40 + (i * 37) % 200), "-y", str(10 + (i * 13) % 60))
+        tmux("resize-window", "-t", "sizes", "-x", "120", "-y", "40")
+        s = t.wait("peak @ step")
+        check("rematscope" in s and "terminal too small" not in s, s)
+        t.keys("q", "q")
+        status, stty = t.exit_status()
+        check(status == "0" and cooked(stty), (status, stty))
+    finally:
+        t.close()
 
 
 shutil.rmtree(TMP, ignore_errors=True) if not failed else None

@@ -1,0 +1,44 @@
+/* Fuzz target: the MiniMalloc and profile CSV readers (through libcsv);
+ * whatever reads as a layout problem is laid out, and the layout must be
+ * valid. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "arena.h"
+#include "minimalloc.h"
+#include "profiles.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size == 0 || size > 1 << 16)
+        return 0;
+    rs_error_t err;
+    FILE *f = fmemopen((void *)data, size, "rb");
+    if (!f)
+        return 0;
+    minimalloc_problem_t p;
+    if (!minimalloc_read_stream(f, "fuzz.csv", &p, &err)) {
+        int64_t *off = malloc(((size_t)p.n + 1) * sizeof *off), h;
+        if (off && p.n < 5000 && !arena_layout(p.bufs, p.n, 1 + (int64_t)(size % 7), ARENA_GREEDY, off, &h, &err)) {
+            int32_t a, b;
+            if (!arena_check(p.bufs, p.n, 1 + (int64_t)(size % 7), off, &a, &b))
+                abort(); /* an overlap: a layout bug */
+            if (h < arena_max_live(p.bufs, p.n, 1 + (int64_t)(size % 7), NULL))
+                abort();
+        }
+        free(off);
+        minimalloc_free(&p);
+    }
+    fclose(f);
+    f = fmemopen((void *)data, size, "rb");
+    if (!f)
+        return 0;
+    profile_list_t l;
+    if (!profiles_read_stream(f, "fuzz.csv", &l, &err))
+        profiles_free(&l);
+    fclose(f);
+    return 0;
+}

@@ -22,7 +22,7 @@ typedef struct cmd_entry {
 
 static const cmd_entry_t COMMANDS[CMD_COUNT] = {
     [CMD_SCORE] = { "score", "ROUTINE [common] [--json]", "footprint and per-buffer table", cmd_score, 1, 1 },
-    [CMD_LAYOUT] = { "layout", "BUFFERS.csv [--alignment N] [--strategy S] [--output SOLUTION.csv] [--json]",
+    [CMD_LAYOUT] = { "layout", "BUFFERS.csv [--alignment N] [--strategy greedy|tight] [--time-limit S] [--iterations N] [--output SOLUTION.csv] [--json]",
                      "lay out a MiniMalloc buffer CSV", cmd_layout, 1, 1 },
     [CMD_FIT] = { "fit", "ROUTINE --budget B [--max-candidates N] [common] [--events] [--json] [--audit]",
                   "run the recompute-vs-store planner", cmd_fit, 1, 1 },
@@ -44,7 +44,7 @@ static const cmd_entry_t COMMANDS[CMD_COUNT] = {
                   "the full-screen interface (also with no command); FILEs are imported first", cmd_tui, 0, 100000 },
 };
 
-typedef enum opt_kind { OPT_FLAG, OPT_STR, OPT_LIST, OPT_INT } opt_kind_t;
+typedef enum opt_kind { OPT_FLAG, OPT_STR, OPT_LIST, OPT_INT, OPT_SECONDS } opt_kind_t;
 
 typedef struct opt_entry {
     const char *name;
@@ -77,7 +77,9 @@ static const opt_entry_t OPTIONS[] = {
     { "--label", NULL, OPT_STR, F(label), 0, M(CMD_FIT) | M(CMD_SWEEP), "L     a label for saved plans" },
     { "--what", NULL, OPT_STR, F(what), 0, M(CMD_EXPORT), "W     plans, flips, events or layout" },
     { "--audit", NULL, OPT_FLAG, F(audit), 0, M(CMD_FIT) | M(CMD_SWEEP), "      re-lower on every reuse and compare" },
-    { "--strategy", NULL, OPT_STR, F(strategy), 0, M(CMD_LAYOUT), "S     layout strategy (greedy)" },
+    { "--strategy", NULL, OPT_STR, F(strategy), 0, M(CMD_LAYOUT), "S     layout strategy (greedy, tight)" },
+    { "--time-limit", NULL, OPT_SECONDS, F(time_limit), 0, M(CMD_LAYOUT), "S     tight: stop searching after S seconds" },
+    { "--iterations", NULL, OPT_INT, F(iterations), 0, M(CMD_LAYOUT), "N     tight: the search's budget (deterministic)" },
     { "--output", "-o", OPT_STR, F(output), 0, M(CMD_LAYOUT) | M(CMD_GEN) | M(CMD_EXPORT),
       "FILE  where to write (solution, routine, export)" },
     { "--layers", NULL, OPT_INT, F(layers), 0, M(CMD_GEN), "N     layers (blocks, levels) to generate" },
@@ -142,6 +144,14 @@ static int set_option(const opt_entry_t *o, cli_t *c, const char *val, rs_error_
         return RS_OK;
     case OPT_INT:
         return units_parse_int(val, o->name, 0, INT64_MAX, (int64_t *)(base + o->offset), err);
+    case OPT_SECONDS: {
+        char *end;
+        double v = strtod(val, &end);
+        if (*end || end == val || !(v > 0) || v > 1e6)
+            return error_set(err, RS_EINPUT, o->name, 0, 0, "expected seconds (e.g. 2.5), found '%s'", val);
+        *(double *)(base + o->offset) = v;
+        return RS_OK;
+    }
     }
     return RS_OK;
 }
@@ -154,6 +164,7 @@ int cli_parse(int argc, char **argv, cli_t *c, rs_error_t *err)
     c->max_depth = -1;
     c->max_candidates = -1;
     c->layers = -1;
+    c->iterations = -1;
     /* Options may precede the subcommand (--db PATH score ...); they are
      * checked against it once it is known. */
     const opt_entry_t *seen[256];

@@ -33,6 +33,8 @@ typedef struct cli {
     const char *budget, *budgets, *label, *strategy, *output, *what;
     int64_t max_candidates;  /* -1: the default */
     int64_t layers;          /* gen; -1: the kind's default */
+    double time_limit;       /* layout --strategy tight; 0: none */
+    int64_t iterations;      /* layout --strategy tight; -1: the default */
     const char *dtype;       /* gen */
     const char **pos;        /* positional arguments */
     int n_pos;

@@ -7,7 +7,23 @@
 #include "cli.h"
 #include "json.h"
 #include "minimalloc.h"
+#include "tight.h"
 #include "units.h"
+
+static double deadline_s;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static int deadline_passed(void *ud)
+{
+    (void)ud;
+    return deadline_s > 0 && now_s() > deadline_s;
+}
 
 int cmd_layout(const cli_t *c)
 {
@@ -20,7 +36,7 @@ int cmd_layout(const cli_t *c)
     }
     int strategy = ARENA_GREEDY;
     if (c->strategy && (strategy = arena_strategy_parse(c->strategy)) < 0) {
-        error_set(&err, RS_EINPUT, "--strategy", 0, 0, "unknown strategy '%s' (expected greedy)", c->strategy);
+        error_set(&err, RS_EINPUT, "--strategy", 0, 0, "unknown strategy '%s' (expected greedy or tight)", c->strategy);
         return cli_fail(&err);
     }
     minimalloc_problem_t p;
@@ -31,10 +47,16 @@ int cmd_layout(const cli_t *c)
     int64_t height = 0;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    if (!off)
+    tight_stats_t st = { 0 };
+    if (!off) {
         rc = error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-    else
+    } else if (strategy == ARENA_TIGHT) {
+        deadline_s = c->time_limit > 0 ? now_s() + c->time_limit : 0;
+        tight_options_t o = { .max_iterations = c->iterations, .stop = deadline_passed };
+        rc = tight_layout(p.bufs, p.n, alignment, &o, off, &height, &st, &err);
+    } else {
         rc = arena_layout(p.bufs, p.n, alignment, (arena_strategy_t)strategy, off, &height, &err);
+    }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (rc && !err.file[0])
         error_set(&err, err.code, c->pos[0], 0, 0, "%s", err.msg);
@@ -54,6 +76,11 @@ int cmd_layout(const cli_t *c)
             json_int(&j, "lower_bound", lower);
             json_int(&j, "buffers", p.n);
             json_str(&j, "strategy", arena_strategy_name((arena_strategy_t)strategy));
+            if (strategy == ARENA_TIGHT) {
+                json_int(&j, "greedy_height", st.greedy_height);
+                json_int(&j, "iterations", st.iterations);
+                json_bool(&j, "optimal", st.optimal);
+            }
             json_obj_end(&j);
             json_finish(&j);
         } else {
@@ -65,6 +92,11 @@ int cmd_layout(const cli_t *c)
             printf("height       %lld B (%s)\nlower bound  %lld B (%s, max live)\nratio        %.4f\n"
                    "time         %.0f us\n",
                    (long long)height, h, (long long)lower, lb, lower ? (double)height / (double)lower : 1.0, us);
+            if (strategy == ARENA_TIGHT)
+                printf("search       %lld placements and search nodes; greedy gave %lld B (%.4f); %s\n",
+                       (long long)st.iterations, (long long)st.greedy_height,
+                       lower ? (double)st.greedy_height / (double)lower : 1.0,
+                       st.optimal ? "optimal: it meets the lower bound" : "not proven optimal");
             if (c->output)
                 printf("solution     %s\n", c->output);
         }

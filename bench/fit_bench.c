@@ -6,7 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "fit.h"
 #include "gen.h"
@@ -90,6 +93,45 @@ static char *generated(gen_kind_t k, int32_t layers, const char *const *binds, i
     return text;
 }
 
+/* The 48-layer transformer of the performance issue, in a child process so
+ * its peak RSS is its own: a Bytes fit with the default cap and a Minimize
+ * fit over every candidate, against their goals, and memory against the
+ * lowering's size. */
+static int scale(void)
+{
+    pid_t pid = fork();
+    if (pid != 0) {
+        int st = 1;
+        if (pid > 0)
+            waitpid(pid, &st, 0);
+        return pid > 0 && WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+    }
+    const char *binds[] = { "B=8", "T=2048" };
+    char *text = generated(GEN_TRANSFORMER, 48, binds, 2);
+    routine_t *r;
+    rs_error_t err;
+    bindings_t b;
+    lowering_t *l;
+    if (!text || routine_parse("t48", text, strlen(text), &r, &err) || routine_bindings(r, NULL, 0, &b, &err) ||
+        lower_routine(r, &b, &l, &err))
+        _exit(1);
+    run_t bytes, min;
+    int bad = fit_once(r, &b, "60%", 0, false, &bytes) || fit_once(r, &b, "minimize", 0, false, &min);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    if (!bad) {
+        printf("\ntransformer 48 layers (B=8, T=2048): %d steps, %d nodes, lowering %.1f MiB\n", (int)r->n_steps,
+               (int)r->n_nodes, (double)l->block_bytes / 1048576.0);
+        printf("  Bytes 60%% fit, default cap: %.3f s (goal < 0.5 s), %d considered, %d dropped\n", bytes.seconds,
+               (int)bytes.plan->considered, (int)bytes.plan->dropped);
+        printf("  Minimize fit, every candidate: %.1f s (goal < 30 s), %d candidates, %lld scorings\n", min.seconds,
+               (int)min.plan->considered, (long long)(min.plan->reused + min.plan->lowered));
+        printf("  peak RSS %.1f MiB = %.1fx the lowering (goal < 10x)\n", (double)ru.ru_maxrss / 1024.0,
+               (double)ru.ru_maxrss * 1024.0 / (double)l->block_bytes);
+    }
+    _exit(bad);
+}
+
 int main(int argc, char **argv)
 {
     printf("%-26s %-9s %6s %6s %8s %9s %9s %8s %9s %8s %s\n", "routine", "budget", "steps", "cands", "scorings",
@@ -133,5 +175,7 @@ int main(int argc, char **argv)
         bad |= bench(cases[i].label, text, cases[i].budget);
         free(text);
     }
+    if (!getenv("RS_BENCH_QUICK"))
+        bad |= scale();
     return bad;
 }

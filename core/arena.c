@@ -4,19 +4,19 @@
 #include <string.h>
 
 #include "checked.h"
+#include "placer.h"
+#include "tight.h"
 
 int arena_strategy_parse(const char *s)
 {
     if (strcmp(s, "greedy") == 0)
         return ARENA_GREEDY;
+    if (strcmp(s, "tight") == 0)
+        return ARENA_TIGHT;
     return -1;
 }
 
-const char *arena_strategy_name(arena_strategy_t s)
-{
-    (void)s;
-    return "greedy";
-}
+const char *arena_strategy_name(arena_strategy_t s) { return s == ARENA_TIGHT ? "tight" : "greedy"; }
 
 int64_t arena_align(int64_t size, int64_t alignment)
 {
@@ -318,13 +318,22 @@ static int32_t leaf_of(const int64_t *coords, int32_t m, int64_t t)
     return lo;
 }
 
-static void greedy_free(greedy_t *g, int32_t nodes)
+struct placer {
+    greedy_t g;
+    int32_t n, nodes;
+    order_key_t *keys;
+};
+
+void placer_free(placer_t *p)
 {
+    if (!p)
+        return;
+    greedy_t *g = &p->g;
     if (g->own)
-        for (int32_t i = 0; i < nodes; i++)
+        for (int32_t i = 0; i < p->nodes; i++)
             free(g->own[i].v);
     if (g->sub)
-        for (int32_t i = 0; i < nodes; i++)
+        for (int32_t i = 0; i < p->nodes; i++)
             free(g->sub[i].v);
     free(g->own);
     free(g->sub);
@@ -334,27 +343,32 @@ static void greedy_free(greedy_t *g, int32_t nodes)
     free(g->hit);
     free(g->cursor);
     free(g->heap);
+    free(p->keys);
+    free(p);
 }
 
-static int layout_greedy(const arena_buf_t *bufs, int32_t n, int64_t alignment, int64_t *offsets,
-                         int64_t *height, rs_error_t *err)
+int placer_new(const arena_buf_t *bufs, int32_t n, int64_t alignment, placer_t **out, rs_error_t *err)
 {
-    greedy_t g = { 0 };
+    *out = NULL;
+    placer_t *p = calloc(1, sizeof *p);
+    if (!p)
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    p->n = n;
+    greedy_t *g = &p->g;
     size_t nn = n ? (size_t)n : 1;
     int64_t *coords = malloc(nn * 2 * sizeof *coords);
-    order_key_t *order = malloc(nn * sizeof *order);
-    g.aligned = malloc(nn * sizeof *g.aligned);
-    g.lo = malloc(nn * sizeof *g.lo);
-    g.hi = malloc(nn * sizeof *g.hi);
-    int32_t nodes = 0;
+    p->keys = malloc(nn * sizeof *p->keys);
+    g->aligned = malloc(nn * sizeof *g->aligned);
+    g->lo = malloc(nn * sizeof *g->lo);
+    g->hi = malloc(nn * sizeof *g->hi);
     int rc = RS_OK;
-    if (!coords || !order || !g.aligned || !g.lo || !g.hi) {
+    if (!coords || !p->keys || !g->aligned || !g->lo || !g->hi) {
         rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory laying out %d buffers", (int)n);
         goto done;
     }
     for (int32_t i = 0; i < n; i++) {
-        g.aligned[i] = arena_align(bufs[i].size, alignment);
-        if (g.aligned[i] < 0) {
+        g->aligned[i] = arena_align(bufs[i].size, alignment);
+        if (g->aligned[i] < 0) {
             rc = error_set(err, RS_EINPUT, NULL, 0, 0, "buffer %d: size overflows when aligned", (int)i);
             goto done;
         }
@@ -363,8 +377,7 @@ static int layout_greedy(const arena_buf_t *bufs, int32_t n, int64_t alignment, 
         int64_t span;
         if (!checked_sub(bufs[i].end, bufs[i].start, &span))
             span = INT64_MAX;
-        order[i] = (order_key_t){ g.aligned[i], span, bufs[i].start, i };
-        offsets[i] = 0;
+        p->keys[i] = (order_key_t){ g->aligned[i], span, bufs[i].start, i };
     }
     qsort(coords, (size_t)n * 2, sizeof *coords, cmp_i64);
     int32_t m = 0;
@@ -372,47 +385,89 @@ static int layout_greedy(const arena_buf_t *bufs, int32_t n, int64_t alignment, 
         if (m == 0 || coords[m - 1] != coords[i])
             coords[m++] = coords[i];
     for (int32_t i = 0; i < n; i++) {
-        g.lo[i] = leaf_of(coords, m, bufs[i].start);
-        g.hi[i] = leaf_of(coords, m, bufs[i].end);
+        g->lo[i] = leaf_of(coords, m, bufs[i].start);
+        g->hi[i] = leaf_of(coords, m, bufs[i].end);
     }
-    g.leaves = m > 0 ? m : 1;
-    nodes = 4 * g.leaves;
-    g.own = calloc((size_t)nodes, sizeof *g.own);
-    g.sub = calloc((size_t)nodes, sizeof *g.sub);
-    if (!g.own || !g.sub) {
+    g->leaves = m > 0 ? m : 1;
+    p->nodes = 4 * g->leaves;
+    g->own = calloc((size_t)p->nodes, sizeof *g->own);
+    g->sub = calloc((size_t)p->nodes, sizeof *g->sub);
+    if (!g->own || !g->sub)
         rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory laying out %d buffers", (int)n);
-        goto done;
+done:
+    free(coords);
+    if (rc) {
+        placer_free(p);
+        return rc;
     }
-    qsort(order, (size_t)n, sizeof *order, cmp_order);
+    *out = p;
+    return RS_OK;
+}
+
+void placer_greedy_order(const placer_t *p, int32_t *order)
+{
+    order_key_t *k = malloc((p->n ? (size_t)p->n : 1) * sizeof *k);
+    if (!k) { /* no room to sort: index order, still a valid permutation */
+        for (int32_t i = 0; i < p->n; i++)
+            order[i] = i;
+        return;
+    }
+    memcpy(k, p->keys, (size_t)p->n * sizeof *k);
+    qsort(k, (size_t)p->n, sizeof *k, cmp_order);
+    for (int32_t i = 0; i < p->n; i++)
+        order[i] = k[i].index;
+    free(k);
+}
+
+const int64_t *placer_aligned(const placer_t *p) { return p->g.aligned; }
+
+int placer_run(placer_t *p, const int32_t *order, int64_t *offsets, int64_t *height, rs_error_t *err)
+{
+    greedy_t *g = &p->g;
+    /* empty the trees but keep their memory: the search reuses them */
+    for (int32_t i = 0; i < p->nodes; i++)
+        g->own[i].n = g->sub[i].n = 0;
+    g->oom = false;
     int64_t top = 0;
-    for (int32_t k = 0; k < n; k++) {
-        int32_t id = order[k].index;
-        if (g.aligned[id] == 0) {
+    for (int32_t k = 0; k < p->n; k++) {
+        int32_t id = order[k];
+        if (g->aligned[id] == 0) {
             offsets[id] = 0; /* occupies nothing, conflicts with nothing */
             continue;
         }
-        g.n_hit = 0;
-        seg_query(&g, 1, 0, g.leaves - 1, g.lo[id], g.hi[id]);
-        int64_t off = g.oom ? 0 : best_fit(&g, g.aligned[id]);
+        g->n_hit = 0;
+        seg_query(g, 1, 0, g->leaves - 1, g->lo[id], g->hi[id]);
+        int64_t off = g->oom ? 0 : best_fit(g, g->aligned[id]);
         int64_t end;
-        if (!checked_add(off, g.aligned[id], &end)) {
-            rc = error_set(err, RS_EINPUT, NULL, 0, 0, "arena height overflows 64 bits");
-            goto done;
-        }
+        if (!checked_add(off, g->aligned[id], &end))
+            return error_set(err, RS_EINPUT, NULL, 0, 0, "arena height overflows 64 bits");
         offsets[id] = off;
         if (end > top)
             top = end;
-        seg_insert(&g, 1, 0, g.leaves - 1, g.lo[id], g.hi[id], off, end);
-        if (g.oom) {
-            rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory laying out %d buffers", (int)n);
-            goto done;
-        }
+        seg_insert(g, 1, 0, g->leaves - 1, g->lo[id], g->hi[id], off, end);
+        if (g->oom)
+            return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory laying out %d buffers", (int)p->n);
     }
     *height = top;
-done:
-    greedy_free(&g, nodes);
-    free(coords);
+    return RS_OK;
+}
+
+static int layout_greedy(const arena_buf_t *bufs, int32_t n, int64_t alignment, int64_t *offsets,
+                         int64_t *height, rs_error_t *err)
+{
+    placer_t *p;
+    int rc = placer_new(bufs, n, alignment, &p, err);
+    if (rc)
+        return rc;
+    int32_t *order = malloc((n ? (size_t)n : 1) * sizeof *order);
+    if (!order)
+        rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    else {
+        placer_greedy_order(p, order);
+        rc = placer_run(p, order, offsets, height, err);
+    }
     free(order);
+    placer_free(p);
     return rc;
 }
 
@@ -428,6 +483,10 @@ int arena_layout(const arena_buf_t *bufs, int32_t n, int64_t alignment, arena_st
     switch (s) {
     case ARENA_GREEDY:
         return layout_greedy(bufs, n, alignment, offsets, height, err);
+    case ARENA_TIGHT: {
+        tight_stats_t st;
+        return tight_layout(bufs, n, alignment, NULL, offsets, height, &st, err);
+    }
     }
     return error_set(err, RS_EINVAL, NULL, 0, 0, "unknown layout strategy");
 }

@@ -17,9 +17,10 @@ typedef struct arena_buf {
 
 typedef enum arena_strategy {
     ARENA_GREEDY = 0, /* DESIGN §3, a contract: best-fit by size, span, start, index */
+    ARENA_TIGHT = 1,  /* a search from the greedy's layout (core/tight.h), default budget */
 } arena_strategy_t;
 
-/* The strategy named s ("greedy"), or -1. */
+/* The strategy named s ("greedy", "tight"), or -1. */
 int arena_strategy_parse(const char *s);
 const char *arena_strategy_name(arena_strategy_t s);
 

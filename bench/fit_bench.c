@@ -99,6 +99,7 @@ static char *generated(gen_kind_t k, int32_t layers, const char *const *binds, i
  * lowering's size. */
 static int scale(void)
 {
+    fflush(stdout); /* or the child would print the table again */
     pid_t pid = fork();
     if (pid != 0) {
         int st = 1;
@@ -129,6 +130,7 @@ static int scale(void)
         printf("  peak RSS %.1f MiB = %.1fx the lowering (goal < 10x)\n", (double)ru.ru_maxrss / 1024.0,
                (double)ru.ru_maxrss * 1024.0 / (double)l->block_bytes);
     }
+    fflush(stdout);
     _exit(bad);
 }
 

@@ -658,6 +658,29 @@ static const char *role_glyph(const tui_t *t, uint8_t role)
     return t->utf8 ? u[role] : a[role];
 }
 
+/* A filled area in braille: two samples a cell, four levels a row. */
+static void draw_braille(tui_t *t, int y, int x, int h, int w, const int64_t *half, int64_t top)
+{
+    static const unsigned left[4] = { 0x40, 0x04, 0x02, 0x01 }, right[4] = { 0x80, 0x20, 0x10, 0x08 };
+    for (int c = 0; c < w; c++) {
+        int64_t lv[2];
+        for (int k = 0; k < 2; k++)
+            lv[k] = top > 0 ? (int64_t)((__int128)half[2 * c + k] * h * 4 / top) : 0;
+        for (int r = 0; r < h; r++) {
+            unsigned bits = 0;
+            for (int k = 0; k < 2; k++) {
+                int64_t dots = lv[k] - (int64_t)(h - 1 - r) * 4;
+                for (int d = 0; d < 4 && d < dots; d++)
+                    bits |= k ? right[d] : left[d];
+            }
+            if (!bits)
+                continue;
+            char g[4] = { (char)0xE2, (char)(0xA0 + (bits >> 6)), (char)(0x80 + (bits & 0x3F)), 0 };
+            tui_put(t, y + r, x + c, 1, t->attr[T_CURVE], g);
+        }
+    }
+}
+
 /* A filled curve column of height frac (0..1) over h rows, bottom up. */
 static void draw_curve(tui_t *t, int y, int x, int h, int w, const int64_t *cols, int64_t top)
 {
@@ -756,10 +779,19 @@ void tui_draw_arena(tui_t *t, const arena_view_t *a, int y, int x, int h, int w,
     }
     /* the live-bytes curve with the two marks labelled */
     if (curve) {
-        int64_t *cols = view_live_columns(&g, a->live, a->steps);
-        if (cols) {
-            draw_curve(t, ay + 1, x + axis_w, curve_h, grid_w, cols, top);
-            free(cols);
+        view_grid_t g2; /* twice the columns, for braille's two samples a cell */
+        if (t->braille && t->utf8 && view_grid_build(NULL, 0, s0, s1, 0, top, 2 * grid_w, 1, &g2) == RS_OK) {
+            int64_t *half = view_live_columns(&g2, a->live, a->steps);
+            if (half)
+                draw_braille(t, ay + 1, x + axis_w, curve_h, grid_w, half, top);
+            free(half);
+            view_grid_free(&g2);
+        } else {
+            int64_t *cols = view_live_columns(&g, a->live, a->steps);
+            if (cols) {
+                draw_curve(t, ay + 1, x + axis_w, curve_h, grid_w, cols, top);
+                free(cols);
+            }
         }
         char lp[32], tt[32];
         units_format_bytes(a->fp.live_peak, lp, sizeof lp);
@@ -973,6 +1005,10 @@ static void loop(tui_t *t)
         case ACT_GO_COMPARE: go(t, SCR_COMPARE); break;
         case ACT_GO_PLANS: go(t, SCR_PLANS); break;
         case ACT_REDRAW: clear(); break;
+        case ACT_CURVE_STYLE:
+            t->braille = !t->braille && t->utf8;
+            tui_status(t, false, "curve: %s", t->braille ? "braille" : "blocks");
+            break;
         default: break;
         }
     }
@@ -1012,6 +1048,10 @@ int tui_run(const cli_t *c)
     }
     const char *cs = nl_langinfo(CODESET);
     t->utf8 = cs && strcmp(cs, "UTF-8") == 0;
+    /* braille where the terminal can draw it: UTF-8, and not the Linux
+     * console, whose fonts lack the dots */
+    const char *term = getenv("TERM");
+    t->braille = t->utf8 && !(term && strcmp(term, "linux") == 0);
     install_handlers();
     initscr();
     curses_on = 1;

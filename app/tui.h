@@ -39,6 +39,7 @@ typedef struct tui {
     bool quit;
     int rows, cols;
     bool utf8, color, mouse;
+    bool braille;            /* the curve in braille (2 samples a cell), else blocks */
     theme_t theme;
     unsigned attr[T_COUNT];  /* curses attributes per theme slot */
     char status[512];

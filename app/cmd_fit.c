@@ -154,21 +154,6 @@ static void print_plan(const target_t *t, const fit_plan_t *p, bool events)
     }
 }
 
-/* A root context from the target's --inline preferences. */
-static int root_context(const target_t *t, fit_context_t **ctx, rs_error_t *err)
-{
-    int32_t n = 0, N = t->routine->n_nodes;
-    int32_t *nodes = malloc((N ? (size_t)N : 1) * sizeof *nodes);
-    if (!nodes)
-        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-    for (int32_t i = 0; i < N; i++)
-        if (t->prefs[i])
-            nodes[n++] = i;
-    int rc = fit_context_root(t->routine, &t->bind, &t->cfg, nodes, n, ctx, err);
-    free(nodes);
-    return rc;
-}
-
 static void fill_options(const cli_t *c, const target_t *t, fit_options_t *o)
 {
     memset(o, 0, sizeof *o);
@@ -196,7 +181,7 @@ int cmd_fit(const cli_t *c)
     opt.budget = spec;
     fit_context_t *ctx = NULL;
     fit_plan_t *plan = NULL;
-    int rc = root_context(&t, &ctx, &err);
+    int rc = target_context(&t, &ctx, &err);
     int64_t t0 = now_us(), elapsed = 0, plan_id = 0;
     if (!rc)
         rc = fit_run(&opt, ctx, NULL, &plan, &err);
@@ -297,7 +282,7 @@ int cmd_sweep(const cli_t *c)
     fit_context_t *ctx = NULL;
     reuse_cell_t *cell = NULL;
     fit_plan_t **plans = calloc((size_t)n, sizeof *plans);
-    int rc = plans ? root_context(&t, &ctx, &err) : error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    int rc = plans ? target_context(&t, &ctx, &err) : error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     if (!rc) {
         /* one search: every budget's fit shares one reuse cell */
         reuse_owner_t owner = fit_owner(ctx, opt.name);

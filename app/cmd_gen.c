@@ -7,39 +7,7 @@
 
 #include "cli.h"
 #include "gen.h"
-
-/* Writes text to path whole (a temporary name, then a rename), so a failed
- * write leaves no partial file. */
-static int write_whole(const char *path, const char *text, rs_error_t *err)
-{
-    size_t pl = strlen(path);
-    char *tmp = malloc(pl + 24);
-    if (!tmp)
-        return error_set(err, RS_ENOMEM, path, 0, 0, "out of memory");
-    snprintf(tmp, pl + 24, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    int e = errno;
-    bool bad = !f;
-    if (f) {
-        size_t n = strlen(text);
-        bad = fwrite(text, 1, n, f) != n;
-        e = errno;
-        if (fclose(f) != 0 && !bad) {
-            bad = true;
-            e = errno;
-        }
-        if (!bad && rename(tmp, path) != 0) {
-            bad = true;
-            e = errno;
-        }
-        if (bad)
-            unlink(tmp);
-    }
-    free(tmp);
-    if (bad)
-        return error_set(err, RS_EINPUT, path, 0, 0, "cannot write: %s", strerror(e));
-    return RS_OK;
-}
+#include "wfile.h"
 
 int cmd_gen(const cli_t *c)
 {
@@ -57,7 +25,9 @@ int cmd_gen(const cli_t *c)
         return cli_fail(&err);
     int status = 0;
     if (c->output) {
-        if (write_whole(c->output, text, &err))
+        wfile_t w;
+        size_t n = strlen(text);
+        if (wfile_open(&w, c->output, &err) || wfile_close(&w, fwrite(text, 1, n, w.f) == n, &err))
             status = cli_fail(&err);
     } else if (fputs(text, stdout) < 0) {
         error_set(&err, RS_EINPUT, "stdout", 0, 0, "write failed");

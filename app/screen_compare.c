@@ -30,18 +30,12 @@ static void run_all(tui_t *t)
     t->cmp_stale = false;
     if (!t->open || !t->n_budgets)
         return;
-    int32_t n = 0, N = t->tgt.routine->n_nodes;
-    int32_t *nodes = malloc(((size_t)N + 1) * sizeof *nodes);
     fit_context_t *ctx = NULL;
     rs_error_t err;
-    for (int32_t i = 0; nodes && i < N; i++)
-        if (t->tgt.prefs[i])
-            nodes[n++] = i;
-    if (!nodes || fit_context_root(t->tgt.routine, &t->tgt.bind, &t->tgt.cfg, nodes, n, &ctx, &err)) {
-        free(nodes);
+    if (target_context(&t->tgt, &ctx, &err)) {
+        tui_status(t, true, "%s", err.msg);
         return;
     }
-    free(nodes);
     fit_options_t opt = { .name = "compare", .max_candidates = -1,
                           .device_bytes = t->tgt.has_profile ? t->tgt.profile.memory_bytes : -1 };
     reuse_owner_t owner = fit_owner(ctx, opt.name);

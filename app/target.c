@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fit.h"
 #include "library.h"
 #include "profiles.h"
 
@@ -198,4 +199,18 @@ void target_free(target_t *t)
     free(t->text);
     store_close(t->store);
     memset(t, 0, sizeof *t);
+}
+
+int target_context(const target_t *t, fit_context_t **out, rs_error_t *err)
+{
+    int32_t n = 0, N = t->routine->n_nodes;
+    int32_t *nodes = malloc(((size_t)N + 1) * sizeof *nodes);
+    if (!nodes)
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    for (int32_t i = 0; i < N; i++)
+        if (t->prefs[i])
+            nodes[n++] = i;
+    int rc = fit_context_root(t->routine, &t->bind, &t->cfg, nodes, n, out, err);
+    free(nodes);
+    return rc;
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "cli.h"
+#include "fit.h"
 #include "lower.h"
 #include "profile.h"
 #include "routine.h"
@@ -37,6 +38,10 @@ void target_free(target_t *t);
 /* Finds profile name in the bundled profiles CSV ($RS_PROFILES, else the
  * samples/profiles.csv this binary was built with). */
 int target_find_profile(const char *name, profile_t *out, rs_error_t *err);
+
+/* A root fit context for t: its routine, bindings, config, and its --inline
+ * preferences.  Free with fit_context_free. */
+int target_context(const target_t *t, fit_context_t **out, rs_error_t *err);
 
 /* The session store of c (--db, else the default), opened once into t. */
 int target_store(const cli_t *c, target_t *t, rs_error_t *err);

@@ -536,18 +536,11 @@ bool tui_run_fit(tui_t *t, const char *budget)
         return false;
     }
     close_fit(t);
-    int32_t n = 0, N = t->tgt.routine->n_nodes;
-    int32_t *nodes = malloc(((size_t)N + 1) * sizeof *nodes);
-    for (int32_t i = 0; nodes && i < N; i++)
-        if (t->tgt.prefs[i])
-            nodes[n++] = i;
-    if (!nodes || fit_context_root(t->tgt.routine, &t->tgt.bind, &t->tgt.cfg, nodes, n, &t->ctx, &err)) {
-        free(nodes);
+    if (target_context(&t->tgt, &t->ctx, &err)) {
         free(j);
-        tui_status(t, true, "out of memory");
+        tui_status(t, true, "%s", err.msg);
         return false;
     }
-    free(nodes);
     j->opt.max_candidates = t->fit_cap;
     t->fit_cap = -1;
     j->opt.device_bytes = t->tgt.has_profile ? t->tgt.profile.memory_bytes : -1;

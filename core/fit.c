@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cand.h"
+#include "vec.h"
 
 /* ---- contexts ------------------------------------------------------------ */
 
@@ -106,26 +107,11 @@ static int score_set(search_t *s, const int32_t *extra, int32_t n, footprint_t *
     return rc;
 }
 
-static int grow(void **p, int32_t *cap, int32_t need, size_t elem)
-{
-    if (need <= *cap)
-        return 0;
-    int32_t ncap = *cap ? *cap : 16;
-    while (ncap < need)
-        ncap *= 2;
-    void *np = realloc(*p, (size_t)ncap * elem);
-    if (!np)
-        return -1;
-    *p = np;
-    *cap = ncap;
-    return 0;
-}
-
 static int emit(search_t *s, fit_event_t ev, const int32_t *members, int32_t n_members, rs_error_t *err)
 {
     fit_plan_t *p = s->plan;
-    if (grow((void **)&p->events, &s->cap_events, p->n_events + 1, sizeof *p->events) ||
-        grow((void **)&p->members, &s->cap_members, p->n_members + n_members, sizeof *p->members))
+    if (vec_reserve((void **)&p->events, &s->cap_events, p->n_events + 1, sizeof *p->events) ||
+        vec_reserve((void **)&p->members, &s->cap_members, p->n_members + n_members, sizeof *p->members))
         return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     ev.group_off = p->n_members;
     ev.group_n = n_members;
@@ -146,7 +132,7 @@ static fit_event_t event(fit_event_kind_t kind, int round, int32_t node)
 static int add_flip(search_t *s, int32_t node, int64_t relief, int64_t cost, rs_error_t *err)
 {
     fit_plan_t *p = s->plan;
-    if (grow((void **)&p->flips, &s->cap_flips, p->n_flips + 1, sizeof *p->flips))
+    if (vec_reserve((void **)&p->flips, &s->cap_flips, p->n_flips + 1, sizeof *p->flips))
         return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     p->flips[p->n_flips++] = (fit_flip_t){ .node = node, .relief = relief, .cost = cost };
     return RS_OK;

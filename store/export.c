@@ -9,6 +9,7 @@
 #include "csvio.h"
 #include "minimalloc.h"
 #include "rebuild.h"
+#include "wfile.h"
 
 int export_what_parse(const char *s)
 {
@@ -136,31 +137,12 @@ int export_plans(store_t *s, const stored_plan_t *plans, int n, export_what_t wh
         free(offsets);
         return rc;
     }
-    size_t pl = strlen(path);
-    char *tmp = malloc(pl + 24);
-    if (!tmp)
-        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-    snprintf(tmp, pl + 24, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        int e = errno;
-        free(tmp);
-        return error_set(err, RS_EINPUT, path, 0, 0, "cannot write: %s", strerror(e));
-    }
-    int bad = what == EXPORT_PLANS ? write_plans(f, plans, n)
-              : what == EXPORT_FLIPS ? write_flips(f, plans, n)
-                                     : write_events(f, plans, n);
-    int e = errno;
-    if (fclose(f) != 0 && !bad) {
-        bad = 1;
-        e = errno;
-    }
-    if (!bad && rename(tmp, path) != 0) {
-        bad = 1;
-        e = errno;
-    }
-    if (bad)
-        unlink(tmp);
-    free(tmp);
-    return bad ? error_set(err, RS_EINPUT, path, 0, 0, "cannot write: %s", strerror(e)) : RS_OK;
+    wfile_t w;
+    int rc = wfile_open(&w, path, err);
+    if (rc)
+        return rc;
+    int bad = what == EXPORT_PLANS ? write_plans(w.f, plans, n)
+              : what == EXPORT_FLIPS ? write_flips(w.f, plans, n)
+                                     : write_events(w.f, plans, n);
+    return wfile_close(&w, !bad, err);
 }

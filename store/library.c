@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "store_int.h"
+#include "vec.h"
 
 void library_hash(const char *text, size_t len, char out[33])
 {
@@ -132,14 +133,9 @@ int library_routine_list(store_t *s, routine_row_t **rows, int *n, rs_error_t *e
         return rc;
     int cap = 0, step;
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 16;
-            routine_row_t *nr = realloc(*rows, (size_t)cap * sizeof *nr);
-            if (!nr) {
-                sqlite3_finalize(st);
-                return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-            }
-            *rows = nr;
+        if (vec_reserve((void **)rows, &cap, (int64_t)*n + 1, sizeof **rows)) {
+            sqlite3_finalize(st);
+            return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
         }
         routine_row_t *r = &(*rows)[(*n)++];
         r->id = sqlite3_column_int64(st, 0);
@@ -232,14 +228,9 @@ int library_profile_list(store_t *s, profile_t **out, int *n, rs_error_t *err)
         return rc;
     int cap = 0, step;
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 16;
-            profile_t *np = realloc(*out, (size_t)cap * sizeof *np);
-            if (!np) {
-                sqlite3_finalize(st);
-                return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-            }
-            *out = np;
+        if (vec_reserve((void **)out, &cap, (int64_t)*n + 1, sizeof **out)) {
+            sqlite3_finalize(st);
+            return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
         }
         profile_from_row(st, &(*out)[(*n)++]);
     }
@@ -313,14 +304,9 @@ int library_layout_list(store_t *s, layout_row_t **rows, int *n, rs_error_t *err
         return rc;
     int cap = 0, step;
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 16;
-            layout_row_t *nr = realloc(*rows, (size_t)cap * sizeof *nr);
-            if (!nr) {
-                sqlite3_finalize(st);
-                return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-            }
-            *rows = nr;
+        if (vec_reserve((void **)rows, &cap, (int64_t)*n + 1, sizeof **rows)) {
+            sqlite3_finalize(st);
+            return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
         }
         layout_row_t *r = &(*rows)[(*n)++];
         r->id = sqlite3_column_int64(st, 0);

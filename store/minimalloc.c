@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "csvio.h"
+#include "wfile.h"
 
 typedef struct mm_reader {
     minimalloc_problem_t *p;
@@ -180,37 +181,15 @@ void minimalloc_free(minimalloc_problem_t *p)
 int minimalloc_write_solution(const char *path, const minimalloc_problem_t *p, const int64_t *offsets,
                               rs_error_t *err)
 {
-    size_t pl = strlen(path);
-    char *tmp = malloc(pl + 16);
-    if (!tmp)
-        return error_set(err, RS_ENOMEM, path, 0, 0, "out of memory");
-    snprintf(tmp, pl + 16, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        int e = errno;
-        free(tmp);
-        return error_set(err, RS_EINPUT, path, 0, 0, "cannot write: %s", strerror(e));
+    wfile_t w;
+    int rc = wfile_open(&w, path, err);
+    if (rc)
+        return rc;
+    bool ok = fputs("id,lower,upper,size,offset\n", w.f) >= 0;
+    for (int32_t i = 0; i < p->n && ok; i++) {
+        ok = csvio_write_field(w.f, p->ids[i], strlen(p->ids[i])) == 0;
+        ok = ok && fprintf(w.f, ",%lld,%lld,%lld,%lld\n", (long long)p->bufs[i].start, (long long)p->bufs[i].end + 1,
+                           (long long)p->bufs[i].size, (long long)offsets[i]) >= 0;
     }
-    int bad = fputs("id,lower,upper,size,offset\n", f) < 0;
-    for (int32_t i = 0; i < p->n && !bad; i++) {
-        bad |= csvio_write_field(f, p->ids[i], strlen(p->ids[i])) != 0;
-        bad |= fprintf(f, ",%lld,%lld,%lld,%lld\n", (long long)p->bufs[i].start, (long long)p->bufs[i].end + 1,
-                       (long long)p->bufs[i].size, (long long)offsets[i]) < 0;
-    }
-    int e = errno;
-    if (fclose(f) != 0 && !bad) {
-        bad = 1;
-        e = errno;
-    }
-    if (!bad && rename(tmp, path) != 0) {
-        bad = 1;
-        e = errno;
-    }
-    if (bad) {
-        unlink(tmp);
-        free(tmp);
-        return error_set(err, RS_EINPUT, path, 0, 0, "cannot write: %s", strerror(e));
-    }
-    free(tmp);
-    return RS_OK;
+    return wfile_close(&w, ok, err);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "store_int.h"
+#include "vec.h"
 #include "strbuf.h"
 #include "trace.h"
 
@@ -278,14 +279,9 @@ static int load_events(store_t *s, stored_plan_t *p, rs_error_t *err)
     int32_t cap = 0;
     int step;
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        if (p->n_events == cap) {
-            cap = cap ? cap * 2 : 64;
-            stored_event_t *ne = realloc(p->events, (size_t)cap * sizeof *ne);
-            if (!ne) {
-                sqlite3_finalize(st);
-                return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-            }
-            p->events = ne;
+        if (vec_reserve((void **)&p->events, &cap, (int64_t)p->n_events + 1, sizeof *p->events)) {
+            sqlite3_finalize(st);
+            return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
         }
         stored_event_t *e = &p->events[p->n_events++];
         e->seq = sqlite3_column_int(st, 0);
@@ -372,14 +368,9 @@ int plans_list(store_t *s, stored_plan_t **out, int *n, rs_error_t *err)
         return rc;
     int cap = 0, step;
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 16;
-            stored_plan_t *np = realloc(*out, (size_t)cap * sizeof *np);
-            if (!np) {
-                sqlite3_finalize(st);
-                return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-            }
-            *out = np;
+        if (vec_reserve((void **)out, &cap, (int64_t)*n + 1, sizeof **out)) {
+            sqlite3_finalize(st);
+            return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
         }
         read_plan_row(st, &(*out)[(*n)++]);
     }

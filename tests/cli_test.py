@@ -12,9 +12,11 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import check, failed, finish, test  # noqa: E402
+
 BIN, SAMPLES, BENCH = sys.argv[1], sys.argv[2], sys.argv[3]
 TMP = tempfile.mkdtemp(prefix="rs_cli_")
-passed = failed = 0
 
 
 def run(*args, env=None):
@@ -29,21 +31,8 @@ def run(*args, env=None):
     return p.returncode, p.stdout, p.stderr
 
 
-def test(fn):
-    global passed, failed
-    try:
-        fn()
-        passed += 1
-        print(f"PASS {fn.__name__}")
-    except AssertionError as ex:
-        failed += 1
-        print(f"FAIL {fn.__name__}: {ex}")
-    return fn
 
 
-def check(cond, msg):
-    if not cond:
-        raise AssertionError(msg)
 
 
 def write(name, text, mode="w"):
@@ -322,5 +311,4 @@ def gen_errors():
     check(rc == 0, err)
 
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

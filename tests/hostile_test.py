@@ -10,9 +10,11 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import check, failed, finish, test  # noqa: E402
+
 BIN = sys.argv[1]
 TMP = tempfile.mkdtemp(prefix="rs_hostile_")
-passed = failed = 0
 
 
 # a fresh Python runs the command, so its children's peak RSS is this one's
@@ -32,21 +34,8 @@ def run(*args, input=None):
     return p.returncode, p.stdout.decode("utf-8", "replace"), head, int(rss.strip() or 0)
 
 
-def test(fn):
-    global passed, failed
-    try:
-        fn()
-        passed += 1
-        print(f"PASS {fn.__name__}")
-    except AssertionError as ex:
-        failed += 1
-        print(f"FAIL {fn.__name__}: {ex}")
-    return fn
 
 
-def check(cond, msg):
-    if not cond:
-        raise AssertionError(msg)
 
 
 def one_line_error(args, needle):
@@ -132,5 +121,4 @@ def binary_and_empty_inputs():
         one_line_error(["score", p], needle)
 
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

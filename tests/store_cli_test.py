@@ -15,12 +15,14 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import check, failed, finish, test  # noqa: E402
 import time
 
 BIN, SAMPLES = sys.argv[1], sys.argv[2]
 TRIALS = int(sys.argv[3]) if len(sys.argv) > 3 else 20
 TMP = tempfile.mkdtemp(prefix="rs_store_")
-passed = failed = 0
 
 
 def run(*args, db=None, env=None):
@@ -31,24 +33,8 @@ def run(*args, db=None, env=None):
     return p.returncode, p.stdout, p.stderr
 
 
-def test(fn):
-    global passed, failed
-    only = os.environ.get("RS_ONLY")
-    if only and fn.__name__ != only:
-        return fn
-    try:
-        fn()
-        passed += 1
-        print(f"PASS {fn.__name__}")
-    except AssertionError as ex:
-        failed += 1
-        print(f"FAIL {fn.__name__}: {ex}")
-    return fn
 
 
-def check(cond, msg):
-    if not cond:
-        raise AssertionError(msg)
 
 
 def expect_fail(args, needle, status, db=None, env=None):
@@ -251,5 +237,4 @@ def crash_safety():
     print(f"  {TRIALS} trials, {killed} killed mid-way")
 
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

@@ -11,13 +11,15 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import check, failed, finish, test  # noqa: E402
 import time
 
 BIN, SAMPLES = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 TMP = tempfile.mkdtemp(prefix="rs_tui_")
 SOCK = os.path.join(TMP, "tmux.sock")
 DB = os.path.join(TMP, "session.db")
-passed = failed = 0
 
 
 def tmux(*args, check=True):
@@ -83,21 +85,8 @@ class Tui:
         tmux("kill-session", "-t", self.name, check=False)
 
 
-def test(fn):
-    global passed, failed
-    try:
-        fn()
-        passed += 1
-        print(f"PASS {fn.__name__}")
-    except AssertionError as ex:
-        failed += 1
-        print(f"FAIL {fn.__name__}: {ex}")
-    return fn
 
 
-def check(cond, msg):
-    if not cond:
-        raise AssertionError(msg)
 
 
 def cooked(stty):
@@ -355,7 +344,6 @@ def extreme_sizes_and_a_resize_storm():
         t.close()
 
 
-shutil.rmtree(TMP, ignore_errors=True) if not failed else None
+shutil.rmtree(TMP, ignore_errors=True) if not failed() else None
 tmux("kill-server", check=False)
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

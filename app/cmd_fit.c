@@ -19,17 +19,6 @@ static int64_t now_us(void)
     return (int64_t)t.tv_sec * 1000000 + t.tv_nsec / 1000;
 }
 
-static void json_footprint(json_t *j, const char *key, const footprint_t *f)
-{
-    json_obj_begin(j, key);
-    json_int(j, "total", f->total);
-    json_int(j, "live_peak", f->live_peak);
-    json_int(j, "peak_step", f->peak_step);
-    json_int(j, "buffers", f->buffers);
-    json_int(j, "compute", f->compute);
-    json_obj_end(j);
-}
-
 static void json_events(json_t *j, const fit_plan_t *p)
 {
     json_arr_begin(j, "events");

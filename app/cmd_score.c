@@ -40,13 +40,7 @@ static void print_json(const target_t *t, const footprint_t *fp, const score_det
     json_init(&j, stdout);
     json_obj_begin(&j, NULL);
     json_str(&j, "routine", r->name);
-    json_obj_begin(&j, "footprint");
-    json_int(&j, "total", fp->total);
-    json_int(&j, "live_peak", fp->live_peak);
-    json_int(&j, "peak_step", fp->peak_step);
-    json_int(&j, "buffers", fp->buffers);
-    json_int(&j, "compute", fp->compute);
-    json_obj_end(&j);
+    json_footprint(&j, "footprint", fp);
     json_arr_begin(&j, "buffers");
     for (int32_t i = 0; i < l->n_nodes; i++) {
         if (d->place.is_inline[i])

@@ -286,17 +286,8 @@ int cmd_show(const cli_t *c)
         if (p->budget_bytes >= 0)
             json_int(&j, "bytes", p->budget_bytes);
         json_obj_end(&j);
-        const footprint_t *fps[2] = { &p->baseline, &p->final };
-        const char *keys[2] = { "baseline", "final" };
-        for (int k = 0; k < 2; k++) {
-            json_obj_begin(&j, keys[k]);
-            json_int(&j, "total", fps[k]->total);
-            json_int(&j, "live_peak", fps[k]->live_peak);
-            json_int(&j, "peak_step", fps[k]->peak_step);
-            json_int(&j, "buffers", fps[k]->buffers);
-            json_int(&j, "compute", fps[k]->compute);
-            json_obj_end(&j);
-        }
+        json_footprint(&j, "baseline", &p->baseline);
+        json_footprint(&j, "final", &p->final);
         json_arr_begin(&j, "flips");
         for (int32_t i = 0; i < p->n_flips; i++) {
             json_obj_begin(&j, NULL);

@@ -2,6 +2,8 @@
 
 #include <math.h>
 
+#include "score.h"
+
 void json_init(json_t *j, FILE *f)
 {
     j->f = f;
@@ -92,3 +94,14 @@ void json_double(json_t *j, const char *key, double v)
 }
 
 void json_finish(json_t *j) { fputc('\n', j->f); }
+
+void json_footprint(json_t *j, const char *key, const footprint_t *f)
+{
+    json_obj_begin(j, key);
+    json_int(j, "total", f->total);
+    json_int(j, "live_peak", f->live_peak);
+    json_int(j, "peak_step", f->peak_step);
+    json_int(j, "buffers", f->buffers);
+    json_int(j, "compute", f->compute);
+    json_obj_end(j);
+}

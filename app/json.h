@@ -22,6 +22,9 @@ void json_int(json_t *j, const char *key, int64_t v);
 void json_str(json_t *j, const char *key, const char *s);
 void json_bool(json_t *j, const char *key, bool v);
 void json_double(json_t *j, const char *key, double v);
+/* The five keys of a footprint (DESIGN §9) as an object under key. */
+struct footprint;
+void json_footprint(json_t *j, const char *key, const struct footprint *f);
 /* Ends the document with a newline. */
 void json_finish(json_t *j);
 

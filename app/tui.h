@@ -113,6 +113,13 @@ bool tui_confirm(tui_t *t, const char *question);
 /* Opens an overlay with lines (copied). */
 void tui_overlay(tui_t *t, const char *title, char *const *lines, int n);
 void tui_overlay_close(tui_t *t);
+/* Fills w columns of row y with spaces in attr. */
+void tui_fill(tui_t *t, int y, int x, int w, unsigned attr);
+/* The overlay over the screen, and the help overlay made from the keymap. */
+void tui_draw_overlay(tui_t *t);
+void tui_help_overlay(tui_t *t);
+/* Closes the open routine and what was fitted on it. */
+void tui_close_routine(tui_t *t);
 /* Draws s at (y, x) clipped to w columns (display columns, UTF-8 aware). */
 void tui_put(tui_t *t, int y, int x, int w, unsigned attr, const char *s);
 /* printf into tui_put. */

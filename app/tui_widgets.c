@@ -1,0 +1,287 @@
+/* tui_widgets: what every screen draws with: clipped text, the status
+ * line, overlays (help, why, diff) and the one-line prompt. */
+#include <curses.h>
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "text.h"
+#include "tui.h"
+
+/* ---- drawing helpers ---------------------------------------------------------- */
+
+/* Bytes of the first w display columns of s (one column a code point). */
+static size_t bytes_for_cols(const char *s, int w, int *cols)
+{
+    size_t i = 0;
+    int c = 0;
+    while (s[i] && c < w) {
+        i++;
+        while (((unsigned char)s[i] & 0xC0) == 0x80)
+            i++;
+        c++;
+    }
+    *cols = c;
+    return i;
+}
+
+void tui_put(tui_t *t, int y, int x, int w, unsigned attr, const char *s)
+{
+    if (y < 0 || y >= t->rows || x >= t->cols || w <= 0)
+        return;
+    if (x + w > t->cols)
+        w = t->cols - x;
+    /* whatever a name holds, the terminal gets no control bytes */
+    char safe[2048];
+    s = text_escape(s, safe, sizeof safe);
+    int cols;
+    size_t n = bytes_for_cols(s, w, &cols);
+    attron(attr);
+    mvaddnstr(y, x, s, (int)n);
+    attroff(attr);
+}
+
+void tui_putf(tui_t *t, int y, int x, int w, unsigned attr, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    tui_put(t, y, x, w, attr, buf);
+}
+
+/* Fills a row segment with spaces in attr. */
+void tui_fill(tui_t *t, int y, int x, int w, unsigned attr)
+{
+    attron(attr);
+    for (int i = 0; i < w && x + i < t->cols; i++)
+        mvaddch(y, x + i, ' ');
+    attroff(attr);
+}
+
+const char *tui_glyph(const tui_t *t, const char *utf8, const char *ascii) { return t->utf8 ? utf8 : ascii; }
+
+void tui_status(tui_t *t, bool error, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(t->status, sizeof t->status, fmt, ap);
+    va_end(ap);
+    t->status_error = error;
+}
+
+/* ---- overlays and prompts -------------------------------------------------------- */
+
+void tui_overlay_close(tui_t *t)
+{
+    for (int i = 0; i < t->n_overlay; i++)
+        free(t->overlay[i]);
+    free(t->overlay);
+    t->overlay = NULL;
+    t->n_overlay = 0;
+    t->overlay_top = 0;
+}
+
+void tui_overlay(tui_t *t, const char *title, char *const *lines, int n)
+{
+    tui_overlay_close(t);
+    t->overlay = calloc((size_t)(n ? n : 1), sizeof *t->overlay);
+    if (!t->overlay)
+        return;
+    for (int i = 0; i < n; i++)
+        t->overlay[i] = strdup(lines[i]);
+    t->n_overlay = n;
+    snprintf(t->overlay_title, sizeof t->overlay_title, "%s", title);
+}
+
+void tui_draw_overlay(tui_t *t)
+{
+    int w = t->cols - 4, h = t->rows - 4;
+    if (w < 20 || h < 4)
+        return;
+    int y0 = 2, x0 = 2;
+    for (int y = 0; y < h; y++)
+        tui_fill(t, y0 + y, x0, w, t->attr[T_HELP]);
+    attron(t->attr[T_HELP]);
+    mvhline(y0, x0, t->utf8 ? ACS_HLINE : '-', w);
+    mvhline(y0 + h - 1, x0, t->utf8 ? ACS_HLINE : '-', w);
+    mvvline(y0, x0, t->utf8 ? ACS_VLINE : '|', h);
+    mvvline(y0, x0 + w - 1, t->utf8 ? ACS_VLINE : '|', h);
+    attroff(t->attr[T_HELP]);
+    tui_putf(t, y0, x0 + 2, w - 4, t->attr[T_HELP] | A_BOLD, " %s ", t->overlay_title);
+    tui_putf(t, y0 + h - 1, x0 + 2, w - 4, t->attr[T_HELP], " Esc/q close  Up/Down/PgUp/PgDn scroll  %d/%d ",
+             t->overlay_top + 1, t->n_overlay);
+    for (int i = 0; i < h - 3 && t->overlay_top + i < t->n_overlay; i++)
+        tui_put(t, y0 + 2 + i, x0 + 2, w - 4, t->attr[T_HELP], t->overlay[t->overlay_top + i]);
+}
+
+void tui_help_overlay(tui_t *t)
+{
+    int n;
+    const key_entry_t *k = keymap_entries(&n);
+    char **lines = calloc((size_t)n + 8, sizeof *lines);
+    int m = 0;
+    char buf[256];
+    for (int pass = 0; pass < 2 && lines; pass++) {
+        snprintf(buf, sizeof buf, pass ? "everywhere" : "%s screen", keymap_screen_name(t->screen));
+        lines[m++] = strdup(buf);
+        for (int i = 0; i < n; i++) {
+            bool here = k[i].screens & (1u << t->screen);
+            bool global = k[i].screens == KEYS_ALL;
+            if (!here || global != (pass == 1))
+                continue;
+            /* one line per action: the first row names it, later keys join it */
+            bool dup = false;
+            for (int j = 0; j < i; j++)
+                if (k[j].action == k[i].action && (k[j].screens & (1u << t->screen)) &&
+                    (k[j].screens == KEYS_ALL) == global)
+                    dup = true;
+            if (dup)
+                continue;
+            char keys[64] = "";
+            size_t w = 0;
+            for (int j = i; j < n; j++) {
+                if (k[j].action != k[i].action || !(k[j].screens & (1u << t->screen)) ||
+                    (k[j].screens == KEYS_ALL) != global)
+                    continue;
+                bool seen = false; /* Enter is both '\n' and KEY_ENTER */
+                for (int q = i; q < j && !seen; q++)
+                    seen = k[q].action == k[i].action && strcmp(k[q].key_name, k[j].key_name) == 0;
+                if (!seen)
+                    w += (size_t)snprintf(keys + w, sizeof keys - w, "%s%s", w ? " " : "", k[j].key_name);
+            }
+            snprintf(buf, sizeof buf, "  %-16s %s", keys, k[i].help);
+            lines[m++] = strdup(buf);
+        }
+        lines[m++] = strdup("");
+    }
+    if (t->mouse)
+        lines[m++] = strdup("mouse: wheel scrolls, click selects (--no-mouse turns it off)");
+    char title[64];
+    snprintf(title, sizeof title, "Help: %s", keymap_screen_name(t->screen));
+    tui_overlay(t, title, lines, m);
+    for (int i = 0; i < m; i++)
+        free(lines[i]);
+    free(lines);
+}
+
+/* Completes the path in buf: the longest common extension of the names in
+ * its folder; lists the choices in the status line when there are several. */
+static void complete_path(tui_t *t, char *buf, size_t n)
+{
+    char dir[1024], *slash = strrchr(buf, '/');
+    const char *base = buf;
+    if (slash) {
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - buf + 1), buf);
+        base = slash + 1;
+    } else {
+        snprintf(dir, sizeof dir, "./");
+    }
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    char common[256] = "";
+    int matches = 0;
+    char shown[400] = "";
+    size_t sw = 0;
+    struct dirent *e;
+    size_t bl = strlen(base);
+    while ((e = readdir(d))) {
+        if (strncmp(e->d_name, base, bl) != 0 || (e->d_name[0] == '.' && base[0] != '.'))
+            continue;
+        if (matches++ == 0)
+            snprintf(common, sizeof common, "%s", e->d_name);
+        else
+            for (size_t i = 0; common[i]; i++)
+                if (common[i] != e->d_name[i]) {
+                    common[i] = 0;
+                    break;
+                }
+        if (sw < sizeof shown - 40)
+            sw += (size_t)snprintf(shown + sw, sizeof shown - sw, "%s ", e->d_name);
+    }
+    closedir(d);
+    if (!matches)
+        return;
+    size_t keep = (size_t)(base - buf);
+    snprintf(buf + keep, n - keep, "%s", common);
+    if (matches == 1) {
+        char full[1400];
+        snprintf(full, sizeof full, "%s%s", slash ? dir : "", common);
+        DIR *isdir = opendir(full);
+        if (isdir) {
+            closedir(isdir);
+            size_t l = strlen(buf);
+            if (l + 1 < n) {
+                buf[l] = '/';
+                buf[l + 1] = 0;
+            }
+        }
+    } else {
+        tui_status(t, false, "%s", shown);
+    }
+}
+
+bool tui_prompt(tui_t *t, const char *label, char *buf, size_t n, bool complete_paths)
+{
+    curs_set(1);
+    size_t len = strlen(buf);
+    for (;;) {
+        int y = t->rows - 2;
+        tui_fill(t, y, 0, t->cols, t->attr[T_NORMAL]);
+        tui_put(t, y, 0, t->cols, t->attr[T_NORMAL] | A_BOLD, label);
+        int lx = (int)strlen(label);
+        const char *shown = buf;
+        int room = t->cols - lx - 1;
+        if ((int)len > room)
+            shown = buf + len - (size_t)room;
+        tui_put(t, y, lx, room, t->attr[T_NORMAL], shown);
+        if (t->status[0]) {
+            tui_fill(t, t->rows - 1, 0, t->cols, t->attr[T_STATUS]);
+            tui_put(t, t->rows - 1, 0, t->cols, t->attr[T_STATUS], t->status);
+        }
+        move(y, lx + (int)strlen(shown));
+        refresh();
+        int ch = getch();
+        if (ch == 27 || ch == 3 || ch == 7) {
+            curs_set(0);
+            t->status[0] = 0;
+            return false;
+        }
+        if (ch == '\n' || ch == KEY_ENTER || ch == '\r') {
+            curs_set(0);
+            t->status[0] = 0;
+            return true;
+        }
+        if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0) {
+            while (len > 0 && ((unsigned char)buf[len - 1] & 0xC0) == 0x80)
+                len--;
+            buf[--len] = 0;
+        } else if (ch == 21) { /* ^U */
+            len = 0;
+            buf[0] = 0;
+        } else if (ch == '\t' && complete_paths) {
+            complete_path(t, buf, n);
+            len = strlen(buf);
+        } else if (ch == KEY_RESIZE) {
+            getmaxyx(stdscr, t->rows, t->cols);
+        } else if (ch >= 0x20 && ch < 0x100 && ch != 0x7f && len + 1 < n) {
+            buf[len++] = (char)ch;
+            buf[len] = 0;
+        }
+    }
+}
+
+bool tui_confirm(tui_t *t, const char *question)
+{
+    int y = t->rows - 2;
+    tui_fill(t, y, 0, t->cols, t->attr[T_ERROR]);
+    tui_putf(t, y, 0, t->cols, t->attr[T_ERROR], "%s (y/n)", question);
+    refresh();
+    int ch = getch();
+    return ch == 'y' || ch == 'Y';
+}
+

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "canon.h"
 #include "placer.h"
 
 static uint64_t next(uint64_t *s)
@@ -77,7 +78,7 @@ static bool sweep_place(sweep_t *s, int32_t k)
         return sweep_place(s, k + 1);
     }
     /* candidate offsets: each gap's bottom and top, the tightest gaps first */
-    int64_t cand[2 * 512 + 2], gapw[2 * 512 + 2];
+    int64_t cand[128], gapw[128]; /* a frame per buffer: kept small for the stack */
     int32_t nc = 0;
     int64_t at = 0;
     for (int32_t i = 0; i <= m && nc < (int32_t)(sizeof cand / sizeof cand[0]) - 2; i++) {
@@ -221,8 +222,42 @@ int tight_layout(const arena_buf_t *bufs, int32_t n, int64_t alignment, const ti
             order[from] = victim;
         }
     }
+    /* then canonical searches, a portfolio of candidate orders, at the
+     * lower bound and a little above it */
+    if (best > stats->lower_bound && n <= 2048) { /* the search recurses once per buffer */
+        int64_t *coff = malloc(nn * sizeof *coff), nodes = 0;
+        int64_t step = alignment > 1 ? alignment : 1;
+        static const int share[] = { 0, 1, 4, 8 }; /* of the gap to the best, in 32nds */
+        for (int k = 0; coff && k < 4 && best > stats->lower_bound; k++) {
+            int64_t capk = stats->lower_bound + (best - stats->lower_bound) * share[k] / 32;
+            capk = (capk + step - 1) / step * step;
+            if (capk >= best)
+                break;
+            bool found = false;
+            for (int v = 0; v < CANON_VARIANTS && !found; v++) {
+                if (o && o->stop && o->stop(o->stop_ud))
+                    break;
+                if (canon_fit(bufs, aligned, n, capk, v, budget * 10, o ? o->stop : NULL, o ? o->stop_ud : NULL, coff,
+                              &nodes)) {
+                    int64_t h = 0;
+                    for (int32_t i = 0; i < n; i++)
+                        if (coff[i] + aligned[i] > h)
+                            h = coff[i] + aligned[i];
+                    if (h < best) {
+                        best = h;
+                        memcpy(offsets, coff, nn * sizeof *coff);
+                    }
+                    found = true;
+                }
+            }
+            if (found)
+                break;
+        }
+        stats->iterations += nodes;
+        free(coff);
+    }
     /* then the sweep, from the lower bound up to what is already known */
-    if (best > stats->lower_bound && n <= 2048) {
+    if (best > stats->lower_bound && n <= 1024) {
         int32_t *sorder = malloc(nn * sizeof *sorder);
         int64_t *soff = malloc(nn * sizeof *soff);
         if (sorder && soff) {

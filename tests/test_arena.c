@@ -273,6 +273,16 @@ static void test_tight(void **state)
     free(a);
     free(b);
     minimalloc_free(&p);
+    /* B is a perfect packing: the canonical search finds it, at exactly the bound */
+    if (minimalloc_read(RS_BENCH_DIR "/minimalloc/B.1048576.csv", &p, &err))
+        fail_msg("%s", err.msg);
+    a = malloc((size_t)p.n * sizeof *a);
+    assert_int_equal(tight_layout(p.bufs, p.n, 1, NULL, a, &ha, &st, &err), RS_OK);
+    assert_int_equal(ha, 1048576);
+    assert_true(st.optimal);
+    assert_true(arena_check(p.bufs, p.n, 1, a, &x, &y));
+    free(a);
+    minimalloc_free(&p);
     /* the reference cases: tight meets the greedy or does better, and stays valid */
     unsigned seed = 99;
     for (int round = 0; round < 60; round++) {

@@ -102,13 +102,16 @@ def open_routine(t, name):
 
 
 subprocess.run([BIN, "import", SAMPLES, "--db", DB], check=True, capture_output=True)
+BIG = os.path.join(TMP, "big.routine")  # a fit long enough to cancel
+subprocess.run([BIN, "gen", "transformer", "--layers", "32", "-o", BIG], check=True, capture_output=True)
+subprocess.run([BIN, "import", BIG, "--db", DB], check=True, capture_output=True)
 
 
 @test
 def session_list_and_help():
     t = Tui("session")
     try:
-        s = t.wait("Routines (16)")
+        s = t.wait("Routines (17)")
         check(re.search(r"mlp_step\s+15\s+20\s+9\.47 MiB", s), s)
         check(re.search(r"pair_peak\s+4\s+5\s+104 MiB", s), s)
         check("a100-80gb" in s and "80.0 GiB" in s, s)
@@ -184,6 +187,25 @@ def fit_held_event_and_why():
         s = t.wait("Why: Y")
         check("Y committed in round two, closing the load-bearing group {X}" in s, s)
         t.keys("Escape")
+    finally:
+        t.close()
+
+
+@test
+def cancel_a_running_fit():
+    t = Tui("cancel")
+    try:
+        t.wait("Routines")
+        open_routine(t, "transformer_32")
+        t.keys("f")
+        t.type("minimize")
+        t.keys("Enter")
+        t.wait("^C cancels the fit")
+        t.keys("C-c")
+        s = t.wait("fit cancelled")
+        check("peak @ step" in s, "still in the app, on the arena")
+        t.keys("3")
+        t.wait("No fit yet.")
     finally:
         t.close()
 
@@ -265,7 +287,7 @@ def resize_small_and_back():
         s = t.wait("terminal too small: 50x15")
         check("needs 60x18" in s, s)
         tmux("resize-window", "-t", "resize", "-x", "120", "-y", "40")
-        s = t.wait("Routines (16)")
+        s = t.wait("Routines (17)")
         check("terminal too small" not in s, s)
     finally:
         t.close()

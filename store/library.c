@@ -120,45 +120,40 @@ int library_routine_source(store_t *s, int64_t id, char **source, size_t *len, c
     return rc;
 }
 
+static void routine_row(sqlite3_stmt *st, void *elem)
+{
+    routine_row_t *r = elem;
+    r->id = sqlite3_column_int64(st, 0);
+    r->name = store_col_text(st, 1);
+    r->version = sqlite3_column_int(st, 2);
+    r->steps = sqlite3_column_int(st, 3);
+    r->nodes = sqlite3_column_int(st, 4);
+    r->hash = store_col_text(st, 5);
+    r->path = store_col_text(st, 6);
+    r->imported_at = store_col_text(st, 7);
+}
+
+static void routine_row_free(void *elem)
+{
+    routine_row_t *r = elem;
+    free(r->name);
+    free(r->hash);
+    free(r->path);
+    free(r->imported_at);
+}
+
 int library_routine_list(store_t *s, routine_row_t **rows, int *n, rs_error_t *err)
 {
-    *rows = NULL;
-    *n = 0;
-    sqlite3_stmt *st;
-    int rc = store_prepare(s,
-                           "SELECT id, name, version, steps, nodes, hash, coalesce(path, ''), imported_at "
-                           "FROM routines ORDER BY name, version",
-                           &st, err);
-    if (rc)
-        return rc;
-    int cap = 0, step;
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        if (vec_reserve((void **)rows, &cap, (int64_t)*n + 1, sizeof **rows)) {
-            sqlite3_finalize(st);
-            return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-        }
-        routine_row_t *r = &(*rows)[(*n)++];
-        r->id = sqlite3_column_int64(st, 0);
-        r->name = store_col_text(st, 1);
-        r->version = sqlite3_column_int(st, 2);
-        r->steps = sqlite3_column_int(st, 3);
-        r->nodes = sqlite3_column_int(st, 4);
-        r->hash = store_col_text(st, 5);
-        r->path = store_col_text(st, 6);
-        r->imported_at = store_col_text(st, 7);
-    }
-    sqlite3_finalize(st);
-    return step == SQLITE_DONE ? RS_OK : store_fail(s, step, "listing routines", err);
+    return store_collect(s,
+                         "SELECT id, name, version, steps, nodes, hash, coalesce(path, ''), imported_at "
+                         "FROM routines ORDER BY name, version",
+                         sizeof **rows, routine_row, routine_row_free, (void **)rows, n, "listing routines", err);
 }
 
 void library_routine_rows_free(routine_row_t *rows, int n)
 {
-    for (int i = 0; i < n; i++) {
-        free(rows[i].name);
-        free(rows[i].hash);
-        free(rows[i].path);
-        free(rows[i].imported_at);
-    }
+    for (int i = 0; i < n; i++)
+        routine_row_free(&rows[i]);
     free(rows);
 }
 
@@ -218,24 +213,12 @@ int library_profile_find(store_t *s, const char *name, profile_t *out, int64_t *
     return step == SQLITE_ROW || step == SQLITE_DONE ? RS_OK : store_fail(s, step, "reading profiles", err);
 }
 
+static void profile_row(sqlite3_stmt *st, void *elem) { profile_from_row(st, elem); }
+
 int library_profile_list(store_t *s, profile_t **out, int *n, rs_error_t *err)
 {
-    *out = NULL;
-    *n = 0;
-    sqlite3_stmt *st;
-    int rc = store_prepare(s, "SELECT " PROFILE_COLS " FROM profiles ORDER BY memory_bytes DESC, name", &st, err);
-    if (rc)
-        return rc;
-    int cap = 0, step;
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        if (vec_reserve((void **)out, &cap, (int64_t)*n + 1, sizeof **out)) {
-            sqlite3_finalize(st);
-            return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-        }
-        profile_from_row(st, &(*out)[(*n)++]);
-    }
-    sqlite3_finalize(st);
-    return step == SQLITE_DONE ? RS_OK : store_fail(s, step, "listing profiles", err);
+    return store_collect(s, "SELECT " PROFILE_COLS " FROM profiles ORDER BY memory_bytes DESC, name", sizeof **out,
+                         profile_row, NULL, (void **)out, n, "listing profiles", err);
 }
 
 int library_layout_put(store_t *s, const char *name, const char *path, const minimalloc_problem_t *p, bool *was_new,
@@ -293,39 +276,35 @@ int library_layout_put(store_t *s, const char *name, const char *path, const min
     return rc;
 }
 
+static void layout_row(sqlite3_stmt *st, void *elem)
+{
+    layout_row_t *r = elem;
+    r->id = sqlite3_column_int64(st, 0);
+    r->name = store_col_text(st, 1);
+    r->n_buffers = sqlite3_column_int(st, 2);
+    r->path = store_col_text(st, 3);
+    r->imported_at = store_col_text(st, 4);
+}
+
+static void layout_row_free(void *elem)
+{
+    layout_row_t *r = elem;
+    free(r->name);
+    free(r->path);
+    free(r->imported_at);
+}
+
 int library_layout_list(store_t *s, layout_row_t **rows, int *n, rs_error_t *err)
 {
-    *rows = NULL;
-    *n = 0;
-    sqlite3_stmt *st;
-    int rc = store_prepare(s, "SELECT id, name, n_buffers, coalesce(path, ''), imported_at FROM layouts ORDER BY name, id",
-                           &st, err);
-    if (rc)
-        return rc;
-    int cap = 0, step;
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        if (vec_reserve((void **)rows, &cap, (int64_t)*n + 1, sizeof **rows)) {
-            sqlite3_finalize(st);
-            return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-        }
-        layout_row_t *r = &(*rows)[(*n)++];
-        r->id = sqlite3_column_int64(st, 0);
-        r->name = store_col_text(st, 1);
-        r->n_buffers = sqlite3_column_int(st, 2);
-        r->path = store_col_text(st, 3);
-        r->imported_at = store_col_text(st, 4);
-    }
-    sqlite3_finalize(st);
-    return step == SQLITE_DONE ? RS_OK : store_fail(s, step, "listing layouts", err);
+    return store_collect(s,
+                         "SELECT id, name, n_buffers, coalesce(path, ''), imported_at FROM layouts ORDER BY name, id",
+                         sizeof **rows, layout_row, layout_row_free, (void **)rows, n, "listing layouts", err);
 }
 
 void library_layout_rows_free(layout_row_t *rows, int n)
 {
-    for (int i = 0; i < n; i++) {
-        free(rows[i].name);
-        free(rows[i].path);
-        free(rows[i].imported_at);
-    }
+    for (int i = 0; i < n; i++)
+        layout_row_free(&rows[i]);
     free(rows);
 }
 

@@ -358,24 +358,14 @@ void stored_plan_free(stored_plan_t *p)
     memset(p, 0, sizeof *p);
 }
 
+static void plan_row(sqlite3_stmt *st, void *elem) { read_plan_row(st, elem); }
+
+static void plan_row_free(void *elem) { free_fields(elem); }
+
 int plans_list(store_t *s, stored_plan_t **out, int *n, rs_error_t *err)
 {
-    *out = NULL;
-    *n = 0;
-    sqlite3_stmt *st;
-    int rc = store_prepare(s, "SELECT " PLAN_COLS "ORDER BY p.id DESC", &st, err);
-    if (rc)
-        return rc;
-    int cap = 0, step;
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        if (vec_reserve((void **)out, &cap, (int64_t)*n + 1, sizeof **out)) {
-            sqlite3_finalize(st);
-            return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-        }
-        read_plan_row(st, &(*out)[(*n)++]);
-    }
-    sqlite3_finalize(st);
-    return step == SQLITE_DONE ? RS_OK : store_fail(s, step, "listing plans", err);
+    return store_collect(s, "SELECT " PLAN_COLS "ORDER BY p.id DESC", sizeof **out, plan_row, plan_row_free,
+                         (void **)out, n, "listing plans", err);
 }
 
 void plans_list_free(stored_plan_t *p, int n)

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "store_int.h"
+#include "vec.h"
 
 /* Each entry takes a store from version i to i + 1.  Version 1 is the
  * first release's schema; version 2 adds plan labels, the counts that make
@@ -155,6 +156,40 @@ int store_require_writable(store_t *s, const char *what, rs_error_t *err)
     return error_set(err, RS_ESTORE, s->path, 0, 0,
                      "%s: the store is read-only (no write permission on it or its folder); listing works, "
                      "saving does not", what);
+}
+
+int store_collect(store_t *s, const char *sql, size_t elem, store_row_fn fn, void (*free_row)(void *elem),
+                  void **out, int *n, const char *what, rs_error_t *err)
+{
+    *out = NULL;
+    *n = 0;
+    sqlite3_stmt *st;
+    int rc = store_prepare(s, sql, &st, err);
+    if (rc)
+        return rc;
+    int32_t cap = 0;
+    int step;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        if (vec_reserve(out, &cap, (int64_t)*n + 1, elem)) {
+            rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+            break;
+        }
+        void *slot = (char *)*out + (size_t)*n * elem;
+        memset(slot, 0, elem);
+        fn(st, slot);
+        (*n)++;
+    }
+    sqlite3_finalize(st);
+    if (!rc && step != SQLITE_DONE)
+        rc = store_fail(s, step, what, err);
+    if (rc) {
+        for (int i = 0; free_row && i < *n; i++)
+            free_row((char *)*out + (size_t)i * elem);
+        free(*out);
+        *out = NULL;
+        *n = 0;
+    }
+    return rc;
 }
 
 char *store_col_text(sqlite3_stmt *st, int i)

@@ -27,6 +27,17 @@ int store_exec_stmt(store_t *s, sqlite3_stmt *st, const char *what, rs_error_t *
 /* Fails with a clear reason when the store is read-only. */
 int store_require_writable(store_t *s, const char *what, rs_error_t *err);
 
+/* Reads one row of st into elem (a zeroed slot of the result array). */
+typedef void (*store_row_fn)(sqlite3_stmt *st, void *elem);
+
+/* Runs the prepared sql (no parameters) and collects a row per result into
+ * a new array *out of *n elements of elem bytes, filled by fn; `what` names
+ * the reading in errors.  On error *out is freed (rows already read may hold
+ * strings: call it only with fns whose rows need no freeing beyond what
+ * free_row releases; free_row may be NULL). */
+int store_collect(store_t *s, const char *sql, size_t elem, store_row_fn fn, void (*free_row)(void *elem),
+                  void **out, int *n, const char *what, rs_error_t *err);
+
 /* A copy of column i as a new string ("" for NULL); NULL when out of memory. */
 char *store_col_text(sqlite3_stmt *st, int i);
 

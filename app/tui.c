@@ -327,17 +327,16 @@ int tui_run(const cli_t *c)
         free(t);
         return cli_fail(&err);
     }
+    if (!isatty(0) || !isatty(1)) {
+        error_set(&err, RS_EINPUT, NULL, 0, 0, "the TUI needs a terminal (use a subcommand from scripts)");
+        free(t);
+        return cli_fail(&err);
+    }
     if (store_open(c->db, &t->store, &err)) {
         free(t);
         return cli_fail(&err);
     }
     if (c->n_pos && import_paths(c, t->store, c->pos, c->n_pos, NULL, &err)) {
-        store_close(t->store);
-        free(t);
-        return cli_fail(&err);
-    }
-    if (!isatty(0) || !isatty(1)) {
-        error_set(&err, RS_EINPUT, NULL, 0, 0, "the TUI needs a terminal (use a subcommand from scripts)");
         store_close(t->store);
         free(t);
         return cli_fail(&err);

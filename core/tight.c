@@ -227,7 +227,7 @@ int tight_layout(const arena_buf_t *bufs, int32_t n, int64_t alignment, const ti
     if (best > stats->lower_bound && n <= 2048) { /* the search recurses once per buffer */
         int64_t *coff = malloc(nn * sizeof *coff), nodes = 0;
         int64_t step = alignment > 1 ? alignment : 1;
-        static const int share[] = { 0, 1, 4, 8 }; /* of the gap to the best, in 32nds */
+        static const int share[] = { 0, 2, 6, 12 }; /* of the gap to the best, in 32nds */
         for (int k = 0; coff && k < 4 && best > stats->lower_bound; k++) {
             int64_t capk = stats->lower_bound + (best - stats->lower_bound) * share[k] / 32;
             capk = (capk + step - 1) / step * step;

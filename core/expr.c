@@ -215,9 +215,18 @@ int expr_parse(lex_t *lx, expr_syms_t *syms, expr_t *out, rs_error_t *err)
     if (!rc && p.maxstack > EXPR_MAX_DEPTH)
         rc = error_set(err, RS_EINPUT, lx->file, lx->line, out->col,
                        "expression needs more than %d intermediate values", EXPR_MAX_DEPTH);
-    if (rc)
+    if (rc) {
         expr_free(out);
-    return rc;
+        return rc;
+    }
+    /* most expressions are one or three ops: keep no slack (a million-step
+     * routine holds millions of them) */
+    if (out->n < p.cap) {
+        expr_op_t *fit = realloc(out->ops, (size_t)out->n * sizeof *fit);
+        if (fit)
+            out->ops = fit;
+    }
+    return RS_OK;
 }
 
 void expr_free(expr_t *e)

@@ -65,7 +65,19 @@ const char *ROUTINE_NEGATIVE =
     "H2 = f(x) [40] @pinned\n"
     "mo = g(m, H2) [0] @output\n";
 
+static void fit_with(tf_t *f, const char *text, const char *budget, int32_t cap, int32_t threads, bool relower);
+
 void tf_fit(tf_t *f, const char *text, const char *budget, int32_t cap, int32_t threads)
+{
+    fit_with(f, text, budget, cap, threads, false);
+}
+
+void tf_fit_relower(tf_t *f, const char *text, const char *budget, int32_t cap, int32_t threads)
+{
+    fit_with(f, text, budget, cap, threads, true);
+}
+
+static void fit_with(tf_t *f, const char *text, const char *budget, int32_t cap, int32_t threads, bool relower)
 {
     memset(f, 0, sizeof *f);
     tr_load(&f->t, text);
@@ -74,7 +86,7 @@ void tf_fit(tf_t *f, const char *text, const char *budget, int32_t cap, int32_t 
     rs_error_t err;
     error_clear(&err);
     assert_int_equal(fit_context_root(f->t.r, &f->t.b, &cfg, NULL, 0, &f->ctx, &err), RS_OK);
-    fit_options_t opt = { .max_candidates = cap, .device_bytes = -1, .threads = threads };
+    fit_options_t opt = { .max_candidates = cap, .device_bytes = -1, .threads = threads, .relower = relower };
     if (units_parse_budget(budget, "budget", &opt.budget, &err))
         fail_msg("budget %s: %s", budget, err.msg);
     if (fit_run(&opt, f->ctx, NULL, &f->plan, &err))

@@ -16,6 +16,8 @@ typedef struct tf {
 /* Loads text and fits it with budget (units syntax) and cap (-1 default),
  * on threads threads (0: all cores); fails the test on error. */
 void tf_fit(tf_t *f, const char *text, const char *budget, int32_t cap, int32_t threads);
+/* The same, lowering afresh for every scoring (no reuse cell): the plain path. */
+void tf_fit_relower(tf_t *f, const char *text, const char *budget, int32_t cap, int32_t threads);
 void tf_free(tf_t *f);
 
 /* The name of node i. */

@@ -30,8 +30,11 @@ static int64_t routine_total(tui_t *t, int i)
         !lower_routine(r, &b, &l, &err)) {
         score_config_t cfg;
         score_config_default(&cfg);
-        if (!score_lowering(l, NULL, &cfg, &fp, NULL, &err))
+        if (!score_lowering(l, NULL, &cfg, &fp, NULL, &err)) {
             total = fp.total;
+            if (t->routine_buffers)
+                t->routine_buffers[i] = fp.buffers;
+        }
     }
     lower_free(l);
     bindings_free(&b);
@@ -65,7 +68,7 @@ void screen_session_draw(tui_t *t)
     bool on_r = t->session_pane == 0;
     tui_putf(t, 2, 1, lw - 1, (on_r ? t->attr[T_SELECTED] : t->attr[T_NORMAL]) | A_BOLD,
              " Routines (%d) ", t->n_routines);
-    tui_putf(t, LIST_Y, 1, lw - 1, t->attr[T_DIM], "%-24s %6s %7s %12s", "name", "steps", "nodes", "baseline");
+    tui_putf(t, LIST_Y, 1, lw - 1, t->attr[T_DIM], "%-24s %6s %7s %12s", "name", "steps", "buffers", "baseline");
     clamp(&t->sel_routine, &t->top_routine, t->n_routines, rows);
     for (int k = 0; k < rows && t->top_routine + k < t->n_routines; k++) {
         int i = t->top_routine + k;
@@ -78,7 +81,8 @@ void screen_session_draw(tui_t *t)
         unsigned a = (i == t->sel_routine && on_r) ? t->attr[T_SELECTED] : t->attr[T_NORMAL];
         bool is_open = t->open && strcmp(t->open_name, t->routines[i].name) == 0;
         tui_putf(t, LIST_Y + 1 + k, 1, lw - 1, a, "%s%-23.23s %6d %7d %12s", is_open ? "*" : " ",
-                 t->routines[i].name, (int)t->routines[i].steps, (int)t->routines[i].nodes, b);
+                 t->routines[i].name, (int)t->routines[i].steps,
+                 t->routine_buffers ? (int)t->routine_buffers[i] : 0, b);
     }
     if (!t->n_routines)
         tui_put(t, LIST_Y + 1, 2, lw - 2, t->attr[T_DIM], "(none: press i to import samples/ or a file)");

@@ -379,6 +379,7 @@ int tui_run(const cli_t *c)
     tui_overlay_close(t);
     library_routine_rows_free(t->routines, t->n_routines);
     free(t->routine_total);
+    free(t->routine_buffers);
     free(t->profiles);
     plans_list_free(t->plans, t->n_plans);
     free(t->marked);

@@ -55,6 +55,7 @@ typedef struct tui {
     routine_row_t *routines;
     int n_routines, sel_routine, top_routine;
     int64_t *routine_total;   /* baseline footprint per routine, -1 unknown, -2 error */
+    int32_t *routine_buffers; /* its materialized buffers, once known */
     profile_t *profiles;
     int n_profiles, sel_profile, top_profile;
     int profile;              /* index of the active profile, -1 none */

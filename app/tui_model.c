@@ -240,6 +240,8 @@ void tui_reload(tui_t *t)
     t->n_routines = 0;
     free(t->routine_total);
     t->routine_total = NULL;
+    free(t->routine_buffers);
+    t->routine_buffers = NULL;
     free(t->profiles);
     t->profiles = NULL;
     t->n_profiles = 0;
@@ -264,6 +266,7 @@ void tui_reload(tui_t *t)
     }
     t->n_routines = m;
     t->routine_total = malloc(((size_t)m + 1) * sizeof *t->routine_total);
+    t->routine_buffers = calloc((size_t)m + 1, sizeof *t->routine_buffers);
     for (int i = 0; t->routine_total && i < m; i++)
         t->routine_total[i] = -1;
     if (t->sel_routine >= m)

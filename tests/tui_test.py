@@ -112,7 +112,7 @@ def session_list_and_help():
     t = Tui("session")
     try:
         s = t.wait("Routines (17)")
-        check(re.search(r"mlp_step\s+15\s+20\s+9\.47 MiB", s), s)
+        check(re.search(r"mlp_step\s+15\s+19\s+9\.47 MiB", s), s)
         check(re.search(r"pair_peak\s+4\s+5\s+104 MiB", s), s)
         check("a100-80gb" in s and "80.0 GiB" in s, s)
         t.keys("?")

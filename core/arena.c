@@ -137,7 +137,7 @@ static void ilist_add(ilist_t *l, int64_t a, int64_t b, bool *oom)
     int32_t j = lo;
     if (i == j) {
         if (l->n == l->cap) {
-            int32_t ncap = l->cap ? l->cap * 2 : 4;
+            int32_t ncap = l->cap ? l->cap * 2 : 2; /* most lists stay short: millions of them */
             span_ref_t *nv = realloc(l->v, (size_t)ncap * sizeof *nv);
             if (!nv) {
                 *oom = true;

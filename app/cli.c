@@ -77,6 +77,8 @@ static const opt_entry_t OPTIONS[] = {
     { "--label", NULL, OPT_STR, F(label), 0, M(CMD_FIT) | M(CMD_SWEEP), "L     a label for saved plans" },
     { "--what", NULL, OPT_STR, F(what), 0, M(CMD_EXPORT), "W     plans, flips, events or layout" },
     { "--audit", NULL, OPT_FLAG, F(audit), 0, M(CMD_FIT) | M(CMD_SWEEP), "      re-lower on every reuse and compare" },
+    { "--log-memory-budget", NULL, OPT_FLAG, F(log_budget), 0, M(CMD_FIT) | M(CMD_SWEEP),
+      "      log each candidate the cap drops (stderr)" },
     { "--strategy", NULL, OPT_STR, F(strategy), 0, M(CMD_LAYOUT), "S     layout strategy (greedy, tight)" },
     { "--time-limit", NULL, OPT_SECONDS, F(time_limit), 0, M(CMD_LAYOUT), "S     tight: stop searching after S seconds" },
     { "--iterations", NULL, OPT_INT, F(iterations), 0, M(CMD_LAYOUT), "N     tight: the search's budget (deterministic)" },

@@ -29,7 +29,7 @@ typedef struct cli {
     bool no_mouse;           /* the TUI */
     const char *layout;
     /* per command */
-    bool json, events, save, audit;
+    bool json, events, save, audit, log_budget;
     const char *budget, *budgets, *label, *strategy, *output, *what;
     int64_t max_candidates;  /* -1: the default */
     int64_t layers;          /* gen; -1: the kind's default */

@@ -143,6 +143,18 @@ static void print_plan(const target_t *t, const fit_plan_t *p, bool events)
     }
 }
 
+/* config log_memory_budget: the candidates the cap dropped, one line each
+ * on stderr (the trace has them either way). */
+static void log_dropped(const target_t *t, const fit_plan_t *p)
+{
+    if (!t->cfg.log_memory_budget)
+        return;
+    for (int32_t i = 0; i < p->n_events; i++)
+        if (p->events[i].kind == EV_DROPPED)
+            fprintf(stderr, "rematscope: memory budget: dropped candidate %s (cost bound %lld): over the cap of %d\n",
+                    p->routine->nodes[p->events[i].node].name, (long long)p->events[i].cost, (int)p->cap);
+}
+
 static void fill_options(const cli_t *c, const target_t *t, fit_options_t *o)
 {
     memset(o, 0, sizeof *o);
@@ -175,6 +187,8 @@ int cmd_fit(const cli_t *c)
     if (!rc)
         rc = fit_run(&opt, ctx, NULL, &plan, &err);
     elapsed = now_us() - t0;
+    if (!rc)
+        log_dropped(&t, plan);
     if (!rc && c->save)
         rc = save_plans(c, &t, &plan, &elapsed, 1, NULL, &plan_id, &err);
     int status = 0;
@@ -287,6 +301,8 @@ int cmd_sweep(const cli_t *c)
         int64_t t0 = now_us();
         rc = fit_run(&opt, ctx, cell, &plans[i], &err);
         elapsed[i] = now_us() - t0;
+        if (!rc)
+            log_dropped(&t, plans[i]);
     }
     if (!rc && c->save)
         rc = save_plans(c, &t, plans, elapsed, n, c->budgets, ids, &err);

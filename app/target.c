@@ -159,6 +159,7 @@ int target_open(const cli_t *c, const char *arg, target_t *t, rs_error_t *err)
     if (c->max_depth >= 0)
         t->cfg.max_inline_depth = c->max_depth > INT32_MAX ? INT32_MAX : (int32_t)c->max_depth;
     t->cfg.aliasing = !c->no_aliasing;
+    t->cfg.log_memory_budget = c->log_budget;
     if (c->layout) {
         int s = arena_strategy_parse(c->layout);
         if (s < 0) {

@@ -25,7 +25,7 @@ typedef struct score_config {
     int32_t max_inline_depth;  /* >= 0 */
     bool aliasing;             /* buffer_aliasing; off: every buffer spans the routine */
     arena_strategy_t layout;
-    bool log_memory_budget;    /* fit: log dropped candidates in the trace */
+    bool log_memory_budget;    /* fit's callers log the candidates the cap drops (the trace has them always) */
 } score_config_t;
 
 /* Alignment 1, depth 8, aliasing on, greedy: the profile-less defaults. */

@@ -239,6 +239,10 @@ def fit_json_keys_and_values():
     rc, out, err = run("fit", p, "--budget", "1", "--json", "--max-candidates", "1")
     j = json.loads(out)
     check(j["considered"] == 1 and j["dropped"] == 1 and not j["within_budget"], j)
+    check(err == "", "nothing logged without --log-memory-budget")
+    rc, out, err = run("fit", p, "--budget", "1", "--json", "--max-candidates", "1", "--log-memory-budget")
+    check(rc == 0 and err.strip() == "rematscope: memory budget: dropped candidate Y (cost bound 100): over the cap of 1",
+          err)
 
 
 @test

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "routine.h"
+#include "sorted.h"
 
 int view_buffers(const lowering_t *l, const score_detail_t *d, view_buf_t **out, int32_t *n)
 {
@@ -56,20 +57,6 @@ static void row_offsets(const view_grid_t *g, int y, int64_t *a, int64_t *b)
     *b = g->row_edge[g->h - y];
 }
 
-/* The last index i in [0, n) with edge[i] <= v (edge ascending). */
-static int last_at_or_below(const int64_t *edge, int n, int64_t v)
-{
-    int lo = 0, hi = n - 1;
-    while (lo < hi) {
-        int mid = lo + (hi - lo + 1) / 2;
-        if (edge[mid] <= v)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
-}
-
 /* The index i with edge[i] <= v < edge[i + 1]: the proportional guess is
  * within one of it (edges are rounded down from the same proportion), and
  * a binary search settles what it misses (repeated edges when zoomed in). */
@@ -81,7 +68,7 @@ static int locate(const int64_t *edge, int n, int64_t lo, int64_t hi, int64_t v)
         if (i >= 0 && i < n && edge[i] <= v && v < edge[i + 1])
             return i;
     }
-    return last_at_or_below(edge, n, v);
+    return sorted_last_le(edge, n, v);
 }
 
 int view_step_col(const view_grid_t *g, int64_t s)

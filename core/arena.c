@@ -5,6 +5,7 @@
 
 #include "checked.h"
 #include "placer.h"
+#include "sorted.h"
 #include "tight.h"
 
 int arena_strategy_parse(const char *s)
@@ -299,25 +300,6 @@ static int cmp_order(const void *pa, const void *pb)
     return (a->index > b->index) - (a->index < b->index);
 }
 
-static int cmp_i64(const void *pa, const void *pb)
-{
-    int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-    return (a > b) - (a < b);
-}
-
-static int32_t leaf_of(const int64_t *coords, int32_t m, int64_t t)
-{
-    int32_t lo = 0, hi = m - 1;
-    while (lo < hi) {
-        int32_t mid = lo + (hi - lo) / 2;
-        if (coords[mid] < t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 struct placer {
     greedy_t g;
     int32_t n, nodes;
@@ -379,14 +361,10 @@ int placer_new(const arena_buf_t *bufs, int32_t n, int64_t alignment, placer_t *
             span = INT64_MAX;
         p->keys[i] = (order_key_t){ g->aligned[i], span, bufs[i].start, i };
     }
-    qsort(coords, (size_t)n * 2, sizeof *coords, cmp_i64);
-    int32_t m = 0;
-    for (int32_t i = 0; i < 2 * n; i++)
-        if (m == 0 || coords[m - 1] != coords[i])
-            coords[m++] = coords[i];
+    int32_t m = sorted_unique(coords, 2 * n);
     for (int32_t i = 0; i < n; i++) {
-        g->lo[i] = leaf_of(coords, m, bufs[i].start);
-        g->hi[i] = leaf_of(coords, m, bufs[i].end);
+        g->lo[i] = sorted_last_le(coords, m, bufs[i].start);
+        g->hi[i] = sorted_last_le(coords, m, bufs[i].end);
     }
     g->leaves = m > 0 ? m : 1;
     p->nodes = 4 * g->leaves;

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sorted.h"
+
 /* A search over canonical layouts, after MiniMalloc's idea: time is cut into
  * sections at every span end; each section has a floor (the top of what is
  * placed over it).  The next buffer always goes at the lowest floor, on the
@@ -174,25 +176,6 @@ static bool search(canon_t *c, int32_t left)
     return false;
 }
 
-static int cmp_i64(const void *pa, const void *pb)
-{
-    int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-    return (a > b) - (a < b);
-}
-
-static int32_t section_of(const int64_t *cut, int32_t m, int64_t t)
-{
-    int32_t lo = 0, hi = m - 1; /* the last cut <= t */
-    while (lo < hi) {
-        int32_t mid = lo + (hi - lo + 1) / 2;
-        if (cut[mid] <= t)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
-}
-
 /* Whether buffer a is tried before b in a section, by the variant's rule:
  * 0 size, 1 span length, 2 area, 3 end (latest first). */
 static bool before(int variant, const int64_t *aligned, const arena_buf_t *bufs, int32_t a, int32_t b)
@@ -235,11 +218,7 @@ bool canon_fit(const arena_buf_t *bufs, const int64_t *aligned, int32_t n, int64
         cut[m++] = bufs[i].start;
         cut[m++] = bufs[i].end + 1;
     }
-    qsort(cut, (size_t)m, sizeof *cut, cmp_i64);
-    int32_t u = 0;
-    for (int32_t i = 0; i < m; i++)
-        if (u == 0 || cut[u - 1] != cut[i])
-            cut[u++] = cut[i];
+    int32_t u = sorted_unique(cut, m);
     c.m = u;
     size_t nn = n ? (size_t)n : 1, mm = (size_t)u + 1;
     c.lo = malloc(nn * sizeof *c.lo);
@@ -257,8 +236,8 @@ bool canon_fit(const arena_buf_t *bufs, const int64_t *aligned, int32_t n, int64
     int64_t total = 0;
     int32_t left = 0;
     for (int32_t i = 0; i < n; i++) {
-        c.lo[i] = section_of(cut, u, bufs[i].start);
-        c.hi[i] = section_of(cut, u, bufs[i].end);
+        c.lo[i] = sorted_last_le(cut, u, bufs[i].start);
+        c.hi[i] = sorted_last_le(cut, u, bufs[i].end);
         offsets[i] = 0;
         if (aligned[i] == 0) {
             c.placed[i] = 1;

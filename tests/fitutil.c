@@ -65,6 +65,17 @@ const char *ROUTINE_NEGATIVE =
     "H2 = f(x) [40] @pinned\n"
     "mo = g(m, H2) [0] @output\n";
 
+fit_context_t *tf_root(const tr_t *t)
+{
+    score_config_t cfg;
+    score_config_default(&cfg);
+    fit_context_t *ctx;
+    rs_error_t err;
+    if (fit_context_root(t->r, &t->b, &cfg, NULL, 0, &ctx, &err))
+        fail_msg("context: %s", err.msg);
+    return ctx;
+}
+
 static void fit_with(tf_t *f, const char *text, const char *budget, int32_t cap, int32_t threads, bool relower);
 
 void tf_fit(tf_t *f, const char *text, const char *budget, int32_t cap, int32_t threads)
@@ -81,11 +92,9 @@ static void fit_with(tf_t *f, const char *text, const char *budget, int32_t cap,
 {
     memset(f, 0, sizeof *f);
     tr_load(&f->t, text);
-    score_config_t cfg;
-    score_config_default(&cfg);
+    f->ctx = tf_root(&f->t);
     rs_error_t err;
     error_clear(&err);
-    assert_int_equal(fit_context_root(f->t.r, &f->t.b, &cfg, NULL, 0, &f->ctx, &err), RS_OK);
     fit_options_t opt = { .max_candidates = cap, .device_bytes = -1, .threads = threads, .relower = relower };
     if (units_parse_budget(budget, "budget", &opt.budget, &err))
         fail_msg("budget %s: %s", budget, err.msg);

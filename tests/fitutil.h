@@ -13,6 +13,9 @@ typedef struct tf {
     fit_plan_t *plan;
 } tf_t;
 
+/* A root context over t with the profile-less defaults; fails the test on error. */
+fit_context_t *tf_root(const tr_t *t);
+
 /* Loads text and fits it with budget (units syntax) and cap (-1 default),
  * on threads threads (0: all cores); fails the test on error. */
 void tf_fit(tf_t *f, const char *text, const char *budget, int32_t cap, int32_t threads);

@@ -338,11 +338,8 @@ static void test_progress_and_cancel(void **state)
     (void)state;
     tr_t t;
     tr_load(&t, ROUTINE_NEUTRAL);
-    score_config_t cfg;
-    score_config_default(&cfg);
-    fit_context_t *ctx;
+    fit_context_t *ctx = tf_root(&t);
     rs_error_t err;
-    assert_int_equal(fit_context_root(t.r, &t.b, &cfg, NULL, 0, &ctx, &err), RS_OK);
     int limit = 1;
     fit_options_t opt = { .max_candidates = -1, .device_bytes = -1, .threads = 1, .progress = cancel_after,
                           .progress_ud = &limit };

@@ -150,11 +150,8 @@ static void test_fit_counters_and_audit(void **state)
     for (int k = 0; k < 4; k++) {
         tr_t t;
         tr_load(&t, routines[k]);
-        score_config_t cfg;
-        score_config_default(&cfg);
-        fit_context_t *ctx;
+        fit_context_t *ctx = tf_root(&t);
         rs_error_t err;
-        assert_int_equal(fit_context_root(t.r, &t.b, &cfg, NULL, 0, &ctx, &err), RS_OK);
         fit_options_t opt = { .max_candidates = -1, .device_bytes = -1, .audit = true };
         opt.budget.kind = BUDGET_MINIMIZE;
         fit_plan_t *p;
@@ -174,11 +171,8 @@ static void test_sweep_accumulates(void **state)
     (void)state;
     tr_t t;
     tr_load(&t, ROUTINE_NEUTRAL);
-    score_config_t cfg;
-    score_config_default(&cfg);
-    fit_context_t *ctx;
+    fit_context_t *ctx = tf_root(&t);
     rs_error_t err;
-    assert_int_equal(fit_context_root(t.r, &t.b, &cfg, NULL, 0, &ctx, &err), RS_OK);
     fit_options_t opt = { .name = "sweep", .max_candidates = -1, .device_bytes = -1 };
     reuse_owner_t o = fit_owner(ctx, opt.name);
     reuse_cell_t *cell = reuse_cell_new(&o, false);

@@ -79,6 +79,9 @@ int cmd_layout(const cli_t *c)
             if (strategy == ARENA_TIGHT) {
                 json_int(&j, "greedy_height", st.greedy_height);
                 json_int(&j, "iterations", st.iterations);
+                json_int(&j, "probes", st.probes);
+                json_int(&j, "search_work", st.search_work);
+                json_int(&j, "proven_bound", st.proven_bound);
                 json_bool(&j, "optimal", st.optimal);
             }
             json_obj_end(&j);
@@ -93,10 +96,21 @@ int cmd_layout(const cli_t *c)
                    "time         %.0f us\n",
                    (long long)height, h, (long long)lower, lb, lower ? (double)height / (double)lower : 1.0, us);
             if (strategy == ARENA_TIGHT)
-                printf("search       %lld placements and search nodes; greedy gave %lld B (%.4f); %s\n",
-                       (long long)st.iterations, (long long)st.greedy_height,
-                       lower ? (double)st.greedy_height / (double)lower : 1.0,
-                       st.optimal ? "optimal: it meets the lower bound" : "not proven optimal");
+            {
+                printf("search       greedy gave %lld B (%.4f); %lld greedy placements; %lld capacities probed "
+                       "(%lld steps)\n",
+                       (long long)st.greedy_height, lower ? (double)st.greedy_height / (double)lower : 1.0,
+                       (long long)st.iterations, (long long)st.probes, (long long)st.search_work);
+                if (st.optimal && height <= lower)
+                    printf("optimal      it meets the lower bound\n");
+                else if (st.optimal)
+                    printf("optimal      the search ruled out every height below it\n");
+                else if (st.proven_bound > lower)
+                    printf("not proven   nothing fits below %lld B (proven); the rest was not searched out\n",
+                           (long long)st.proven_bound);
+                else
+                    printf("not proven   optimal\n");
+            }
             if (c->output)
                 printf("solution     %s\n", c->output);
         }

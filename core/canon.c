@@ -5,212 +5,438 @@
 
 #include "sorted.h"
 
-/* A search over canonical layouts, after MiniMalloc's idea: time is cut into
- * sections at every span end; each section has a floor (the top of what is
- * placed over it).  The next buffer always goes at the lowest floor, on the
- * leftmost such section: one of the unplaced buffers over that section whose
- * span's highest floor is that floor, or nothing (the floor rises to where a
- * buffer could go, leaving a gap).  A section whose floor plus the buffers
- * still to place over it exceeds the capacity prunes the branch. */
+/* A complete search over canonical layouts, after MiniMalloc (Moffitt,
+ * ASPLOS 2023).  Time is cut into sections at every span start and after
+ * every span end.  Each unplaced buffer has a lowest offset (the top of the
+ * placed buffers it overlaps); a canonical layout places buffers at those
+ * offsets in non-decreasing (offset, rank) order, so each layout is reached
+ * once.  Pruned: a candidate at or above the lowest top any unplaced buffer
+ * could reach (it would leave a gap that buffer fits in); a section whose
+ * floor plus the buffers still to go over it passes the capacity; the other
+ * candidates of a node once a buffer with nothing over it has failed.  When
+ * the placed buffers cut time into pieces no unplaced buffer crosses, each
+ * piece is solved on its own.  Ranks come from a static preorder; three
+ * preorders take turns with a node limit that doubles. */
+
+enum { S_OK, S_NONE, S_ABORT };
+
+/* what an undo record restores */
+enum { U_MIN_OFF, U_FLOOR, U_LOW, U_NLOW };
+
+typedef struct undo {
+    int32_t kind, i;
+    int64_t v;
+} undo_t;
 
 typedef struct canon {
-    int32_t n, m;               /* buffers, sections */
+    int32_t n, m;
     const int64_t *size;
-    int32_t *lo, *hi;           /* section range of each buffer, inclusive */
+    const arena_buf_t *bufs;
     int64_t cap;
-    int64_t *floor;             /* per section */
-    int64_t *width;             /* per section: steps it covers */
-    int64_t *rem;               /* per section: sizes of unplaced buffers over it */
+    int32_t *lo, *hi;            /* section range of each buffer, inclusive */
+    int32_t *ov_at, *ov;         /* overlapping buffers, CSR */
+    int32_t *sec_at, *sec;       /* buffers over each section, CSR */
+    int32_t *cuts;               /* unplaced buffers crossing from section s to s + 1 */
+    int64_t *floor, *total;      /* per section: the top of the last buffer placed over it; sizes left */
+    int64_t *low;                /* per section: the lowest offset an unplaced buffer over it can take */
+    int32_t *nlow;               /* per section: how many unplaced buffers over it are at low */
+    int64_t *min_off;            /* per buffer: the lowest offset it can take now */
+    int32_t *rank;               /* per buffer: its place in the current piece's preorder */
     uint8_t *placed;
-    int64_t *off;
-    int32_t *by_section;        /* buffers over each section, CSR */
-    int32_t *by_off;
-    int64_t nodes, budget;
-    int64_t *undo_val;          /* saved floors: placements and raises push, backtracking pops */
-    int32_t *undo_sec;
-    int64_t undo_n, undo_cap;
+    int64_t *sol;
+    int32_t *stamp, stamp_now;   /* sections already marked this placement */
+    int32_t *affected, n_affected; /* sections whose lowest offset the last placement recounted */
+    undo_t *undo;                /* old values, restored when a placement is taken back */
+    size_t undo_n, undo_cap;
+    int32_t *pool;               /* candidate and piece lists, a stack */
+    size_t pool_n, pool_cap;
+    int heuristic;
+    int64_t work, work_limit;    /* steps done (a deterministic measure of time) and where to stop */
+    int64_t nodes;
     int (*stop)(void *);
     void *stop_ud;
-    bool stopped;
+    bool failed;                 /* out of memory or stopped: abort */
 } canon_t;
 
-static int64_t span_floor(const canon_t *c, int32_t b)
+/* Reserves k slots on the pool; the returned base stays valid as an index. */
+static bool pool_take(canon_t *c, size_t k, size_t *base)
 {
-    int64_t f = 0;
-    for (int32_t s = c->lo[b]; s <= c->hi[b]; s++)
-        if (c->floor[s] > f)
-            f = c->floor[s];
-    return f;
-}
-
-static bool fits(const canon_t *c, int32_t lo, int32_t hi)
-{
-    for (int32_t s = lo; s <= hi; s++)
-        if (c->floor[s] + c->rem[s] > c->cap)
+    if (c->pool_n + k > c->pool_cap) {
+        size_t ncap = (c->pool_n + k) * 2;
+        int32_t *np = realloc(c->pool, ncap * sizeof *np);
+        if (!np) {
+            c->failed = true;
             return false;
+        }
+        c->pool = np;
+        c->pool_cap = ncap;
+    }
+    *base = c->pool_n;
+    c->pool_n += k;
     return true;
 }
 
-/* Saves a section's floor; false when out of memory (the search stops). */
-static bool push(canon_t *c, int32_t sec)
+static bool undo_push(canon_t *c, int kind, int32_t i, int64_t v)
 {
     if (c->undo_n == c->undo_cap) {
-        /* raises along a path are bounded only by the distinct floors: grow */
-        int64_t ncap = c->undo_cap * 2;
-        int64_t *nv = realloc(c->undo_val, (size_t)ncap * sizeof *nv);
-        if (nv)
-            c->undo_val = nv;
-        int32_t *ns = realloc(c->undo_sec, (size_t)ncap * sizeof *ns);
-        if (ns)
-            c->undo_sec = ns;
-        if (!nv || !ns) {
-            c->stopped = true;
+        size_t ncap = c->undo_cap ? c->undo_cap * 2 : 1024;
+        undo_t *nu = realloc(c->undo, ncap * sizeof *nu);
+        if (!nu) {
+            c->failed = true;
             return false;
         }
+        c->undo = nu;
         c->undo_cap = ncap;
     }
-    c->undo_sec[c->undo_n] = sec;
-    c->undo_val[c->undo_n++] = c->floor[sec];
+    c->undo[c->undo_n++] = (undo_t){ kind, i, v };
     return true;
 }
 
-static void pop_to(canon_t *c, int64_t mark)
+typedef struct key {
+    int64_t k[3];
+    int32_t b;
+} prekey_t;
+
+static int cmp_key(const void *pa, const void *pb)
 {
-    while (c->undo_n > mark) {
-        c->undo_n--;
-        c->floor[c->undo_sec[c->undo_n]] = c->undo_val[c->undo_n];
-    }
+    const prekey_t *a = pa, *b = pb;
+    for (int i = 0; i < 3; i++)
+        if (a->k[i] != b->k[i])
+            return a->k[i] > b->k[i] ? -1 : 1; /* larger first */
+    return (a->b > b->b) - (a->b < b->b);
 }
 
-static bool search(canon_t *c, int32_t left)
+typedef struct cand {
+    int64_t off;
+    int32_t rank, b;
+} cand_t;
+
+static int cmp_cand(const void *pa, const void *pb)
 {
-    if (left == 0)
-        return true;
-    int64_t frame = c->undo_n; /* the raises this frame makes are undone on leaving */
-    for (;;) {
-        if (++c->nodes > c->budget || c->stopped)
-            break;
-        if (c->stop && (c->nodes & 4095) == 0 && c->stop(c->stop_ud)) {
-            c->stopped = true;
-            break;
-        }
-        /* the lowest floor among sections that still have buffers to take */
-        int32_t s0 = -1;
-        for (int32_t s = 0; s < c->m; s++)
-            if (c->rem[s] > 0 && (s0 < 0 || c->floor[s] < c->floor[s0]))
-                s0 = s;
-        if (s0 < 0)
-            break;
-        int64_t f0 = c->floor[s0];
-        int64_t raise_to = INT64_MAX;
-        /* candidates: buffers over s0 that would sit exactly at f0,
-         * those leaving the least gap under them first; identical ones
-         * (same size and span) are tried once */
-        int32_t cand[64];
-        __int128 waste[64];
-        int32_t nc = 0;
-        for (int32_t k = c->by_off[s0]; k < c->by_off[s0 + 1] && nc < 64; k++) {
-            int32_t b = c->by_section[k];
-            if (c->placed[b])
-                continue;
-            int64_t f = span_floor(c, b);
-            if (f != f0) {
-                if (f < raise_to)
-                    raise_to = f;
-                continue;
-            }
-            if (f0 + c->size[b] > c->cap)
-                continue;
-            bool dup = false;
-            for (int32_t i = 0; i < nc && !dup; i++)
-                dup = c->size[cand[i]] == c->size[b] && c->lo[cand[i]] == c->lo[b] && c->hi[cand[i]] == c->hi[b];
-            if (dup)
-                continue;
-            __int128 w = 0;
-            for (int32_t sec = c->lo[b]; sec <= c->hi[b]; sec++)
-                w += (__int128)(f0 - c->floor[sec]) * c->width[sec];
-            int32_t j = nc++;
-            while (j > 0 && waste[j - 1] > w) { /* stable: ties keep the section's order */
-                cand[j] = cand[j - 1];
-                waste[j] = waste[j - 1];
-                j--;
-            }
-            cand[j] = b;
-            waste[j] = w;
-        }
-        for (int32_t i = 0; i < nc; i++) {
-            int32_t b = cand[i];
-            int64_t mark = c->undo_n;
-            bool saved = true;
-            for (int32_t sec = c->lo[b]; sec <= c->hi[b] && saved; sec++)
-                saved = push(c, sec);
-            if (!saved) {
-                pop_to(c, mark);
-                break;
-            }
-            for (int32_t sec = c->lo[b]; sec <= c->hi[b]; sec++) {
-                c->floor[sec] = f0 + c->size[b];
-                c->rem[sec] -= c->size[b];
-            }
-            c->placed[b] = 1;
-            c->off[b] = f0;
-            if (fits(c, c->lo[b], c->hi[b]) && search(c, left - 1))
-                return true;
-            c->placed[b] = 0;
-            for (int32_t sec = c->lo[b]; sec <= c->hi[b]; sec++)
-                c->rem[sec] += c->size[b];
-            pop_to(c, mark);
-            if (c->stopped || c->nodes > c->budget)
-                break;
-        }
-        if (c->stopped || c->nodes > c->budget)
-            break;
-        /* or leave a gap: s0's floor rises to the next place a buffer could go */
-        if (raise_to == INT64_MAX || raise_to <= f0 || raise_to + c->rem[s0] > c->cap)
-            break;
-        if (!push(c, s0))
-            break;
-        c->floor[s0] = raise_to;
+    const cand_t *a = pa, *b = pb;
+    if (a->off != b->off)
+        return a->off < b->off ? -1 : 1;
+    return (a->rank > b->rank) - (a->rank < b->rank);
+}
+
+/* Ranks the piece's buffers by the current preorder: each buffer's span
+ * width (W), area (A) and the largest total still to place over one of its
+ * sections (T), in the heuristic's order of those three. */
+static bool rank_piece(canon_t *c, const int32_t *piece, int32_t np)
+{
+    static const char *const order[CANON_VARIANTS] = { "WAT", "TAW", "TWA" };
+    prekey_t *keys = malloc(((size_t)np + 1) * sizeof *keys);
+    if (!keys) {
+        c->failed = true;
+        return false;
     }
-    pop_to(c, frame);
+    for (int32_t i = 0; i < np; i++) {
+        int32_t b = piece[i];
+        int64_t width = c->bufs[b].end - c->bufs[b].start + 1, total = 0;
+        for (int32_t s = c->lo[b]; s <= c->hi[b]; s++)
+            if (c->total[s] > total)
+                total = c->total[s];
+        int64_t area = c->size[b] > INT64_MAX / width ? INT64_MAX : c->size[b] * width;
+        keys[i].b = b;
+        for (int k = 0; k < 3; k++) {
+            char h = order[c->heuristic][k];
+            keys[i].k[k] = h == 'W' ? width : h == 'A' ? area : total;
+        }
+    }
+    qsort(keys, (size_t)np, sizeof *keys, cmp_key);
+    for (int32_t i = 0; i < np; i++)
+        c->rank[keys[i].b] = i;
+    free(keys);
+    return true;
+}
+
+static int search(canon_t *c, size_t piece_at, int32_t np, int32_t slo, int32_t shi, int64_t last_off,
+                  int32_t last_rank);
+
+/* Solves a piece on its own: its own preorder, canonical from offset 0. */
+static int solve_piece(canon_t *c, size_t piece_at, int32_t np, int32_t slo, int32_t shi)
+{
+    int32_t *saved = malloc(((size_t)np + 1) * sizeof *saved);
+    if (!saved) {
+        c->failed = true;
+        return S_ABORT;
+    }
+    for (int32_t i = 0; i < np; i++)
+        saved[i] = c->rank[c->pool[piece_at + (size_t)i]];
+    int st = rank_piece(c, c->pool + piece_at, np) ? search(c, piece_at, np, slo, shi, 0, 0) : S_ABORT;
+    for (int32_t i = 0; i < np; i++)
+        c->rank[c->pool[piece_at + (size_t)i]] = saved[i];
+    free(saved);
+    return st;
+}
+
+/* After b's placement: the pieces its removal cuts the current one into,
+ * each solved on its own, or the same piece searched on. */
+static int decompose(canon_t *c, size_t piece_at, int32_t np, int32_t slo, int32_t shi, int32_t b)
+{
+    int32_t ncut = 0;
+    for (int32_t s = c->lo[b]; s < c->hi[b]; s++)
+        if (--c->cuts[s] == 0)
+            ncut++;
+    int st = S_OK;
+    if (ncut == 0) {
+        st = search(c, piece_at, np, slo, shi, c->sol[b], c->rank[b]);
+    } else {
+        int32_t from = slo;
+        for (int32_t s = slo; s <= shi && st == S_OK; s++) {
+            if (s < shi && !(s >= c->lo[b] && s < c->hi[b] && c->cuts[s] == 0))
+                continue;
+            int32_t to = s; /* the piece [from, to] */
+            size_t base;
+            if (!pool_take(c, (size_t)np, &base)) {
+                st = S_ABORT;
+                break;
+            }
+            int32_t k = 0;
+            for (int32_t i = 0; i < np; i++) {
+                int32_t o = c->pool[piece_at + (size_t)i];
+                if (!c->placed[o] && c->hi[o] >= from && c->lo[o] <= to)
+                    c->pool[base + (size_t)k++] = o;
+            }
+            if (k > 0)
+                st = solve_piece(c, base, k, from, to);
+            c->pool_n = base;
+            from = s + 1;
+        }
+    }
+    for (int32_t s = c->lo[b]; s < c->hi[b]; s++)
+        c->cuts[s]++;
+    return st;
+}
+
+/* Recounts section s's lowest offset and how many unplaced buffers sit at it. */
+static bool recount_low(canon_t *c, int32_t s)
+{
+    c->work += c->sec_at[s + 1] - c->sec_at[s];
+    int64_t low = INT64_MAX;
+    int32_t at = 0;
+    for (int32_t k = c->sec_at[s]; k < c->sec_at[s + 1]; k++) {
+        int32_t o = c->sec[k];
+        if (c->placed[o])
+            continue;
+        if (c->min_off[o] < low) {
+            low = c->min_off[o];
+            at = 0;
+        }
+        if (c->min_off[o] == low)
+            at++;
+    }
+    if (!undo_push(c, U_LOW, s, c->low[s]) || !undo_push(c, U_NLOW, s, c->nlow[s]))
+        return false;
+    c->low[s] = low;
+    c->nlow[s] = at;
+    return true;
+}
+
+/* Buffer o leaves offset old (placed there, or rising from it): each
+ * section over it where old was the lowest has one fewer at its low; the
+ * sections left with none are queued to recount. */
+static bool leave_low(canon_t *c, int32_t o, int64_t old, int32_t *na)
+{
+    for (int32_t s = c->lo[o]; s <= c->hi[o]; s++) {
+        if (c->low[s] != old || c->stamp[s] == c->stamp_now)
+            continue;
+        if (!undo_push(c, U_NLOW, s, c->nlow[s]))
+            return false;
+        if (--c->nlow[s] == 0) {
+            c->stamp[s] = c->stamp_now;
+            c->affected[(*na)++] = s;
+        }
+    }
+    return true;
+}
+
+/* Places b at its lowest offset; the sections' floors and the unplaced
+ * buffers' lowest offsets follow.  Sets *hat to whether anything unplaced
+ * overlaps b (a buffer with nothing over it is "hatless").  False when out
+ * of memory. */
+static bool place(canon_t *c, int32_t b, bool *hat)
+{
+    c->work += c->ov_at[b + 1] - c->ov_at[b] + c->hi[b] - c->lo[b] + 1;
+    int64_t off = c->min_off[b], top = off + c->size[b];
+    int32_t na = 0;
+    *hat = false;
+    c->placed[b] = 1;
+    c->sol[b] = off;
+    if (++c->stamp_now == INT32_MAX) {
+        memset(c->stamp, 0, (size_t)c->m * sizeof *c->stamp);
+        c->stamp_now = 1;
+    }
+    if (!leave_low(c, b, off, &na))
+        return false;
+    for (int32_t k = c->ov_at[b]; k < c->ov_at[b + 1]; k++) {
+        int32_t o = c->ov[k];
+        if (c->placed[o])
+            continue;
+        *hat = true;
+        if (c->min_off[o] >= top)
+            continue;
+        if (!undo_push(c, U_MIN_OFF, o, c->min_off[o]) || !leave_low(c, o, c->min_off[o], &na))
+            return false;
+        c->min_off[o] = top;
+    }
+    for (int32_t s = c->lo[b]; s <= c->hi[b]; s++) {
+        if (!undo_push(c, U_FLOOR, s, c->floor[s]))
+            return false;
+        c->floor[s] = top;
+        c->total[s] -= c->size[b];
+    }
+    c->n_affected = na;
+    for (int32_t i = 0; i < na; i++)
+        if (!recount_low(c, c->affected[i]))
+            return false;
+    return true;
+}
+
+static void unplace(canon_t *c, int32_t b, size_t mark)
+{
+    while (c->undo_n > mark) {
+        const undo_t *u = &c->undo[--c->undo_n];
+        switch (u->kind) {
+        case U_MIN_OFF: c->min_off[u->i] = u->v; break;
+        case U_FLOOR: c->floor[u->i] = u->v; break;
+        case U_LOW: c->low[u->i] = u->v; break;
+        default: c->nlow[u->i] = (int32_t)u->v; break;
+        }
+    }
+    for (int32_t s = c->lo[b]; s <= c->hi[b]; s++)
+        c->total[s] += c->size[b];
+    c->placed[b] = 0;
+}
+
+/* Whether section s can still take what is left over it: nothing unplaced
+ * over it goes below its floor, its lowest offset, or off (the canonical
+ * order's offset). */
+static bool section_fits(const canon_t *c, int32_t s, int64_t off)
+{
+    if (c->total[s] == 0)
+        return true;
+    int64_t f = c->floor[s] > off ? c->floor[s] : off;
+    if (c->low[s] != INT64_MAX && c->low[s] > f)
+        f = c->low[s];
+    return f + c->total[s] <= c->cap;
+}
+
+/* Whether anything unplaced overlaps b. */
+static bool has_hat(const canon_t *c, int32_t b)
+{
+    for (int32_t k = c->ov_at[b]; k < c->ov_at[b + 1]; k++)
+        if (!c->placed[c->ov[k]])
+            return true;
     return false;
 }
 
-/* Whether buffer a is tried before b in a section, by the variant's rule:
- * 0 size, 1 span length, 2 area, 3 end (latest first). */
-static bool before(int variant, const int64_t *aligned, const arena_buf_t *bufs, int32_t a, int32_t b)
+/* Before placing b at off: every section of the piece as it would be if
+ * placing b changed nothing but b's own sections.  Most candidates fail
+ * here, before the cost of a placement. */
+static bool may_fit(canon_t *c, int32_t slo, int32_t shi, int32_t b, int64_t off)
 {
-    int64_t sa = aligned[a], sb = aligned[b];
-    int64_t la = bufs[a].end - bufs[a].start, lb = bufs[b].end - bufs[b].start;
-    switch (variant) {
-    case 1:
-        if (la != lb)
-            return la > lb;
-        return sa > sb;
-    case 2: {
-        __int128 aa = (__int128)sa * (la + 1), ab = (__int128)sb * (lb + 1);
-        if (aa != ab)
-            return aa > ab;
-        return sa > sb;
+    c->work += shi - slo + 1;
+    int64_t top = off + c->size[b];
+    for (int32_t s = slo; s <= shi; s++) {
+        if (s < c->lo[b] || s > c->hi[b]) {
+            if (!section_fits(c, s, off))
+                return false;
+            continue;
+        }
+        int64_t left = c->total[s] - c->size[b];
+        if (left > 0 && top + left > c->cap)
+            return false;
     }
-    case 3:
-        if (bufs[a].end != bufs[b].end)
-            return bufs[a].end > bufs[b].end;
-        return sa > sb;
-    default:
-        if (sa != sb)
-            return sa > sb;
-        return la > lb;
-    }
+    return true;
 }
 
-bool canon_fit(const arena_buf_t *bufs, const int64_t *aligned, int32_t n, int64_t cap, int variant, int64_t budget,
-               int (*stop)(void *), void *stop_ud, int64_t *offsets, int64_t *nodes)
+/* After placing b: the sections the placement changed (b's own, and those
+ * whose lowest offset was recounted); may_fit checked the rest. */
+static bool still_fits(const canon_t *c, int32_t b, int64_t off)
 {
-    /* sections start at every span start and after every span end */
+    for (int32_t s = c->lo[b]; s <= c->hi[b]; s++)
+        if (!section_fits(c, s, off))
+            return false;
+    for (int32_t i = 0; i < c->n_affected; i++)
+        if (!section_fits(c, c->affected[i], off))
+            return false;
+    return true;
+}
+
+static int search(canon_t *c, size_t piece_at, int32_t np, int32_t slo, int32_t shi, int64_t last_off,
+                  int32_t last_rank)
+{
+    if (c->failed)
+        return S_ABORT;
+    c->work += np;
+    if (c->work > c->work_limit)
+        return S_ABORT;
+    c->nodes++;
+    if (c->stop && (c->nodes & 1023) == 0 && c->stop(c->stop_ud)) {
+        c->failed = true;
+        return S_ABORT;
+    }
+    int64_t min_top = INT64_MAX;
+    int32_t left = 0;
+    for (int32_t i = 0; i < np; i++) {
+        int32_t b = c->pool[piece_at + (size_t)i];
+        if (c->placed[b])
+            continue;
+        left++;
+        if (c->min_off[b] + c->size[b] < min_top)
+            min_top = c->min_off[b] + c->size[b];
+    }
+    if (left == 0)
+        return S_OK;
+    cand_t *cands = malloc((size_t)left * sizeof *cands); /* not the pool: it may move under recursion */
+    if (!cands) {
+        c->failed = true;
+        return S_ABORT;
+    }
+    int32_t nc = 0;
+    for (int32_t i = 0; i < np; i++) {
+        int32_t b = c->pool[piece_at + (size_t)i];
+        if (c->placed[b])
+            continue;
+        int64_t off = c->min_off[b];
+        if (off >= min_top)
+            continue; /* a gap below it that another buffer fits in */
+        if (off < last_off || (off == last_off && c->rank[b] < last_rank))
+            continue; /* not canonical */
+        if (off + c->size[b] > c->cap)
+            continue;
+        cands[nc++] = (cand_t){ off, c->rank[b], b };
+    }
+    qsort(cands, (size_t)nc, sizeof *cands, cmp_cand);
+    int st = S_NONE;
+    for (int32_t i = 0; i < nc; i++) {
+        int32_t b = cands[i].b;
+        size_t mark = c->undo_n;
+        if (!may_fit(c, slo, shi, b, cands[i].off)) {
+            if (!has_hat(c, b))
+                break; /* as below */
+            continue;
+        }
+        bool hat;
+        if (!place(c, b, &hat))
+            st = S_ABORT;
+        else if (still_fits(c, b, cands[i].off))
+            st = decompose(c, piece_at, np, slo, shi, b);
+        unplace(c, b, mark);
+        if (st != S_NONE)
+            break;
+        if (!hat)
+            break; /* nothing goes over it: another first choice cannot help */
+    }
+    free(cands);
+    return st;
+}
+
+/* Builds the overlap and section lists; false when out of memory. */
+static bool setup(canon_t *c, const arena_buf_t *bufs, int32_t n)
+{
     int64_t *cut = malloc(((size_t)n * 2 + 1) * sizeof *cut);
-    canon_t c = { .n = n, .size = aligned, .cap = cap, .budget = budget, .stop = stop, .stop_ud = stop_ud };
-    bool ok = false;
     if (!cut)
         return false;
     int32_t m = 0;
@@ -219,93 +445,161 @@ bool canon_fit(const arena_buf_t *bufs, const int64_t *aligned, int32_t n, int64
         cut[m++] = bufs[i].end + 1;
     }
     int32_t u = sorted_unique(cut, m);
-    c.m = u;
+    c->m = u;
     size_t nn = n ? (size_t)n : 1, mm = (size_t)u + 1;
-    c.lo = malloc(nn * sizeof *c.lo);
-    c.hi = malloc(nn * sizeof *c.hi);
-    c.floor = calloc(mm, sizeof *c.floor);
-    c.width = calloc(mm, sizeof *c.width);
-    c.rem = calloc(mm, sizeof *c.rem);
-    c.placed = calloc(nn, 1);
-    c.off = offsets;
-    c.by_off = calloc(mm + 1, sizeof *c.by_off);
-    if (!c.lo || !c.hi || !c.floor || !c.width || !c.rem || !c.placed || !c.by_off)
-        goto done;
-    for (int32_t sec = 0; sec + 1 < u; sec++)
-        c.width[sec] = cut[sec + 1] - cut[sec];
-    int64_t total = 0;
-    int32_t left = 0;
-    for (int32_t i = 0; i < n; i++) {
-        c.lo[i] = sorted_last_le(cut, u, bufs[i].start);
-        c.hi[i] = sorted_last_le(cut, u, bufs[i].end);
-        offsets[i] = 0;
-        if (aligned[i] == 0) {
-            c.placed[i] = 1;
-            continue;
+    c->lo = malloc(nn * sizeof *c->lo);
+    c->hi = malloc(nn * sizeof *c->hi);
+    c->floor = calloc(mm, sizeof *c->floor);
+    c->total = calloc(mm, sizeof *c->total);
+    c->low = calloc(mm, sizeof *c->low);
+    c->nlow = calloc(mm, sizeof *c->nlow);
+    c->cuts = calloc(mm, sizeof *c->cuts);
+    c->stamp = calloc(mm, sizeof *c->stamp);
+    c->affected = malloc(mm * sizeof *c->affected);
+    c->sec_at = calloc(mm + 1, sizeof *c->sec_at);
+    c->ov_at = calloc(nn + 1, sizeof *c->ov_at);
+    c->min_off = calloc(nn, sizeof *c->min_off);
+    c->rank = calloc(nn, sizeof *c->rank);
+    c->placed = calloc(nn, 1);
+    bool ok = c->lo && c->hi && c->floor && c->total && c->low && c->nlow && c->cuts && c->stamp && c->affected && c->sec_at &&
+              c->ov_at && c->min_off && c->rank && c->placed;
+    if (ok) {
+        size_t cover = 0;
+        for (int32_t i = 0; i < n; i++) {
+            c->lo[i] = sorted_last_le(cut, u, bufs[i].start);
+            c->hi[i] = sorted_last_le(cut, u, bufs[i].end);
+            if (c->size[i] == 0) {
+                c->placed[i] = 1;
+                continue;
+            }
+            for (int32_t s = c->lo[i]; s <= c->hi[i]; s++) {
+                c->total[s] += c->size[i];
+                c->sec_at[s + 1]++;
+                cover++;
+            }
+            for (int32_t s = c->lo[i]; s < c->hi[i]; s++)
+                c->cuts[s]++;
         }
-        left++;
-        for (int32_t s = c.lo[i]; s <= c.hi[i]; s++) {
-            c.rem[s] += aligned[i];
-            c.by_off[s + 1]++;
-            total++;
+        for (int32_t s = 0; s < u; s++) {
+            c->sec_at[s + 1] += c->sec_at[s];
+            c->nlow[s] = c->sec_at[s + 1] - c->sec_at[s]; /* all at offset 0 */
+            c->low[s] = c->nlow[s] ? 0 : INT64_MAX;
         }
-    }
-    for (int32_t s = 0; s < u; s++)
-        if (c.rem[s] > cap)
-            goto done; /* below the max-live bound: nothing to search */
-    for (int32_t s = 0; s < u; s++)
-        c.by_off[s + 1] += c.by_off[s];
-    c.by_section = malloc(((size_t)total + 1) * sizeof *c.by_section);
-    /* every placement saves its span; every raise one section: a section
-     * can rise at most once per buffer over it, so this is enough */
-    c.undo_cap = 2 * total + u + 1;
-    c.undo_val = malloc((size_t)c.undo_cap * sizeof *c.undo_val);
-    c.undo_sec = malloc((size_t)c.undo_cap * sizeof *c.undo_sec);
-    if (!c.undo_val || !c.undo_sec)
-        goto done;
-    int32_t *fill = malloc(mm * sizeof *fill);
-    if (!c.by_section || !fill) {
+        c->sec = malloc((cover + 1) * sizeof *c->sec);
+        int32_t *fill = malloc(mm * sizeof *fill);
+        ok = c->sec && fill;
+        if (ok) {
+            memcpy(fill, c->sec_at, (size_t)u * sizeof *fill);
+            for (int32_t i = 0; i < n; i++)
+                if (c->size[i] > 0)
+                    for (int32_t s = c->lo[i]; s <= c->hi[i]; s++)
+                        c->sec[fill[s]++] = i;
+        }
         free(fill);
-        goto done;
     }
-    memcpy(fill, c.by_off, (size_t)u * sizeof *fill);
-    /* in each section, bigger buffers first: they are the hard ones */
-    int32_t *order = malloc(nn * sizeof *order);
-    if (!order) {
-        free(fill);
-        goto done;
+    if (ok) {
+        /* overlaps: the buffers sharing a section, each pair once per side */
+        size_t cnt = 0;
+        for (int32_t i = 0; i < n; i++)
+            for (int32_t j = 0; j < n; j++)
+                if (i != j && c->size[i] > 0 && c->size[j] > 0 && c->lo[i] <= c->hi[j] && c->lo[j] <= c->hi[i]) {
+                    c->ov_at[i + 1]++;
+                    cnt++;
+                }
+        for (int32_t i = 0; i < n; i++)
+            c->ov_at[i + 1] += c->ov_at[i];
+        c->ov = malloc((cnt + 1) * sizeof *c->ov);
+        ok = c->ov != NULL;
+        for (int32_t i = 0, k = 0; ok && i < n; i++)
+            for (int32_t j = 0; j < n; j++)
+                if (i != j && c->size[i] > 0 && c->size[j] > 0 && c->lo[i] <= c->hi[j] && c->lo[j] <= c->hi[i])
+                    c->ov[k++] = j;
     }
-    for (int32_t i = 0; i < n; i++)
-        order[i] = i;
-    for (int32_t i = 1; i < n; i++)
-        for (int32_t j = i; j > 0 && before(variant, aligned, bufs, order[j], order[j - 1]); j--) {
-            int32_t t = order[j];
-            order[j] = order[j - 1];
-            order[j - 1] = t;
-        }
-    for (int32_t k = 0; k < n; k++) {
-        int32_t i = order[k];
-        if (aligned[i] == 0)
-            continue;
-        for (int32_t s = c.lo[i]; s <= c.hi[i]; s++)
-            c.by_section[fill[s]++] = i;
-    }
-    free(order);
-    free(fill);
-    ok = search(&c, left);
-done:
-    if (nodes)
-        *nodes += c.nodes;
     free(cut);
-    free(c.lo);
-    free(c.hi);
-    free(c.floor);
-    free(c.width);
-    free(c.rem);
-    free(c.placed);
-    free(c.by_off);
-    free(c.by_section);
-    free(c.undo_val);
-    free(c.undo_sec);
     return ok;
+}
+
+static void teardown(canon_t *c)
+{
+    free(c->lo);
+    free(c->hi);
+    free(c->floor);
+    free(c->total);
+    free(c->low);
+    free(c->nlow);
+    free(c->cuts);
+    free(c->stamp);
+    free(c->affected);
+    free(c->sec_at);
+    free(c->sec);
+    free(c->ov_at);
+    free(c->ov);
+    free(c->min_off);
+    free(c->rank);
+    free(c->placed);
+    free(c->undo);
+    free(c->pool);
+}
+
+/* One attempt with the current heuristic over every independent piece. */
+static int attempt(canon_t *c, int32_t n)
+{
+    int st = S_OK;
+    int32_t from = 0;
+    for (int32_t s = 0; s < c->m && st == S_OK; s++) {
+        if (s + 1 < c->m && c->cuts[s] > 0)
+            continue;
+        size_t base;
+        if (!pool_take(c, (size_t)n, &base))
+            return S_ABORT;
+        int32_t k = 0;
+        for (int32_t i = 0; i < n; i++)
+            if (!c->placed[i] && c->hi[i] >= from && c->lo[i] <= s)
+                c->pool[base + (size_t)k++] = i;
+        if (k > 0)
+            st = solve_piece(c, base, k, from, s);
+        c->pool_n = base;
+        from = s + 1;
+    }
+    return st;
+}
+
+canon_result_t canon_fit(const arena_buf_t *bufs, const int64_t *aligned, int32_t n, int64_t cap, int64_t budget,
+                         int (*stop)(void *), void *stop_ud, int64_t *offsets, int64_t *work)
+{
+    canon_t c = { .n = n, .size = aligned, .bufs = bufs, .cap = cap, .stop = stop, .stop_ud = stop_ud,
+                  .sol = offsets };
+    canon_result_t res = CANON_GAVE_UP;
+    for (int32_t i = 0; i < n; i++)
+        offsets[i] = 0;
+    if (!setup(&c, bufs, n))
+        goto done;
+    for (int32_t s = 0; s < c.m; s++)
+        if (c.total[s] > cap) {
+            res = CANON_INFEASIBLE; /* below the max-live bound */
+            goto done;
+        }
+    /* each preorder in turn, with a limit that doubles each round: the
+     * preorder that suits the instance finishes at most twice late */
+    int64_t limit = 32 * (int64_t)(n > 0 ? n : 1);
+    while (c.work < budget && !c.failed) {
+        limit *= 2;
+        for (c.heuristic = 0; c.heuristic < CANON_VARIANTS && c.work < budget && !c.failed; c.heuristic++) {
+            c.work_limit = c.work + (limit < budget - c.work ? limit : budget - c.work);
+            int st = attempt(&c, n);
+            if (st == S_OK) {
+                res = CANON_FOUND;
+                goto done;
+            }
+            if (st == S_NONE) {
+                res = CANON_INFEASIBLE; /* the whole tree was searched */
+                goto done;
+            }
+        }
+    }
+done:
+    if (work)
+        *work += c.work;
+    teardown(&c);
+    return res;
 }

@@ -1,7 +1,7 @@
-/* canon: a depth-first search over canonical layouts (each buffer at the
- * lowest floor of its leftmost lowest section), pruned where a section's
- * floor plus what is still to go over it passes the capacity.  Finds
- * perfect packings the greedy cannot. */
+/* canon: a complete search over canonical layouts after MiniMalloc: buffers
+ * go at the lowest offset the placed ones leave them, in non-decreasing
+ * offset order, pruned by section capacity, gap dominance and independent
+ * pieces of time.  Finds (or rules out) packings the greedy cannot. */
 #ifndef RS_CANON_H
 #define RS_CANON_H
 
@@ -10,14 +10,21 @@
 
 #include "arena.h"
 
-#define CANON_VARIANTS 4
+#define CANON_VARIANTS 3
+
+typedef enum canon_result {
+    CANON_FOUND,       /* offsets filled, every buffer within cap */
+    CANON_INFEASIBLE,  /* proven: no layout fits within cap */
+    CANON_GAVE_UP      /* the node budget ran out, or stop said so */
+} canon_result_t;
 
 /* Tries to lay bufs out within cap (aligned sizes given) in at most budget
- * search nodes; true with offsets filled.  variant (0..CANON_VARIANTS-1)
- * picks the order candidates are tried in: by size, span, area, end.
- * *nodes accumulates the nodes used.  stop, when not NULL, is asked now
- * and then whether to give up. */
-bool canon_fit(const arena_buf_t *bufs, const int64_t *aligned, int32_t n, int64_t cap, int variant, int64_t budget,
-               int (*stop)(void *), void *stop_ud, int64_t *offsets, int64_t *nodes);
+ * search nodes, taking turns between CANON_VARIANTS buffer preorders with
+ * a node limit that doubles.  Deterministic for a given budget (unless stop
+ * ends it).  budget and *work (accumulated) count steps of the search, a
+ * deterministic measure of its time.  stop, when not NULL, is
+ * asked now and then whether to give up. */
+canon_result_t canon_fit(const arena_buf_t *bufs, const int64_t *aligned, int32_t n, int64_t cap, int64_t budget,
+                         int (*stop)(void *), void *stop_ud, int64_t *offsets, int64_t *work);
 
 #endif

@@ -6,6 +6,12 @@
 #include "canon.h"
 #include "placer.h"
 
+/* the canonical search recurses once per buffer placed and keeps every
+ * overlapping pair: beyond this many buffers only the iterated greedy runs */
+#define TIGHT_CANON_MAX 2048
+/* steps of the canonical search per unit of the budget (about 1.5 ms each) */
+#define TIGHT_WORK_PER_ITERATION 750000
+
 static uint64_t next(uint64_t *s)
 {
     /* xorshift64*: small, fast, and the same everywhere */
@@ -25,137 +31,78 @@ static void move_earlier(int32_t *order, int32_t from, int32_t to)
     order[to] = v;
 }
 
-/* ---- a search that sweeps time --------------------------------------------
- * In start order, a buffer conflicts only with the buffers still alive when
- * it starts, so placing buffers at their starts, each into a gap of the
- * space the living leave, can build any layout.  The search tries each gap's
- * bottom and top for each buffer, depth first, under a capacity; perfect
- * packings (every byte used at the peak) are what it is good at. */
-
-typedef struct live {
-    int64_t lo, hi;  /* offsets [lo, hi) */
-    int64_t end;     /* its last step */
-} live_t;
-
-typedef struct sweep {
-    const arena_buf_t *bufs;
-    const int64_t *aligned;
-    const int32_t *order; /* by start, then size descending */
-    int32_t n;
-    int64_t cap;
-    int64_t nodes, budget;
-    int64_t *off;
-    live_t *stack;        /* the living at each depth, one copy per depth */
-    int32_t *count;
-    int (*stop)(void *);
-    void *stop_ud;
-    bool stopped;
-} sweep_t;
-
-/* Places order[k..] given the living in s->stack at depth k. */
-static bool sweep_place(sweep_t *s, int32_t k)
+/* The greatest common divisor of the sizes: every canonical layout's
+ * offsets are sums of sizes, so heights worth probing are its multiples. */
+static int64_t size_gcd(const int64_t *aligned, int32_t n, int64_t alignment)
 {
-    if (k == s->n)
-        return true;
-    if (++s->nodes > s->budget || s->stopped)
-        return false;
-    if (s->stop && (s->nodes & 1023) == 0 && s->stop(s->stop_ud)) {
-        s->stopped = true;
-        return false;
+    int64_t g = 0;
+    for (int32_t i = 0; i < n; i++) {
+        int64_t a = aligned[i], b = g;
+        while (b) {
+            int64_t t = a % b;
+            a = b;
+            b = t;
+        }
+        g = a;
     }
-    int32_t b = s->order[k];
-    int64_t size = s->aligned[b], start = s->bufs[b].start;
-    const live_t *prev = s->stack + (size_t)k * (size_t)s->n;
-    live_t *cur = s->stack + (size_t)(k + 1) * (size_t)s->n;
-    /* the living at this start, in offset order */
-    int32_t m = 0;
-    for (int32_t i = 0; i < s->count[k]; i++)
-        if (prev[i].end >= start)
-            cur[m++] = prev[i];
-    if (size == 0) {
-        s->off[b] = 0;
-        s->count[k + 1] = m;
-        return sweep_place(s, k + 1);
-    }
-    /* candidate offsets: each gap's bottom and top, the tightest gaps first */
-    int64_t cand[128], gapw[128]; /* a frame per buffer: kept small for the stack */
-    int32_t nc = 0;
-    int64_t at = 0;
-    for (int32_t i = 0; i <= m && nc < (int32_t)(sizeof cand / sizeof cand[0]) - 2; i++) {
-        int64_t gap_end = i < m ? cur[i].lo : s->cap;
-        if (gap_end - at >= size) {
-            gapw[nc] = gap_end - at;
-            cand[nc++] = at;
-            if (gap_end - size != at) {
-                gapw[nc] = gap_end - at;
-                cand[nc++] = gap_end - size;
+    return g > 0 ? g : (alignment > 0 ? alignment : 1);
+}
+
+static int64_t height_of(const int64_t *off, const int64_t *aligned, int32_t n)
+{
+    int64_t h = 0;
+    for (int32_t i = 0; i < n; i++)
+        if (off[i] + aligned[i] > h)
+            h = off[i] + aligned[i];
+    return h;
+}
+
+/* Probes capacities with the canonical search: the lower bound first (a
+ * perfect packing is common and proves itself optimal), then a bisection
+ * between what is ruled out and the best found.  A probe that runs out of
+ * its share counts as a failure (so the result depends only on the
+ * budget); one that exhausts its tree proves nothing fits that low, which
+ * stats->proven_bound records. */
+static int probe_caps(const arena_buf_t *bufs, const int64_t *aligned, int32_t n, int64_t alignment,
+                      const tight_options_t *o, int64_t budget, int64_t *offsets, int64_t *best,
+                      tight_stats_t *stats, rs_error_t *err)
+{
+    size_t nn = n ? (size_t)n : 1;
+    int64_t *coff = malloc(nn * sizeof *coff);
+    if (!coff)
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    int64_t g = size_gcd(aligned, n, alignment), used = 0;
+    int64_t lo = (stats->lower_bound + g - 1) / g * g, hi = (*best - 1) / g * g;
+    int (*stop)(void *) = o ? o->stop : NULL;
+    void *stop_ud = o ? o->stop_ud : NULL;
+    for (int probe = 0; lo <= hi && used < budget; probe++) {
+        if (stop && stop(stop_ud))
+            break;
+        /* the bound gets a quarter of the budget, each bisection step an eighth */
+        int64_t cap = probe == 0 ? lo : lo + (hi - lo) / g / 2 * g;
+        int64_t share = probe == 0 ? budget / 4 : budget / 8;
+        if (share > budget - used)
+            share = budget - used;
+        int64_t before = used;
+        canon_result_t r = canon_fit(bufs, aligned, n, cap, share, stop, stop_ud, coff, &used);
+        stats->probes++;
+        stats->search_work += used - before;
+        if (r == CANON_FOUND) {
+            int64_t h = height_of(coff, aligned, n);
+            if (h < *best) {
+                *best = h;
+                memcpy(offsets, coff, nn * sizeof *coff);
             }
+            hi = (h - 1) / g * g;
+        } else {
+            /* nothing fits in cap, so in nothing less; and a best height is a multiple of g */
+            if (r == CANON_INFEASIBLE && cap + g > stats->proven_bound)
+                stats->proven_bound = cap + g;
+            lo = cap + g;
         }
-        if (i < m && cur[i].hi > at)
-            at = cur[i].hi;
     }
-    for (int32_t i = 1; i < nc; i++) /* stable: bottoms stay before tops */
-        for (int32_t j = i; j > 0 && gapw[j] < gapw[j - 1]; j--) {
-            int64_t tw = gapw[j], tc = cand[j];
-            gapw[j] = gapw[j - 1];
-            cand[j] = cand[j - 1];
-            gapw[j - 1] = tw;
-            cand[j - 1] = tc;
-        }
-    for (int32_t c = 0; c < nc; c++) {
-        /* insert b's interval keeping offset order */
-        live_t me = { cand[c], cand[c] + size, s->bufs[b].end };
-        int32_t j = 0;
-        live_t *dst = cur;
-        while (j < m && dst[j].lo < me.lo)
-            j++;
-        memmove(dst + j + 1, dst + j, (size_t)(m - j) * sizeof *dst);
-        dst[j] = me;
-        s->count[k + 1] = m + 1;
-        s->off[b] = cand[c];
-        if (sweep_place(s, k + 1))
-            return true;
-        memmove(dst + j, dst + j + 1, (size_t)(m - j) * sizeof *dst);
-    }
-    return false;
-}
-
-static int cmp_sweep_order(const void *pa, const void *pb, const arena_buf_t *bufs, const int64_t *aligned)
-{
-    int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
-    if (bufs[a].start != bufs[b].start)
-        return bufs[a].start < bufs[b].start ? -1 : 1;
-    if (aligned[a] != aligned[b])
-        return aligned[a] > aligned[b] ? -1 : 1;
-    if (bufs[a].end != bufs[b].end)
-        return bufs[a].end > bufs[b].end ? -1 : 1;
-    return (a > b) - (a < b);
-}
-
-/* Insertion sort with context (n is small where the sweep is used). */
-static void sort_sweep(int32_t *order, int32_t n, const arena_buf_t *bufs, const int64_t *aligned)
-{
-    for (int32_t i = 1; i < n; i++)
-        for (int32_t j = i; j > 0 && cmp_sweep_order(&order[j], &order[j - 1], bufs, aligned) < 0; j--) {
-            int32_t t = order[j];
-            order[j] = order[j - 1];
-            order[j - 1] = t;
-        }
-}
-
-/* Tries to lay bufs out within cap; true with offsets filled. */
-static bool sweep_fit(const arena_buf_t *bufs, const int64_t *aligned, const int32_t *order, int32_t n, int64_t cap,
-                      int64_t budget, const tight_options_t *o, int64_t *offsets, int64_t *nodes)
-{
-    sweep_t s = { bufs, aligned, order, n, cap, 0, budget, offsets, NULL, NULL, o ? o->stop : NULL,
-                  o ? o->stop_ud : NULL, false };
-    s.stack = malloc(((size_t)n + 1) * (size_t)n * sizeof *s.stack);
-    s.count = calloc((size_t)n + 1, sizeof *s.count);
-    bool ok = s.stack && s.count && sweep_place(&s, 0);
-    *nodes += s.nodes;
-    free(s.stack);
-    free(s.count);
-    return ok;
+    free(coff);
+    return RS_OK;
 }
 
 int tight_layout(const arena_buf_t *bufs, int32_t n, int64_t alignment, const tight_options_t *o, int64_t *offsets,
@@ -185,7 +132,9 @@ int tight_layout(const arena_buf_t *bufs, int32_t n, int64_t alignment, const ti
     memcpy(cur_off, offsets, nn * sizeof *cur_off);
     int64_t budget = o && o->max_iterations > 0 ? o->max_iterations : 2000;
     uint64_t seed = (o && o->seed ? o->seed : 0x9e3779b97f4a7c15ull) | 1;
-    while (best > stats->lower_bound && stats->iterations < budget) {
+    /* where the canonical search runs, the iterated greedy only warms it up */
+    int64_t greedy_budget = n <= TIGHT_CANON_MAX ? budget / 10 : budget;
+    while (best > stats->lower_bound && stats->iterations < greedy_budget) {
         if (o && o->stop && (stats->iterations & 31) == 0 && o->stop(o->stop_ud))
             break;
         /* the buffers that reach the current height are what to move */
@@ -222,75 +171,11 @@ int tight_layout(const arena_buf_t *bufs, int32_t n, int64_t alignment, const ti
             order[from] = victim;
         }
     }
-    /* then canonical searches, a portfolio of candidate orders, at the
-     * lower bound and a little above it */
-    if (best > stats->lower_bound && n <= 2048) { /* the search recurses once per buffer */
-        int64_t *coff = malloc(nn * sizeof *coff), nodes = 0;
-        int64_t step = alignment > 1 ? alignment : 1;
-        static const int share[] = { 0, 2, 6, 12 }; /* of the gap to the best, in 32nds */
-        for (int k = 0; coff && k < 4 && best > stats->lower_bound; k++) {
-            int64_t capk = stats->lower_bound + (best - stats->lower_bound) * share[k] / 32;
-            capk = (capk + step - 1) / step * step;
-            if (capk >= best)
-                break;
-            bool found = false;
-            for (int v = 0; v < CANON_VARIANTS && !found; v++) {
-                if (o && o->stop && o->stop(o->stop_ud))
-                    break;
-                if (canon_fit(bufs, aligned, n, capk, v, budget * 10, o ? o->stop : NULL, o ? o->stop_ud : NULL, coff,
-                              &nodes)) {
-                    int64_t h = 0;
-                    for (int32_t i = 0; i < n; i++)
-                        if (coff[i] + aligned[i] > h)
-                            h = coff[i] + aligned[i];
-                    if (h < best) {
-                        best = h;
-                        memcpy(offsets, coff, nn * sizeof *coff);
-                    }
-                    found = true;
-                }
-            }
-            if (found)
-                break;
-        }
-        stats->iterations += nodes;
-        free(coff);
-    }
-    /* then the sweep, from the lower bound up to what is already known */
-    if (best > stats->lower_bound && n <= 1024) {
-        int32_t *sorder = malloc(nn * sizeof *sorder);
-        int64_t *soff = malloc(nn * sizeof *soff);
-        if (sorder && soff) {
-            for (int32_t i = 0; i < n; i++)
-                sorder[i] = i;
-            sort_sweep(sorder, n, bufs, aligned);
-            int64_t nodes = 0, per = budget * 50;
-            int64_t step = alignment > 1 ? alignment : 1;
-            /* a few capacities between the bound and the best: the first that fits wins */
-            for (int k = 0; k <= 8 && best > stats->lower_bound; k++) {
-                int64_t capk = stats->lower_bound + (best - stats->lower_bound) * k / 16;
-                capk = (capk + step - 1) / step * step;
-                if (capk >= best)
-                    break;
-                if (sweep_fit(bufs, aligned, sorder, n, capk, per, o, soff, &nodes)) {
-                    int64_t h = 0;
-                    for (int32_t i = 0; i < n; i++)
-                        if (soff[i] + aligned[i] > h)
-                            h = soff[i] + aligned[i];
-                    if (h < best) {
-                        best = h;
-                        memcpy(offsets, soff, nn * sizeof *soff);
-                    }
-                    break;
-                }
-            }
-            stats->iterations += nodes;
-        }
-        free(sorder);
-        free(soff);
-    }
+    /* then the canonical search, from the lower bound up (see probe_caps) */
+    if (best > stats->lower_bound && n <= TIGHT_CANON_MAX)
+        rc = probe_caps(bufs, aligned, n, alignment, o, budget * TIGHT_WORK_PER_ITERATION, offsets, &best, stats, err);
     *height = best;
-    stats->optimal = best <= stats->lower_bound;
+    stats->optimal = best <= stats->lower_bound || best <= stats->proven_bound;
 done:
     free(order);
     free(pos);

@@ -1,7 +1,9 @@
-/* tight: a search for tighter layouts than the greedy's: iterated greedy
- * over placement orders, moving the buffers that set the height earlier,
- * from the greedy's own order (so never worse than it).  Deterministic for a
- * given iteration budget; a stop callback (a time limit) may end it sooner. */
+/* tight: a search for tighter layouts than the greedy's, never worse than
+ * it: iterated greedy over placement orders (the buffers that set the
+ * height move earlier), then, up to 2,048 buffers, the canonical search
+ * (canon.h) probing capacities from max-live up, which can prove a height
+ * optimal.  Deterministic for a given budget; a stop callback (a time
+ * limit) may end it sooner. */
 #ifndef RS_TIGHT_H
 #define RS_TIGHT_H
 
@@ -12,7 +14,8 @@
 #include "error.h"
 
 typedef struct tight_options {
-    int64_t max_iterations;       /* placements to try (the sweep gets 50 nodes each); <= 0: 2,000 */
+    int64_t max_iterations;       /* the budget: greedy placements (a tenth of it where the canonical
+                                     search runs, which gets the rest in steps); <= 0: 2,000 */
     uint64_t seed;                /* the search's pseudo-random moves */
     int (*stop)(void *ud);        /* nonzero ends the search (checked every few placements) */
     void *stop_ud;
@@ -22,7 +25,10 @@ typedef struct tight_stats {
     int64_t iterations;           /* placements made */
     int64_t greedy_height;        /* where it started */
     int64_t lower_bound;          /* max-live */
-    bool optimal;                 /* reached the lower bound: nothing can be tighter */
+    int64_t probes;               /* capacities the canonical search tried */
+    int64_t search_work;          /* its steps */
+    int64_t proven_bound;         /* no layout is lower than this (0: none proven beyond max-live) */
+    bool optimal;                 /* reached max-live or proven_bound: nothing can be tighter */
 } tight_stats_t;
 
 /* Lays bufs out as tightly as the search finds; offsets and *height as

@@ -260,7 +260,8 @@ static void test_tight(void **state)
     assert_int_equal(arena_layout(p.bufs, p.n, 1, ARENA_GREEDY, b, &hg, &err), RS_OK);
     assert_int_equal(st.greedy_height, hg);
     assert_true(ha <= hg);
-    assert_true(ha * 100 <= 105 * 1048576LL);
+    assert_int_equal(ha, 1048576); /* max-live: a perfect packing, proven optimal */
+    assert_true(st.optimal);
     int32_t x, y;
     assert_true(arena_check(p.bufs, p.n, 1, a, &x, &y));
     int64_t top = 0;

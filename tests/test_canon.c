@@ -1,0 +1,119 @@
+/* Tests for core/canon.c: on small random instances the canonical search
+ * finds exactly the optimum an exhaustive search finds, proves every
+ * capacity below it infeasible, and its layouts are valid (random
+ * instances this small nearly always reach max-live, so the proofs below
+ * it are exercised by the cases where they do not, when they occur). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "canon.h"
+#include "testutil.h"
+
+static bool overlaps(const arena_buf_t *a, const arena_buf_t *b)
+{
+    return a->start <= b->end && b->start <= a->end;
+}
+
+/* The lowest offset for bufs[i] that clears the placed buffers. */
+static int64_t lowest_fit(const arena_buf_t *bufs, const int64_t *off, const bool *placed, int32_t n, int32_t i)
+{
+    int64_t at = 0;
+    for (bool moved = true; moved;) {
+        moved = false;
+        for (int32_t j = 0; j < n; j++)
+            if (placed[j] && overlaps(&bufs[i], &bufs[j]) && at < off[j] + bufs[j].size &&
+                off[j] < at + bufs[i].size) {
+                at = off[j] + bufs[j].size;
+                moved = true;
+            }
+    }
+    return at;
+}
+
+/* Every order, each buffer at its lowest fit: gravity turns any layout into
+ * one of these without raising it, so the least height here is optimal. */
+static void brute(const arena_buf_t *bufs, int32_t n, int32_t k, int64_t *off, bool *placed, int64_t h,
+                  int64_t *best)
+{
+    if (h >= *best)
+        return;
+    if (k == n) {
+        *best = h;
+        return;
+    }
+    for (int32_t i = 0; i < n; i++) {
+        if (placed[i])
+            continue;
+        off[i] = lowest_fit(bufs, off, placed, n, i);
+        placed[i] = true;
+        int64_t top = off[i] + bufs[i].size;
+        brute(bufs, n, k + 1, off, placed, top > h ? top : h, best);
+        placed[i] = false;
+    }
+}
+
+static void test_matches_exhaustive(void **state)
+{
+    (void)state;
+    unsigned seed = 7;
+    for (int round = 0; round < 400; round++) {
+        arena_buf_t b[7];
+        int64_t size[7], off[7], boff[7];
+        bool placed[7] = { false };
+        int32_t n = 3 + round % 5;
+        for (int32_t i = 0; i < n; i++) {
+            seed = seed * 1103515245u + 12345u;
+            int64_t s0 = (seed >> 8) % 6, len = (seed >> 16) % 5;
+            seed = seed * 1103515245u + 12345u;
+            b[i] = (arena_buf_t){ 1 + (int64_t)((seed >> 8) % 5), s0, s0 + len };
+            size[i] = b[i].size;
+        }
+        int64_t best = INT64_MAX;
+        brute(b, n, 0, boff, placed, 0, &best);
+        int64_t lower = arena_max_live(b, n, 1, NULL);
+        for (int64_t cap = lower; cap < best; cap++) {
+            int64_t work = 0;
+            assert_int_equal(canon_fit(b, size, n, cap, INT64_MAX / 4, NULL, NULL, off, &work), CANON_INFEASIBLE);
+        }
+        int64_t work = 0;
+        assert_int_equal(canon_fit(b, size, n, best, INT64_MAX / 4, NULL, NULL, off, &work), CANON_FOUND);
+        int32_t x, y;
+        assert_true(arena_check(b, n, 1, off, &x, &y));
+        for (int32_t i = 0; i < n; i++)
+            assert_true(off[i] + size[i] <= best);
+    }
+}
+
+/* Six buffers, max-live 4 (steps 1 and 2: a size-2 buffer, the long one and
+ * the middle one).  The search packs them within 4; below it, nothing to
+ * search; with no budget it gives up rather than answer. */
+static void test_perfect_packing(void **state)
+{
+    (void)state;
+    arena_buf_t b[] = { { 2, 0, 1 }, { 2, 2, 3 }, { 1, 0, 3 }, { 1, 1, 2 }, { 1, 0, 0 }, { 1, 3, 3 } };
+    int64_t size[6], off[6], work = 0;
+    for (int i = 0; i < 6; i++)
+        size[i] = b[i].size;
+    int64_t lower = arena_max_live(b, 6, 1, NULL);
+    assert_int_equal(lower, 4);
+    assert_int_equal(canon_fit(b, size, 6, 4, 1000000, NULL, NULL, off, &work), CANON_FOUND);
+    int32_t x, y;
+    assert_true(arena_check(b, 6, 1, off, &x, &y));
+    for (int i = 0; i < 6; i++)
+        assert_true(off[i] + size[i] <= 4);
+    assert_true(work > 0);
+    /* below max-live: ruled out before any search */
+    assert_int_equal(canon_fit(b, size, 6, 3, 1000000, NULL, NULL, off, &work), CANON_INFEASIBLE);
+    /* no budget: it gives up rather than answer */
+    assert_int_equal(canon_fit(b, size, 6, 4, 0, NULL, NULL, off, &work), CANON_GAVE_UP);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_matches_exhaustive),
+        cmocka_unit_test(test_perfect_packing),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -462,8 +462,10 @@ int arena_layout(const arena_buf_t *bufs, int32_t n, int64_t alignment, arena_st
     case ARENA_GREEDY:
         return layout_greedy(bufs, n, alignment, offsets, height, err);
     case ARENA_TIGHT: {
+        /* a scoring's share: a fit runs thousands of layouts */
+        tight_options_t o = { .max_iterations = ARENA_TIGHT_BUDGET };
         tight_stats_t st;
-        return tight_layout(bufs, n, alignment, NULL, offsets, height, &st, err);
+        return tight_layout(bufs, n, alignment, &o, offsets, height, &st, err);
     }
     }
     return error_set(err, RS_EINVAL, NULL, 0, 0, "unknown layout strategy");

@@ -2,11 +2,13 @@
 #include <locale.h>
 #include <signal.h>
 
+#include "alloc.h"
 #include "cli.h"
 
 int main(int argc, char **argv)
 {
     setlocale(LC_CTYPE, "");
+    alloc_tune();
     /* past a file-size limit, writes fail (and the store says the disk is
      * full) instead of the process dying half-way */
     signal(SIGXFSZ, SIG_IGN); /* numbers stay in the C locale: JSON and CSV need "1.5" */

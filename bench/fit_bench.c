@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "fit.h"
 #include "gen.h"
 
@@ -174,6 +175,7 @@ static int scale(void)
 
 int main(int argc, char **argv)
 {
+    alloc_tune(); /* as the program does */
     printf("%-26s %-9s %6s %6s %8s %9s %9s %8s %9s %8s %s\n", "routine", "budget", "steps", "cands", "scorings",
            "reuse s", "relower s", "ratio", "1-thread", "ratio", "plans");
     int bad = 0;

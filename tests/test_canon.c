@@ -1,13 +1,13 @@
 /* Tests for core/canon.c: on small random instances the canonical search
  * finds exactly the optimum an exhaustive search finds, proves every
- * capacity below it infeasible, and its layouts are valid (random
- * instances this small nearly always reach max-live, so the proofs below
- * it are exercised by the cases where they do not, when they occur). */
+ * capacity below it infeasible, and its layouts are valid; a hand-checked
+ * perfect packing; an instance no layout packs within max-live. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "arena.h"
 #include "canon.h"
+#include "tight.h"
 #include "testutil.h"
 
 static bool overlaps(const arena_buf_t *a, const arena_buf_t *b)
@@ -109,11 +109,44 @@ static void test_perfect_packing(void **state)
     assert_int_equal(canon_fit(b, size, 6, 4, 0, NULL, NULL, off, &work), CANON_GAVE_UP);
 }
 
+/* Ten buffers (found by a random search, then shrunk: dropping any one
+ * makes max-live reachable) whose max-live, 11, no layout reaches: the
+ * search must prove 11 infeasible, find 12, and agree with the exhaustive
+ * search; tight must call 12 optimal through the bound it proved. */
+static void test_gap_above_max_live(void **state)
+{
+    (void)state;
+    arena_buf_t b[] = { { 2, 1, 4 }, { 3, 2, 6 }, { 1, 4, 5 }, { 3, 2, 4 }, { 4, 5, 9 },
+                        { 4, 7, 8 }, { 3, 1, 2 }, { 3, 6, 7 }, { 1, 4, 6 }, { 4, 0, 1 } };
+    int32_t n = 10;
+    int64_t size[10], off[10], work = 0;
+    bool placed[10] = { false };
+    for (int32_t i = 0; i < n; i++)
+        size[i] = b[i].size;
+    assert_int_equal(arena_max_live(b, n, 1, NULL), 11);
+    int64_t best = INT64_MAX;
+    brute(b, n, 0, off, placed, 0, &best);
+    assert_int_equal(best, 12);
+    assert_int_equal(canon_fit(b, size, n, 11, INT64_MAX / 4, NULL, NULL, off, &work), CANON_INFEASIBLE);
+    assert_int_equal(canon_fit(b, size, n, 12, INT64_MAX / 4, NULL, NULL, off, &work), CANON_FOUND);
+    int32_t x, y;
+    assert_true(arena_check(b, n, 1, off, &x, &y));
+    int64_t h;
+    tight_stats_t st;
+    rs_error_t err;
+    assert_int_equal(tight_layout(b, n, 1, NULL, off, &h, &st, &err), RS_OK);
+    assert_int_equal(h, 12);
+    assert_int_equal(st.proven_bound, 12);
+    assert_true(st.optimal);
+    assert_true(arena_check(b, n, 1, off, &x, &y));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_matches_exhaustive),
         cmocka_unit_test(test_perfect_packing),
+        cmocka_unit_test(test_gap_above_max_live),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -367,7 +367,11 @@ int placer_new(const arena_buf_t *bufs, int32_t n, int64_t alignment, placer_t *
         g->hi[i] = sorted_last_le(coords, m, bufs[i].end);
     }
     g->leaves = m > 0 ? m : 1;
-    p->nodes = 4 * g->leaves;
+    /* the tree halves ranges at their middle: depth ceil(log2 leaves), so
+     * its node indices stay below twice the next power of two */
+    p->nodes = 2;
+    while (p->nodes < 2 * g->leaves)
+        p->nodes *= 2;
     g->own = calloc((size_t)p->nodes, sizeof *g->own);
     g->sub = calloc((size_t)p->nodes, sizeof *g->sub);
     if (!g->own || !g->sub)

@@ -184,6 +184,9 @@ int screen_arena_key(tui_t *t, action_t a, int key)
         }
         return KEY_REDRAW;
     }
+    case ACT_LAYOUT:
+        tui_set_layout(t, t->tgt.cfg.layout == ARENA_GREEDY ? ARENA_TIGHT : ARENA_GREEDY);
+        return KEY_REDRAW;
     case ACT_RUN_FIT: {
         char buf[64] = "";
         if (tui_prompt(t, "fit to budget (48MiB, 60%, device, minimize): ", buf, sizeof buf, false) && buf[0] &&

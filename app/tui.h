@@ -139,6 +139,9 @@ void tui_reload(tui_t *t);
 void tui_draw_arena(tui_t *t, const arena_view_t *a, int y, int x, int h, int w, int selected, bool curve);
 /* Scores prefs on the open routine into a; det receives the detail. */
 bool tui_score(tui_t *t, const uint8_t *prefs, score_detail_t *det, arena_view_t *a);
+/* Lays the open routine out with strategy s from now on (fits too): the
+ * plans fitted with the other one are closed, the arena rescored. */
+void tui_set_layout(tui_t *t, arena_strategy_t s);
 void tui_arena_free(arena_view_t *a);
 
 /* The theme slot of a buffer role. */

@@ -156,9 +156,11 @@ void tui_draw_arena(tui_t *t, const arena_view_t *a, int y, int x, int h, int w,
         char lp[32], tt[32];
         units_format_bytes(a->fp.live_peak, lp, sizeof lp);
         units_format_bytes(a->fp.total, tt, sizeof tt);
-        tui_putf(t, ay + 1 + curve_h, x, w, t->attr[T_DIM], "live bytes: max live %s (lower bound) %s arena %s (%+.2f%%)",
-                 lp, tui_glyph(t, "│", "|"), tt,
-                 a->fp.live_peak ? 100.0 * (double)(a->fp.total - a->fp.live_peak) / (double)a->fp.live_peak : 0.0);
+        tui_putf(t, ay + 1 + curve_h, x, w, t->attr[T_DIM],
+                 "live bytes: max live %s (lower bound) %s arena %s (%+.2f%%, %s)", lp,
+                 tui_glyph(t, "│", "|"), tt,
+                 a->fp.live_peak ? 100.0 * (double)(a->fp.total - a->fp.live_peak) / (double)a->fp.live_peak : 0.0,
+                 arena_strategy_name(t->tgt.cfg.layout));
     }
     view_grid_free(&g);
 }

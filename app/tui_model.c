@@ -54,6 +54,24 @@ static void close_fit(tui_t *t)
     t->cmp_stale = t->n_budgets > 0;
 }
 
+void tui_set_layout(tui_t *t, arena_strategy_t s)
+{
+    int64_t was = t->arena.fp.total;
+    arena_strategy_t from = t->tgt.cfg.layout;
+    close_fit(t);
+    t->tgt.cfg.layout = s;
+    if (!tui_score(t, t->tgt.prefs, &t->det, &t->arena))
+        return;
+    if (t->sel_buf >= t->arena.n)
+        t->sel_buf = 0;
+    char now[32], before[32];
+    units_format_bytes(t->arena.fp.total, now, sizeof now);
+    units_format_bytes(was, before, sizeof before);
+    tui_status(t, false, "layout %s: arena %s (%s with %s, %+.2f%%)%s", arena_strategy_name(s), now, before,
+               arena_strategy_name(from), was ? 100.0 * (double)(t->arena.fp.total - was) / (double)was : 0.0,
+               t->arena.fp.total == t->arena.fp.live_peak ? ", at max live: optimal" : "");
+}
+
 void tui_close_routine(tui_t *t)
 {
     close_fit(t);

@@ -166,6 +166,26 @@ def arena_with_peak_marker():
 
 
 @test
+def layout_strategy_toggle():
+    t = Tui("layout")
+    try:
+        t.wait("Routines")
+        open_routine(t, "resnet_4")
+        s = t.screen()
+        # the greedy leaves 8,365,604 B where max live is 8,064,548 B
+        check("max live 7.69 MiB (lower bound)" in s and "arena 7.98 MiB (+3.73%, greedy)" in s, s)
+        t.keys("L")
+        s = t.wait("layout tight: arena 7.69 MiB")
+        check("(7.98 MiB with greedy, -3.60%), at max live: optimal" in s, s)
+        check("arena 7.69 MiB (+0.00%, tight)" in s, s)
+        t.keys("L")
+        s = t.wait("layout greedy: arena 7.98 MiB")
+        check("arena 7.98 MiB (+3.73%, greedy)" in s, s)
+    finally:
+        t.close()
+
+
+@test
 def fit_held_event_and_why():
     t = Tui("fit")
     try:

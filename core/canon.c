@@ -76,6 +76,9 @@ static bool pool_take(canon_t *c, size_t k, size_t *base)
     return true;
 }
 
+/* a + b for non-negative a and b, INT64_MAX where it would overflow */
+static int64_t sat_add(int64_t a, int64_t b) { return a > INT64_MAX - b ? INT64_MAX : a + b; }
+
 static bool undo_push(canon_t *c, int kind, int32_t i, int64_t v)
 {
     if (c->undo_n == c->undo_cap) {
@@ -319,7 +322,7 @@ static bool section_fits(const canon_t *c, int32_t s, int64_t off)
     int64_t f = c->floor[s] > off ? c->floor[s] : off;
     if (c->low[s] != INT64_MAX && c->low[s] > f)
         f = c->low[s];
-    return f + c->total[s] <= c->cap;
+    return c->total[s] <= c->cap - f; /* f <= cap: offsets and tops in the search are */
 }
 
 /* Whether anything unplaced overlaps b. */
@@ -345,7 +348,7 @@ static bool may_fit(canon_t *c, int32_t slo, int32_t shi, int32_t b, int64_t off
             continue;
         }
         int64_t left = c->total[s] - c->size[b];
-        if (left > 0 && top + left > c->cap)
+        if (left > 0 && left > c->cap - top)
             return false;
     }
     return true;
@@ -384,8 +387,9 @@ static int search(canon_t *c, size_t piece_at, int32_t np, int32_t slo, int32_t 
         if (c->placed[b])
             continue;
         left++;
-        if (c->min_off[b] + c->size[b] < min_top)
-            min_top = c->min_off[b] + c->size[b];
+        int64_t top = sat_add(c->min_off[b], c->size[b]);
+        if (top < min_top)
+            min_top = top;
     }
     if (left == 0)
         return S_OK;
@@ -404,7 +408,7 @@ static int search(canon_t *c, size_t piece_at, int32_t np, int32_t slo, int32_t 
             continue; /* a gap below it that another buffer fits in */
         if (off < last_off || (off == last_off && c->rank[b] < last_rank))
             continue; /* not canonical */
-        if (off + c->size[b] > c->cap)
+        if (c->size[b] > c->cap - off)
             continue;
         cands[nc++] = (cand_t){ off, c->rank[b], b };
     }
@@ -473,7 +477,7 @@ static bool setup(canon_t *c, const arena_buf_t *bufs, int32_t n)
                 continue;
             }
             for (int32_t s = c->lo[i]; s <= c->hi[i]; s++) {
-                c->total[s] += c->size[i];
+                c->total[s] = sat_add(c->total[s], c->size[i]); /* saturated: only compared with cap */
                 c->sec_at[s + 1]++;
                 cover++;
             }
@@ -574,11 +578,14 @@ canon_result_t canon_fit(const arena_buf_t *bufs, const int64_t *aligned, int32_
         offsets[i] = 0;
     if (!setup(&c, bufs, n))
         goto done;
-    for (int32_t s = 0; s < c.m; s++)
+    for (int32_t s = 0; s < c.m; s++) {
+        if (c.total[s] == INT64_MAX)
+            goto done; /* the sizes overflow: nothing exact to search with */
         if (c.total[s] > cap) {
             res = CANON_INFEASIBLE; /* below the max-live bound */
             goto done;
         }
+    }
     /* each preorder in turn, with a limit that doubles each round: the
      * preorder that suits the instance finishes at most twice late */
     int64_t limit = 32 * (int64_t)(n > 0 ? n : 1);

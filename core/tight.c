@@ -172,7 +172,7 @@ int tight_layout(const arena_buf_t *bufs, int32_t n, int64_t alignment, const ti
         }
     }
     /* then the canonical search, from the lower bound up (see probe_caps) */
-    if (best > stats->lower_bound && n <= TIGHT_CANON_MAX)
+    if (best > stats->lower_bound && n <= TIGHT_CANON_MAX && stats->lower_bound < INT64_MAX / 2)
         rc = probe_caps(bufs, aligned, n, alignment, o, budget * TIGHT_WORK_PER_ITERATION, offsets, &best, stats, err);
     *height = best;
     stats->optimal = best <= stats->lower_bound || best <= stats->proven_bound;

@@ -156,6 +156,30 @@ def expect_error(args, needle, status=2):
 
 
 @test
+def layout_tight_d_below_capacity():
+    """D is known to fit in 1,048,576; the search finds 1,038,336 (a layout
+    checked here pair by pair), not proven optimal."""
+    sol = os.path.join(TMP, "d.csv")
+    src = os.path.join(BENCH, "minimalloc", "D.1048576.csv")
+    rc, out, err = run("layout", src, "--strategy", "tight", "--output", sol, "--json")
+    check(rc == 0, err)
+    j = json.loads(out)
+    check(j["height"] == 1038336 and j["lower_bound"] == 986112 and not j["optimal"], j)
+    check(j["greedy_height"] == 1304576 and j["probes"] > 1, j)
+    with open(sol, newline="") as f:
+        b = [(int(r["lower"]), int(r["upper"]), int(r["size"]), int(r["offset"])) for r in csv.DictReader(f)]
+    for i, (l1, u1, s1, o1) in enumerate(b):
+        check(o1 + s1 <= 1038336, "within the height")
+        for (l2, u2, s2, o2) in b[i + 1:]:
+            if l1 < u2 and l2 < u1:
+                check(o1 + s1 <= o2 or o2 + s2 <= o1, "overlap in the solution")
+    rc, out, err = run("layout", os.path.join(BENCH, "minimalloc", "B.1048576.csv"), "--strategy", "tight")
+    check(rc == 0 and "height       1048576 B" in out and "optimal      it meets the lower bound" in out, out)
+    huge = write("huge.csv", "id,lower,upper,size\n0,0,2,4611686018427387904\n1,1,3,4611686018427387904\n")
+    expect_error(["layout", huge, "--strategy", "tight"], f"{huge}: arena height overflows 64 bits")
+
+
+@test
 def bad_routines():
     p = write("junk.routine", b"\x7fELF\x02\x01\x01\x00\x00\xff\xfe" * 100, "wb")
     expect_error(["score", p], f"{p}:1:8: NUL byte")  # the 8th byte of the ELF magic line

@@ -148,7 +148,7 @@ static int scale(void)
     /* the Minimize fit's own memory: its peak above what the process held before it */
     bool reset = reset_peak();
     long before = status_kib("VmRSS");
-    bad = bad || fit_once(r, &b, "minimize", 0, false, &min);
+    bad = bad || fit_once(r, &b, "minimize", getenv("RS_THREADS") ? atoi(getenv("RS_THREADS")) : 0, false, &min);
     long peak = status_kib("VmHWM");
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);

@@ -175,6 +175,12 @@ def layout_tight_d_below_capacity():
                 check(o1 + s1 <= o2 or o2 + s2 <= o1, "overlap in the solution")
     rc, out, err = run("layout", os.path.join(BENCH, "minimalloc", "B.1048576.csv"), "--strategy", "tight")
     check(rc == 0 and "height       1048576 B" in out and "optimal      it meets the lower bound" in out, out)
+    # a fit scoring with tight: the bundled resnet_4 starts at max live (the greedy leaves 8,365,604 B)
+    res = os.path.join(SAMPLES, "gen", "resnet_small.routine")
+    rc, out1, err = run("fit", res, "--budget", "minimize", "--layout", "tight", "--json")
+    check(rc == 0 and json.loads(out1)["baseline"]["total"] == 8064548, out1[:300] + err)
+    rc, out2, err = run("fit", res, "--budget", "minimize", "--layout", "tight", "--json")
+    check(out1 == out2, "fit --layout tight is deterministic")
     huge = write("huge.csv", "id,lower,upper,size\n0,0,2,4611686018427387904\n1,1,3,4611686018427387904\n")
     expect_error(["layout", huge, "--strategy", "tight"], f"{huge}: arena height overflows 64 bits")
 

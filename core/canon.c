@@ -16,7 +16,10 @@
  * candidates of a node once a buffer with nothing over it has failed.  When
  * the placed buffers cut time into pieces no unplaced buffer crosses, each
  * piece is solved on its own.  Ranks come from a static preorder; three
- * preorders take turns with a node limit that doubles. */
+ * preorders take turns with a step limit that doubles.  Most candidates
+ * fail the section check, so it runs first on the state before placing
+ * (may_fit), and after placing only where the placement changed something
+ * (still_fits). */
 
 enum { S_OK, S_NONE, S_ABORT };
 
@@ -48,7 +51,7 @@ typedef struct canon {
     int32_t *affected, n_affected; /* sections whose lowest offset the last placement recounted */
     undo_t *undo;                /* old values, restored when a placement is taken back */
     size_t undo_n, undo_cap;
-    int32_t *pool;               /* candidate and piece lists, a stack */
+    int32_t *pool;               /* the pieces' buffer lists, a stack */
     size_t pool_n, pool_cap;
     int heuristic;
     int64_t work, work_limit;    /* steps done (a deterministic measure of time) and where to stop */

@@ -72,6 +72,11 @@ reuse_owner_t fit_owner(const fit_context_t *ctx, const char *name)
 
 /* ---- the search ---------------------------------------------------------- */
 
+/* a run of plan->members */
+typedef struct range {
+    int32_t off, n;
+} range_t;
+
 typedef struct search {
     const fit_options_t *opt;
     const fit_context_t *ctx;
@@ -81,9 +86,62 @@ typedef struct search {
     int32_t n_nodes;
     uint8_t *base_prefs;     /* the context's preferences */
     int32_t cap_events, cap_members, cap_flips;
+    range_t recent[2];       /* the last two member lists stored, newest first */
     int32_t *cand_of;        /* node -> index in plan->cands, -1 */
     int32_t progress_done, progress_total;
 } search_t;
+
+/* Where an event's members go: the range of an earlier event holding the
+ * same list, or one at the end of plan->members that the list extends (only
+ * the new tail is appended), else a fresh copy.  The accepted and held
+ * lists only grow between resets, so a trace stays linear in its events
+ * instead of repeating every list in full (a Minimize fit of a 48-layer
+ * transformer: 2 MB of copies before). */
+static int place_members(search_t *s, const int32_t *members, int32_t n, int32_t *off, rs_error_t *err)
+{
+    fit_plan_t *p = s->plan;
+    for (int r = 0; r < 2; r++) {
+        range_t *g = &s->recent[r];
+        if (g->n == n && (n == 0 || memcmp(p->members + g->off, members, (size_t)n * sizeof *members) == 0)) {
+            *off = g->off;
+            return RS_OK;
+        }
+        if (g->n < n && g->off + g->n == p->n_members &&
+            memcmp(p->members + g->off, members, (size_t)g->n * sizeof *members) == 0) {
+            if (vec_reserve((void **)&p->members, &s->cap_members, g->off + n, sizeof *p->members))
+                return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+            memcpy(p->members + p->n_members, members + g->n, (size_t)(n - g->n) * sizeof *members);
+            p->n_members = g->off + n;
+            g->n = n;
+            *off = g->off;
+            return RS_OK;
+        }
+    }
+    if (vec_reserve((void **)&p->members, &s->cap_members, p->n_members + n, sizeof *p->members))
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    memcpy(p->members + p->n_members, members, (size_t)n * sizeof *members);
+    s->recent[1] = s->recent[0]; /* the older of the two gives way */
+    s->recent[0] = (range_t){ p->n_members, n };
+    *off = p->n_members;
+    p->n_members += n;
+    return RS_OK;
+}
+
+static int emit(search_t *s, fit_event_t ev, const int32_t *members, int32_t n_members, rs_error_t *err)
+{
+    fit_plan_t *p = s->plan;
+    if (vec_reserve((void **)&p->events, &s->cap_events, p->n_events + 1, sizeof *p->events))
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    int32_t off = 0;
+    int rc = n_members ? place_members(s, members, n_members, &off, err) : RS_OK;
+    if (rc)
+        return rc;
+    ev.group_off = off;
+    ev.group_n = n_members;
+    ev.accepted_n = p->n_flips;
+    p->events[p->n_events++] = ev;
+    return RS_OK;
+}
 
 /* score(context + extra[0..n)), through the reuse cell.  Thread-safe. */
 static int score_set(search_t *s, const int32_t *extra, int32_t n, footprint_t *fp, rs_error_t *err)
@@ -105,22 +163,6 @@ static int score_set(search_t *s, const int32_t *extra, int32_t n, footprint_t *
     free(prefs);
     lower_free(l);
     return rc;
-}
-
-static int emit(search_t *s, fit_event_t ev, const int32_t *members, int32_t n_members, rs_error_t *err)
-{
-    fit_plan_t *p = s->plan;
-    if (vec_reserve((void **)&p->events, &s->cap_events, p->n_events + 1, sizeof *p->events) ||
-        vec_reserve((void **)&p->members, &s->cap_members, p->n_members + n_members, sizeof *p->members))
-        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-    ev.group_off = p->n_members;
-    ev.group_n = n_members;
-    ev.accepted_n = p->n_flips;
-    if (n_members)
-        memcpy(p->members + p->n_members, members, (size_t)n_members * sizeof *members);
-    p->n_members += n_members;
-    p->events[p->n_events++] = ev;
-    return RS_OK;
 }
 
 static fit_event_t event(fit_event_kind_t kind, int round, int32_t node)

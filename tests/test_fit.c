@@ -200,6 +200,27 @@ static void test_default_caps(void **state)
      * then a38, ... every one down to the floor x */
     assert_int_equal(f.plan->n_flips, 40);
     assert_int_equal(f.plan->final.total, 4);
+    int64_t listed = 0;
+    for (int32_t i = 0; i < f.plan->n_events; i++)
+        listed += f.plan->events[i].group_n;
+    /* the held group grows one hold at a time: each hold lists the one
+     * before plus itself, and all of them share one run of members */
+    int32_t holds = 0, off = -1;
+    for (int32_t i = 0; i < f.plan->n_events; i++) {
+        const fit_event_t *e = &f.plan->events[i];
+        if (e->kind != EV_HOLD)
+            continue;
+        assert_int_equal(e->group_n, holds + 1);
+        assert_int_equal(f.plan->members[e->group_off + holds], e->node);
+        if (off < 0)
+            off = e->group_off;
+        assert_int_equal(e->group_off, off);
+        holds++;
+    }
+    assert_int_equal(holds, 38);
+    /* 1,520 members listed across the events, 38 stored */
+    assert_int_equal(listed, 1520);
+    assert_int_equal(f.plan->n_members, 38);
     tf_free(&f);
 }
 

@@ -133,7 +133,11 @@ int tight_layout(const arena_buf_t *bufs, int32_t n, int64_t alignment, const ti
     int64_t budget = o && o->max_iterations > 0 ? o->max_iterations : 2000;
     uint64_t seed = (o && o->seed ? o->seed : 0x9e3779b97f4a7c15ull) | 1;
     /* where the canonical search runs, the iterated greedy only warms it up */
-    int64_t greedy_budget = n <= TIGHT_CANON_MAX ? budget / 10 : budget;
+    /* beyond it, each greedy run costs in proportion to the buffers: the
+     * budget buys as many placements as 2,048-buffer runs would make */
+    int64_t greedy_budget = n <= TIGHT_CANON_MAX ? budget / 10 : budget * TIGHT_CANON_MAX / n;
+    if (greedy_budget < 1)
+        greedy_budget = 1;
     while (best > stats->lower_bound && stats->iterations < greedy_budget) {
         if (o && o->stop && (stats->iterations & 31) == 0 && o->stop(o->stop_ud))
             break;

@@ -107,7 +107,7 @@ static int place_members(search_t *s, const int32_t *members, int32_t n, int32_t
             return RS_OK;
         }
         if (g->n < n && g->off + g->n == p->n_members &&
-            memcmp(p->members + g->off, members, (size_t)g->n * sizeof *members) == 0) {
+            (g->n == 0 || memcmp(p->members + g->off, members, (size_t)g->n * sizeof *members) == 0)) {
             if (vec_reserve((void **)&p->members, &s->cap_members, g->off + n, sizeof *p->members))
                 return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
             memcpy(p->members + p->n_members, members + g->n, (size_t)(n - g->n) * sizeof *members);

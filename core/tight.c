@@ -132,8 +132,8 @@ int tight_layout(const arena_buf_t *bufs, int32_t n, int64_t alignment, const ti
     memcpy(cur_off, offsets, nn * sizeof *cur_off);
     int64_t budget = o && o->max_iterations > 0 ? o->max_iterations : 2000;
     uint64_t seed = (o && o->seed ? o->seed : 0x9e3779b97f4a7c15ull) | 1;
-    /* where the canonical search runs, the iterated greedy only warms it up */
-    /* beyond it, each greedy run costs in proportion to the buffers: the
+    /* where the canonical search runs, the iterated greedy only warms it up;
+     * beyond it, a greedy run costs in proportion to the buffers, so the
      * budget buys as many placements as 2,048-buffer runs would make */
     int64_t greedy_budget = n <= TIGHT_CANON_MAX ? budget / 10 : budget * TIGHT_CANON_MAX / n;
     if (greedy_budget < 1)

@@ -58,11 +58,8 @@ int cmd_layout(const cli_t *c)
         rc = arena_layout(p.bufs, p.n, alignment, (arena_strategy_t)strategy, off, &height, &err);
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    if (rc && !err.file[0]) {
-        char msg[sizeof err.msg]; /* error_set writes the message it would read */
-        snprintf(msg, sizeof msg, "%s", err.msg);
-        error_set(&err, err.code, c->pos[0], 0, 0, "%s", msg);
-    }
+    if (rc && !err.file[0])
+        error_set(&err, err.code, c->pos[0], 0, 0, "%s", err.msg);
     if (!rc && c->output)
         rc = minimalloc_write_solution(c->output, &p, off, &err);
     int status = 0;

@@ -15,14 +15,19 @@ int error_set(rs_error_t *e, int code, const char *file, int line, int col,
 {
     if (!e)
         return code;
-    e->code = code;
-    snprintf(e->file, sizeof e->file, "%s", file ? file : "");
-    e->line = line;
-    e->col = col;
+    /* formatted apart first: file or an argument may be e's own text (an
+     * error re-set with its file added) */
+    char f[sizeof e->file], msg[sizeof e->msg];
+    snprintf(f, sizeof f, "%s", file ? file : "");
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    e->code = code;
+    memcpy(e->file, f, sizeof f);
+    e->line = line;
+    e->col = col;
+    memcpy(e->msg, msg, sizeof msg);
     return code;
 }
 

@@ -28,7 +28,8 @@ typedef struct rs_error {
 void error_clear(rs_error_t *e);
 
 /* Fills e (if not NULL) with code, location and a printf-style message;
- * returns code so callers can write `return error_set(...)`. */
+ * returns code so callers can write `return error_set(...)`.  file and the
+ * arguments may be e's own text (re-setting an error to add its file). */
 int error_set(rs_error_t *e, int code, const char *file, int line, int col,
               const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 

@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checked.h"
 #include "sorted.h"
+#include "vec.h"
 
 /* A complete search over canonical layouts, after MiniMalloc (Moffitt,
  * ASPLOS 2023).  Time is cut into sections at every span start and after
@@ -50,9 +52,9 @@ typedef struct canon {
     int32_t *stamp, stamp_now;   /* sections already marked this placement */
     int32_t *affected, n_affected; /* sections whose lowest offset the last placement recounted */
     undo_t *undo;                /* old values, restored when a placement is taken back */
-    size_t undo_n, undo_cap;
+    int32_t undo_n, undo_cap;
     int32_t *pool;               /* the pieces' buffer lists, a stack */
-    size_t pool_n, pool_cap;
+    int32_t pool_n, pool_cap;
     int heuristic;
     int64_t work, work_limit;    /* steps done (a deterministic measure of time) and where to stop */
     int64_t nodes;
@@ -62,37 +64,22 @@ typedef struct canon {
 } canon_t;
 
 /* Reserves k slots on the pool; the returned base stays valid as an index. */
-static bool pool_take(canon_t *c, size_t k, size_t *base)
+static bool pool_take(canon_t *c, int32_t k, int32_t *base)
 {
-    if (c->pool_n + k > c->pool_cap) {
-        size_t ncap = (c->pool_n + k) * 2;
-        int32_t *np = realloc(c->pool, ncap * sizeof *np);
-        if (!np) {
-            c->failed = true;
-            return false;
-        }
-        c->pool = np;
-        c->pool_cap = ncap;
+    if (vec_reserve((void **)&c->pool, &c->pool_cap, (int64_t)c->pool_n + k, sizeof *c->pool)) {
+        c->failed = true;
+        return false;
     }
     *base = c->pool_n;
     c->pool_n += k;
     return true;
 }
 
-/* a + b for non-negative a and b, INT64_MAX where it would overflow */
-static int64_t sat_add(int64_t a, int64_t b) { return a > INT64_MAX - b ? INT64_MAX : a + b; }
-
 static bool undo_push(canon_t *c, int kind, int32_t i, int64_t v)
 {
-    if (c->undo_n == c->undo_cap) {
-        size_t ncap = c->undo_cap ? c->undo_cap * 2 : 1024;
-        undo_t *nu = realloc(c->undo, ncap * sizeof *nu);
-        if (!nu) {
-            c->failed = true;
-            return false;
-        }
-        c->undo = nu;
-        c->undo_cap = ncap;
+    if (vec_reserve((void **)&c->undo, &c->undo_cap, (int64_t)c->undo_n + 1, sizeof *c->undo)) {
+        c->failed = true;
+        return false;
     }
     c->undo[c->undo_n++] = (undo_t){ kind, i, v };
     return true;
@@ -156,11 +143,11 @@ static bool rank_piece(canon_t *c, const int32_t *piece, int32_t np)
     return true;
 }
 
-static int search(canon_t *c, size_t piece_at, int32_t np, int32_t slo, int32_t shi, int64_t last_off,
+static int search(canon_t *c, int32_t piece_at, int32_t np, int32_t slo, int32_t shi, int64_t last_off,
                   int32_t last_rank);
 
 /* Solves a piece on its own: its own preorder, canonical from offset 0. */
-static int solve_piece(canon_t *c, size_t piece_at, int32_t np, int32_t slo, int32_t shi)
+static int solve_piece(canon_t *c, int32_t piece_at, int32_t np, int32_t slo, int32_t shi)
 {
     int32_t *saved = malloc(((size_t)np + 1) * sizeof *saved);
     if (!saved) {
@@ -168,48 +155,52 @@ static int solve_piece(canon_t *c, size_t piece_at, int32_t np, int32_t slo, int
         return S_ABORT;
     }
     for (int32_t i = 0; i < np; i++)
-        saved[i] = c->rank[c->pool[piece_at + (size_t)i]];
+        saved[i] = c->rank[c->pool[piece_at + i]];
     int st = rank_piece(c, c->pool + piece_at, np) ? search(c, piece_at, np, slo, shi, 0, 0) : S_ABORT;
     for (int32_t i = 0; i < np; i++)
-        c->rank[c->pool[piece_at + (size_t)i]] = saved[i];
+        c->rank[c->pool[piece_at + i]] = saved[i];
     free(saved);
     return st;
 }
 
+/* Solves [slo, shi] as the pieces its zero cuts (where no unplaced buffer
+ * crosses) make of it, each with the unplaced buffers of the piece at
+ * piece_at that meet it. */
+static int solve_split(canon_t *c, int32_t piece_at, int32_t np, int32_t slo, int32_t shi)
+{
+    int st = S_OK;
+    int32_t from = slo;
+    for (int32_t s = slo; s <= shi && st == S_OK; s++) {
+        if (s < shi && c->cuts[s] > 0)
+            continue;
+        int32_t base; /* the piece [from, s] */
+        if (!pool_take(c, np, &base))
+            return S_ABORT;
+        int32_t k = 0;
+        for (int32_t i = 0; i < np; i++) {
+            int32_t o = c->pool[piece_at + i];
+            if (!c->placed[o] && c->hi[o] >= from && c->lo[o] <= s)
+                c->pool[base + k++] = o;
+        }
+        if (k > 0)
+            st = solve_piece(c, base, k, from, s);
+        c->pool_n = base;
+        from = s + 1;
+    }
+    return st;
+}
+
 /* After b's placement: the pieces its removal cuts the current one into,
- * each solved on its own, or the same piece searched on. */
-static int decompose(canon_t *c, size_t piece_at, int32_t np, int32_t slo, int32_t shi, int32_t b)
+ * each solved on its own, or the same piece searched on.  The piece had no
+ * zero cut before (it was split at every one), so the new ones are b's. */
+static int decompose(canon_t *c, int32_t piece_at, int32_t np, int32_t slo, int32_t shi, int32_t b)
 {
     int32_t ncut = 0;
     for (int32_t s = c->lo[b]; s < c->hi[b]; s++)
         if (--c->cuts[s] == 0)
             ncut++;
-    int st = S_OK;
-    if (ncut == 0) {
-        st = search(c, piece_at, np, slo, shi, c->sol[b], c->rank[b]);
-    } else {
-        int32_t from = slo;
-        for (int32_t s = slo; s <= shi && st == S_OK; s++) {
-            if (s < shi && !(s >= c->lo[b] && s < c->hi[b] && c->cuts[s] == 0))
-                continue;
-            int32_t to = s; /* the piece [from, to] */
-            size_t base;
-            if (!pool_take(c, (size_t)np, &base)) {
-                st = S_ABORT;
-                break;
-            }
-            int32_t k = 0;
-            for (int32_t i = 0; i < np; i++) {
-                int32_t o = c->pool[piece_at + (size_t)i];
-                if (!c->placed[o] && c->hi[o] >= from && c->lo[o] <= to)
-                    c->pool[base + (size_t)k++] = o;
-            }
-            if (k > 0)
-                st = solve_piece(c, base, k, from, to);
-            c->pool_n = base;
-            from = s + 1;
-        }
-    }
+    int st = ncut == 0 ? search(c, piece_at, np, slo, shi, c->sol[b], c->rank[b])
+                       : solve_split(c, piece_at, np, slo, shi);
     for (int32_t s = c->lo[b]; s < c->hi[b]; s++)
         c->cuts[s]++;
     return st;
@@ -299,7 +290,7 @@ static bool place(canon_t *c, int32_t b, bool *hat)
     return true;
 }
 
-static void unplace(canon_t *c, int32_t b, size_t mark)
+static void unplace(canon_t *c, int32_t b, int32_t mark)
 {
     while (c->undo_n > mark) {
         const undo_t *u = &c->undo[--c->undo_n];
@@ -370,7 +361,7 @@ static bool still_fits(const canon_t *c, int32_t b, int64_t off)
     return true;
 }
 
-static int search(canon_t *c, size_t piece_at, int32_t np, int32_t slo, int32_t shi, int64_t last_off,
+static int search(canon_t *c, int32_t piece_at, int32_t np, int32_t slo, int32_t shi, int64_t last_off,
                   int32_t last_rank)
 {
     if (c->failed)
@@ -386,7 +377,7 @@ static int search(canon_t *c, size_t piece_at, int32_t np, int32_t slo, int32_t 
     int64_t min_top = INT64_MAX;
     int32_t left = 0;
     for (int32_t i = 0; i < np; i++) {
-        int32_t b = c->pool[piece_at + (size_t)i];
+        int32_t b = c->pool[piece_at + i];
         if (c->placed[b])
             continue;
         left++;
@@ -403,7 +394,7 @@ static int search(canon_t *c, size_t piece_at, int32_t np, int32_t slo, int32_t 
     }
     int32_t nc = 0;
     for (int32_t i = 0; i < np; i++) {
-        int32_t b = c->pool[piece_at + (size_t)i];
+        int32_t b = c->pool[piece_at + i];
         if (c->placed[b])
             continue;
         int64_t off = c->min_off[b];
@@ -419,7 +410,7 @@ static int search(canon_t *c, size_t piece_at, int32_t np, int32_t slo, int32_t 
     int st = S_NONE;
     for (int32_t i = 0; i < nc; i++) {
         int32_t b = cands[i].b;
-        size_t mark = c->undo_n;
+        int32_t mark = c->undo_n;
         if (!may_fit(c, slo, shi, b, cands[i].off)) {
             if (!has_hat(c, b))
                 break; /* as below */
@@ -551,23 +542,15 @@ static void teardown(canon_t *c)
 /* One attempt with the current heuristic over every independent piece. */
 static int attempt(canon_t *c, int32_t n)
 {
-    int st = S_OK;
-    int32_t from = 0;
-    for (int32_t s = 0; s < c->m && st == S_OK; s++) {
-        if (s + 1 < c->m && c->cuts[s] > 0)
-            continue;
-        size_t base;
-        if (!pool_take(c, (size_t)n, &base))
-            return S_ABORT;
-        int32_t k = 0;
-        for (int32_t i = 0; i < n; i++)
-            if (!c->placed[i] && c->hi[i] >= from && c->lo[i] <= s)
-                c->pool[base + (size_t)k++] = i;
-        if (k > 0)
-            st = solve_piece(c, base, k, from, s);
-        c->pool_n = base;
-        from = s + 1;
-    }
+    int32_t base;
+    if (!pool_take(c, n, &base))
+        return S_ABORT;
+    int32_t k = 0;
+    for (int32_t i = 0; i < n; i++)
+        if (!c->placed[i])
+            c->pool[base + k++] = i;
+    int st = solve_split(c, base, k, 0, c->m - 1);
+    c->pool_n = base;
     return st;
 }
 

@@ -163,30 +163,68 @@ static int solve_piece(canon_t *c, int32_t piece_at, int32_t np, int32_t slo, in
     return st;
 }
 
+/* The piece of [slo, shi] (cut at starts[0..np)) section s lies in. */
+static int32_t piece_of(const int32_t *starts, int32_t n, int32_t s)
+{
+    int32_t lo = 0, hi = n; /* the last start at or before s */
+    while (hi - lo > 1) {
+        int32_t m = lo + (hi - lo) / 2;
+        if (starts[m] <= s)
+            lo = m;
+        else
+            hi = m;
+    }
+    return lo;
+}
+
 /* Solves [slo, shi] as the pieces its zero cuts (where no unplaced buffer
- * crosses) make of it, each with the unplaced buffers of the piece at
- * piece_at that meet it. */
+ * crosses) make of it, in time order, each with the unplaced buffers of the
+ * piece at piece_at that lie in it (in their order there).  No unplaced
+ * buffer crosses a cut, so one pass sorts them into their pieces. */
 static int solve_split(canon_t *c, int32_t piece_at, int32_t np, int32_t slo, int32_t shi)
 {
-    int st = S_OK;
-    int32_t from = slo;
-    for (int32_t s = slo; s <= shi && st == S_OK; s++) {
-        if (s < shi && c->cuts[s] > 0)
-            continue;
-        int32_t base; /* the piece [from, s] */
-        if (!pool_take(c, np, &base))
-            return S_ABORT;
-        int32_t k = 0;
-        for (int32_t i = 0; i < np; i++) {
-            int32_t o = c->pool[piece_at + i];
-            if (!c->placed[o] && c->hi[o] >= from && c->lo[o] <= s)
-                c->pool[base + k++] = o;
-        }
-        if (k > 0)
-            st = solve_piece(c, base, k, from, s);
-        c->pool_n = base;
-        from = s + 1;
+    int32_t n_pieces = 1;
+    for (int32_t s = slo; s < shi; s++)
+        n_pieces += c->cuts[s] == 0;
+    /* on the pool: the buffers by piece, then each piece's first section,
+     * then where each piece's buffers end */
+    int32_t base;
+    if (!pool_take(c, np + 2 * n_pieces, &base))
+        return S_ABORT;
+    int32_t *bufs = c->pool + base, *starts = bufs + np, *ends = starts + n_pieces;
+    int32_t k = 0;
+    starts[k++] = slo;
+    for (int32_t s = slo; s < shi; s++)
+        if (c->cuts[s] == 0)
+            starts[k++] = s + 1;
+    /* a counting sort, stable: ends[p] counts piece p's buffers, then
+     * (summed) where they start, then (filled) where they end */
+    memset(ends, 0, (size_t)n_pieces * sizeof *ends);
+    for (int32_t i = 0; i < np; i++) {
+        int32_t o = c->pool[piece_at + i];
+        if (!c->placed[o])
+            ends[piece_of(starts, n_pieces, c->lo[o])]++;
     }
+    for (int32_t p = 0, sum = 0; p < n_pieces; p++) {
+        int32_t cnt = ends[p];
+        ends[p] = sum;
+        sum += cnt;
+    }
+    for (int32_t i = 0; i < np; i++) {
+        int32_t o = c->pool[piece_at + i];
+        if (!c->placed[o])
+            bufs[ends[piece_of(starts, n_pieces, c->lo[o])]++] = o;
+    }
+    int st = S_OK;
+    for (int32_t p = 0, at = 0; p < n_pieces && st == S_OK; p++) {
+        /* the pool may move while a piece is solved: read it afresh */
+        int32_t from = c->pool[base + np + p], end = c->pool[base + np + n_pieces + p];
+        int32_t to = p + 1 < n_pieces ? c->pool[base + np + p + 1] - 1 : shi;
+        if (end > at)
+            st = solve_piece(c, base + at, end - at, from, to);
+        at = end;
+    }
+    c->pool_n = base;
     return st;
 }
 

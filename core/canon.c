@@ -33,7 +33,7 @@ typedef struct undo {
     int64_t v;
 } undo_t;
 
-typedef struct canon {
+struct canon {
     int32_t n, m;
     const int64_t *size;
     const arena_buf_t *bufs;
@@ -61,7 +61,8 @@ typedef struct canon {
     int (*stop)(void *);
     void *stop_ud;
     bool failed;                 /* out of memory or stopped: abort */
-} canon_t;
+    int64_t max_total;           /* the largest section total (max-live); INT64_MAX: the sizes overflow */
+};
 
 /* Reserves k slots on the pool; the returned base stays valid as an index. */
 static bool pool_take(canon_t *c, int32_t k, int32_t *base)
@@ -298,6 +299,10 @@ static bool place(canon_t *c, int32_t b, bool *hat)
     *hat = false;
     c->placed[b] = 1;
     c->sol[b] = off;
+    /* first, as unplace undoes it whole: a placement cut short by running
+     * out of memory still leaves a state unplace restores exactly */
+    for (int32_t s = c->lo[b]; s <= c->hi[b]; s++)
+        c->total[s] -= c->size[b];
     if (++c->stamp_now == INT32_MAX) {
         memset(c->stamp, 0, (size_t)c->m * sizeof *c->stamp);
         c->stamp_now = 1;
@@ -319,7 +324,6 @@ static bool place(canon_t *c, int32_t b, bool *hat)
         if (!undo_push(c, U_FLOOR, s, c->floor[s]))
             return false;
         c->floor[s] = top;
-        c->total[s] -= c->size[b];
     }
     c->n_affected = na;
     for (int32_t i = 0; i < na; i++)
@@ -592,45 +596,81 @@ static int attempt(canon_t *c, int32_t n)
     return st;
 }
 
-canon_result_t canon_fit(const arena_buf_t *bufs, const int64_t *aligned, int32_t n, int64_t cap, int64_t budget,
-                         int (*stop)(void *), void *stop_ud, int64_t *offsets, int64_t *work)
+canon_t *canon_new(const arena_buf_t *bufs, const int64_t *aligned, int32_t n)
 {
-    canon_t c = { .n = n, .size = aligned, .bufs = bufs, .cap = cap, .stop = stop, .stop_ud = stop_ud,
-                  .sol = offsets };
-    canon_result_t res = CANON_GAVE_UP;
-    for (int32_t i = 0; i < n; i++)
-        offsets[i] = 0;
-    if (!setup(&c, bufs, n))
-        goto done;
-    for (int32_t s = 0; s < c.m; s++) {
-        if (c.total[s] == INT64_MAX)
-            goto done; /* the sizes overflow: nothing exact to search with */
-        if (c.total[s] > cap) {
-            res = CANON_INFEASIBLE; /* below the max-live bound */
-            goto done;
-        }
+    canon_t *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    *c = (canon_t){ .n = n, .size = aligned, .bufs = bufs };
+    if (!setup(c, bufs, n)) {
+        canon_free(c);
+        return NULL;
     }
+    for (int32_t s = 0; s < c->m; s++)
+        if (c->total[s] > c->max_total)
+            c->max_total = c->total[s];
+    return c;
+}
+
+void canon_free(canon_t *c)
+{
+    if (!c)
+        return;
+    teardown(c);
+    free(c);
+}
+
+canon_result_t canon_run(canon_t *c, int64_t cap, int64_t budget, int (*stop)(void *), void *stop_ud,
+                         int64_t *offsets, int64_t *work)
+{
+    for (int32_t i = 0; i < c->n; i++)
+        offsets[i] = 0;
+    /* every search, found, exhausted or cut short, leaves the state as it
+     * found it: the next run starts from the same place */
+    if (c->max_total == INT64_MAX)
+        return CANON_GAVE_UP; /* the sizes overflow: nothing exact to search with */
+    if (c->max_total > cap)
+        return CANON_INFEASIBLE; /* below the max-live bound */
+    c->cap = cap;
+    c->sol = offsets;
+    c->stop = stop;
+    c->stop_ud = stop_ud;
+    c->failed = false;
+    c->work = 0;
+    canon_result_t res = CANON_GAVE_UP;
     /* each preorder in turn, with a limit that doubles each round: the
      * preorder that suits the instance finishes at most twice late */
-    int64_t limit = 32 * (int64_t)(n > 0 ? n : 1);
-    while (c.work < budget && !c.failed) {
+    int64_t limit = 32 * (int64_t)(c->n > 0 ? c->n : 1);
+    while (c->work < budget && !c->failed && res == CANON_GAVE_UP) {
         limit *= 2;
-        for (c.heuristic = 0; c.heuristic < CANON_VARIANTS && c.work < budget && !c.failed; c.heuristic++) {
-            c.work_limit = c.work + (limit < budget - c.work ? limit : budget - c.work);
-            int st = attempt(&c, n);
+        for (c->heuristic = 0; c->heuristic < CANON_VARIANTS && c->work < budget && !c->failed; c->heuristic++) {
+            c->work_limit = c->work + (limit < budget - c->work ? limit : budget - c->work);
+            int st = attempt(c, c->n);
             if (st == S_OK) {
                 res = CANON_FOUND;
-                goto done;
+                break;
             }
             if (st == S_NONE) {
                 res = CANON_INFEASIBLE; /* the whole tree was searched */
-                goto done;
+                break;
             }
         }
     }
-done:
     if (work)
-        *work += c.work;
-    teardown(&c);
+        *work += c->work;
+    return res;
+}
+
+canon_result_t canon_fit(const arena_buf_t *bufs, const int64_t *aligned, int32_t n, int64_t cap, int64_t budget,
+                         int (*stop)(void *), void *stop_ud, int64_t *offsets, int64_t *work)
+{
+    canon_t *c = canon_new(bufs, aligned, n);
+    if (!c) {
+        for (int32_t i = 0; i < n; i++)
+            offsets[i] = 0;
+        return CANON_GAVE_UP;
+    }
+    canon_result_t res = canon_run(c, cap, budget, stop, stop_ud, offsets, work);
+    canon_free(c);
     return res;
 }

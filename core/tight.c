@@ -69,8 +69,12 @@ static int probe_caps(const arena_buf_t *bufs, const int64_t *aligned, int32_t n
 {
     size_t nn = n ? (size_t)n : 1;
     int64_t *coff = malloc(nn * sizeof *coff);
-    if (!coff)
+    canon_t *c = canon_new(bufs, aligned, n); /* the same buffers for every probe */
+    if (!coff || !c) {
+        free(coff);
+        canon_free(c);
         return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    }
     int64_t g = size_gcd(aligned, n, alignment), used = 0;
     int64_t lo = (stats->lower_bound + g - 1) / g * g, hi = (*best - 1) / g * g;
     int (*stop)(void *) = o ? o->stop : NULL;
@@ -84,7 +88,7 @@ static int probe_caps(const arena_buf_t *bufs, const int64_t *aligned, int32_t n
         if (share > budget - used)
             share = budget - used;
         int64_t before = used;
-        canon_result_t r = canon_fit(bufs, aligned, n, cap, share, stop, stop_ud, coff, &used);
+        canon_result_t r = canon_run(c, cap, share, stop, stop_ud, coff, &used);
         stats->probes++;
         stats->search_work += used - before;
         if (r == CANON_FOUND) {
@@ -102,6 +106,7 @@ static int probe_caps(const arena_buf_t *bufs, const int64_t *aligned, int32_t n
         }
     }
     free(coff);
+    canon_free(c);
     return RS_OK;
 }
 

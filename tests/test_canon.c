@@ -131,6 +131,23 @@ static void test_gap_above_max_live(void **state)
     assert_int_equal(canon_fit(b, size, n, 12, INT64_MAX / 4, NULL, NULL, off, &work), CANON_FOUND);
     int32_t x, y;
     assert_true(arena_check(b, n, 1, off, &x, &y));
+    /* one search serves every capacity: each run, cut short or not, leaves
+     * the state as it found it, so the runs agree with fresh ones */
+    canon_t *c = canon_new(b, size, n);
+    assert_non_null(c);
+    int64_t again[10];
+    int64_t budget = 1;
+    int cut_short = 0;
+    for (canon_result_t r; (r = canon_run(c, 12, budget, NULL, NULL, again, &work)) != CANON_FOUND; budget += 7) {
+        assert_int_equal(r, CANON_GAVE_UP); /* stopped at a different step each time */
+        cut_short++;
+    }
+    assert_true(cut_short > 10);
+    assert_int_equal(canon_run(c, 11, INT64_MAX / 4, NULL, NULL, again, &work), CANON_INFEASIBLE);
+    assert_int_equal(canon_run(c, 10, INT64_MAX / 4, NULL, NULL, again, &work), CANON_INFEASIBLE);
+    assert_int_equal(canon_run(c, 12, INT64_MAX / 4, NULL, NULL, again, &work), CANON_FOUND);
+    assert_memory_equal(again, off, sizeof again);
+    canon_free(c);
     int64_t h;
     tight_stats_t st;
     rs_error_t err;

@@ -289,12 +289,7 @@ static void test_tight(void **state)
     for (int round = 0; round < 60; round++) {
         arena_buf_t bb[24];
         int32_t n = 4 + round % 20;
-        for (int32_t i = 0; i < n; i++) {
-            seed = seed * 1103515245u + 12345u;
-            int64_t s0 = (seed >> 8) % 12, len = (seed >> 16) % 6;
-            seed = seed * 1103515245u + 12345u;
-            bb[i] = (arena_buf_t){ 1 + (int64_t)((seed >> 8) % 9), s0, s0 + len };
-        }
+        tu_random_bufs(&seed, bb, n, 12, 5, 9);
         int64_t o1[24], o2[24], h1, h2;
         tight_options_t o = { .max_iterations = 200 };
         assert_int_equal(arena_layout(bb, n, 2, ARENA_GREEDY, o1, &h1, &err), RS_OK);

@@ -62,13 +62,9 @@ static void test_matches_exhaustive(void **state)
         int64_t size[7], off[7], boff[7];
         bool placed[7] = { false };
         int32_t n = 3 + round % 5;
-        for (int32_t i = 0; i < n; i++) {
-            seed = seed * 1103515245u + 12345u;
-            int64_t s0 = (seed >> 8) % 6, len = (seed >> 16) % 5;
-            seed = seed * 1103515245u + 12345u;
-            b[i] = (arena_buf_t){ 1 + (int64_t)((seed >> 8) % 5), s0, s0 + len };
+        tu_random_bufs(&seed, b, n, 6, 4, 5);
+        for (int32_t i = 0; i < n; i++)
             size[i] = b[i].size;
-        }
         int64_t best = INT64_MAX;
         brute(b, n, 0, boff, placed, 0, &best);
         int64_t lower = arena_max_live(b, n, 1, NULL);

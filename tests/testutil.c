@@ -71,3 +71,14 @@ uint8_t *tr_prefs(const tr_t *t, const char *first, ...)
     va_end(ap);
     return p;
 }
+
+void tu_random_bufs(unsigned *seed, arena_buf_t *b, int32_t n, int64_t max_start, int64_t max_len,
+                    int64_t max_size)
+{
+    for (int32_t i = 0; i < n; i++) {
+        *seed = *seed * 1103515245u + 12345u;
+        int64_t s0 = (*seed >> 8) % (unsigned)max_start, len = (*seed >> 16) % (unsigned)(max_len + 1);
+        *seed = *seed * 1103515245u + 12345u;
+        b[i] = (arena_buf_t){ 1 + (int64_t)((*seed >> 8) % (unsigned)max_size), s0, s0 + len };
+    }
+}

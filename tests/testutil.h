@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "arena.h"
 #include "error.h"
 #include "lower.h"
 #include "routine.h"
@@ -34,5 +35,10 @@ void expect_routine_error(const char *text, int line, int col, const char *needl
 
 /* A preference vector with the named nodes set (NULL-terminated list). */
 uint8_t *tr_prefs(const tr_t *t, const char *first, ...);
+
+/* n random buffers from the generator *seed: starts below max_start, spans
+ * of up to max_len steps more, sizes 1..max_size. */
+void tu_random_bufs(unsigned *seed, arena_buf_t *b, int32_t n, int64_t max_start, int64_t max_len,
+                    int64_t max_size);
 
 #endif

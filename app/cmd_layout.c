@@ -80,6 +80,7 @@ int cmd_layout(const cli_t *c)
                 json_int(&j, "greedy_height", st.greedy_height);
                 json_int(&j, "iterations", st.iterations);
                 json_int(&j, "probes", st.probes);
+                json_int(&j, "windows", st.windows);
                 json_int(&j, "search_work", st.search_work);
                 json_int(&j, "proven_bound", st.proven_bound);
                 json_bool(&j, "optimal", st.optimal);
@@ -97,10 +98,12 @@ int cmd_layout(const cli_t *c)
                    (long long)height, h, (long long)lower, lb, lower ? (double)height / (double)lower : 1.0, us);
             if (strategy == ARENA_TIGHT)
             {
-                printf("search       greedy gave %lld B (%.4f); %lld greedy placements; %lld capacities probed "
-                       "(%lld steps)\n",
+                printf("search       greedy gave %lld B (%.4f); %lld greedy placements; %lld capacities probed",
                        (long long)st.greedy_height, lower ? (double)st.greedy_height / (double)lower : 1.0,
-                       (long long)st.iterations, (long long)st.probes, (long long)st.search_work);
+                       (long long)st.iterations, (long long)st.probes);
+                if (st.windows)
+                    printf("; %lld windows of time re-packed", (long long)st.windows);
+                printf(" (%lld steps)\n", (long long)st.search_work);
                 if (st.optimal && height <= lower)
                     printf("optimal      it meets the lower bound\n");
                 else if (st.optimal)

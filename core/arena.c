@@ -403,7 +403,20 @@ void placer_greedy_order(const placer_t *p, int32_t *order)
 
 const int64_t *placer_aligned(const placer_t *p) { return p->g.aligned; }
 
-int placer_run(placer_t *p, const int32_t *order, int64_t *offsets, int64_t *height, rs_error_t *err)
+/* Puts buffer id at off in the trees; false when the top overflows. */
+static bool occupy(greedy_t *g, int32_t id, int64_t off, int64_t *top)
+{
+    int64_t end;
+    if (!checked_add(off, g->aligned[id], &end))
+        return false;
+    if (end > *top)
+        *top = end;
+    seg_insert(g, 1, 0, g->leaves - 1, g->lo[id], g->hi[id], off, end);
+    return true;
+}
+
+int placer_run_pinned(placer_t *p, const int32_t *order, const bool *pinned, int64_t *offsets, int64_t *height,
+                      rs_error_t *err)
 {
     greedy_t *g = &p->g;
     /* empty the trees but keep their memory: the search reuses them */
@@ -411,27 +424,32 @@ int placer_run(placer_t *p, const int32_t *order, int64_t *offsets, int64_t *hei
         g->own[i].n = g->sub[i].n = 0;
     g->oom = false;
     int64_t top = 0;
+    for (int32_t id = 0; pinned && id < p->n; id++)
+        if (pinned[id] && g->aligned[id] > 0 && !occupy(g, id, offsets[id], &top))
+            return error_set(err, RS_EINPUT, NULL, 0, 0, "arena height overflows 64 bits");
     for (int32_t k = 0; k < p->n; k++) {
         int32_t id = order[k];
+        if (pinned && pinned[id])
+            continue;
         if (g->aligned[id] == 0) {
             offsets[id] = 0; /* occupies nothing, conflicts with nothing */
             continue;
         }
         g->n_hit = 0;
         seg_query(g, 1, 0, g->leaves - 1, g->lo[id], g->hi[id]);
-        int64_t off = g->oom ? 0 : best_fit(g, g->aligned[id]);
-        int64_t end;
-        if (!checked_add(off, g->aligned[id], &end))
+        offsets[id] = g->oom ? 0 : best_fit(g, g->aligned[id]);
+        if (!occupy(g, id, offsets[id], &top))
             return error_set(err, RS_EINPUT, NULL, 0, 0, "arena height overflows 64 bits");
-        offsets[id] = off;
-        if (end > top)
-            top = end;
-        seg_insert(g, 1, 0, g->leaves - 1, g->lo[id], g->hi[id], off, end);
         if (g->oom)
             return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory laying out %d buffers", (int)p->n);
     }
     *height = top;
     return RS_OK;
+}
+
+int placer_run(placer_t *p, const int32_t *order, int64_t *offsets, int64_t *height, rs_error_t *err)
+{
+    return placer_run_pinned(p, order, NULL, offsets, height, err);
 }
 
 static int layout_greedy(const arena_buf_t *bufs, int32_t n, int64_t alignment, int64_t *offsets,

@@ -4,6 +4,7 @@
 #ifndef RS_PLACER_H
 #define RS_PLACER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "arena.h"
@@ -19,6 +20,12 @@ void placer_free(placer_t *p);
  * smallest gap among the conflicting buffers placed before it that fits
  * (lowest offset on a tie), else on top.  Fills offsets and *height. */
 int placer_run(placer_t *p, const int32_t *order, int64_t *offsets, int64_t *height, rs_error_t *err);
+
+/* placer_run with some buffers held where they are: those with pinned[i]
+ * keep offsets[i] (taken as given, not checked against each other) and
+ * the rest go around them in order. */
+int placer_run_pinned(placer_t *p, const int32_t *order, const bool *pinned, int64_t *offsets, int64_t *height,
+                      rs_error_t *err);
 
 /* DESIGN §3's order: aligned size, span length descending, then start,
  * then index ascending. */

@@ -4,13 +4,17 @@
 #include <string.h>
 
 #include "canon.h"
+#include "checked.h"
 #include "placer.h"
+#include "sorted.h"
 
 /* the canonical search recurses once per buffer placed and keeps every
  * overlapping pair: beyond this many buffers only the iterated greedy runs */
 #define TIGHT_CANON_MAX 2048
 /* steps of the canonical search per unit of the budget (about 1.5 ms each) */
 #define TIGHT_WORK_PER_ITERATION 750000
+/* the most buffers a window of time re-packed by the canonical search holds */
+#define TIGHT_WINDOW_MAX 1024
 
 static uint64_t next(uint64_t *s)
 {
@@ -110,6 +114,160 @@ static int probe_caps(const arena_buf_t *bufs, const int64_t *aligned, int32_t n
     return RS_OK;
 }
 
+/* The buffers that meet the steps [lo, hi], their spans cut to it. */
+typedef struct window {
+    arena_buf_t *bufs;
+    int64_t *aligned, *off;
+    int32_t *ids;
+    int32_t n;
+} window_t;
+
+static void window_free(window_t *w)
+{
+    free(w->bufs);
+    free(w->aligned);
+    free(w->off);
+    free(w->ids);
+}
+
+/* Fills w with the buffers that take space and meet [lo, hi]; false when
+ * out of memory.  Only counts them (w->n) once they are more than max. */
+static bool window_cut(window_t *w, const arena_buf_t *bufs, const int64_t *aligned, int32_t n, int64_t lo,
+                       int64_t hi, int32_t max)
+{
+    w->n = 0;
+    for (int32_t i = 0; i < n; i++)
+        if (aligned[i] > 0 && bufs[i].start <= hi && bufs[i].end >= lo)
+            w->n++;
+    if (w->n > max)
+        return true;
+    size_t nn = w->n ? (size_t)w->n : 1;
+    *w = (window_t){ malloc(nn * sizeof *w->bufs), malloc(nn * sizeof *w->aligned), malloc(nn * sizeof *w->off),
+                     malloc(nn * sizeof *w->ids), 0 };
+    if (!w->bufs || !w->aligned || !w->off || !w->ids)
+        return false;
+    for (int32_t i = 0; i < n; i++) {
+        if (!(aligned[i] > 0 && bufs[i].start <= hi && bufs[i].end >= lo))
+            continue;
+        arena_buf_t b = bufs[i];
+        b.start = b.start > lo ? b.start : lo;
+        b.end = b.end < hi ? b.end : hi;
+        w->bufs[w->n] = b;
+        w->aligned[w->n] = aligned[i];
+        w->ids[w->n++] = i;
+    }
+    return true;
+}
+
+/* One attempt at a window: packs its buffers as tight as their own
+ * max-live (on multiples of g) with the canonical search, holds them
+ * there and lays the rest out around them in order.  *height is what
+ * that gives (INT64_MAX when the search found no such packing). */
+static int repack_window(placer_t *p, const window_t *w, int64_t g, int64_t budget, const tight_options_t *o,
+                         const int32_t *order, bool *pinned, int64_t *off, int64_t *height, tight_stats_t *stats,
+                         rs_error_t *err)
+{
+    *height = INT64_MAX;
+    canon_t *c = canon_new(w->bufs, w->aligned, w->n);
+    if (!c)
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    int64_t bound = arena_max_live(w->bufs, w->n, 1, NULL);
+    int64_t cap = bound < INT64_MAX - g ? (bound + g - 1) / g * g : bound;
+    canon_result_t r = canon_run(c, cap, budget, o ? o->stop : NULL, o ? o->stop_ud : NULL, w->off, &stats->search_work);
+    canon_free(c);
+    stats->windows++;
+    if (r != CANON_FOUND)
+        return RS_OK;
+    for (int32_t k = 0; k < w->n; k++) {
+        pinned[w->ids[k]] = true;
+        off[w->ids[k]] = w->off[k];
+    }
+    int rc = placer_run_pinned(p, order, pinned, off, height, err);
+    for (int32_t k = 0; k < w->n; k++)
+        pinned[w->ids[k]] = false;
+    stats->iterations++;
+    return rc;
+}
+
+/* The step in the middle of the span of the lowest-indexed buffer that
+ * reaches height. */
+static int64_t top_step(const arena_buf_t *bufs, const int64_t *aligned, const int64_t *off, int32_t n,
+                        int64_t height)
+{
+    for (int32_t i = 0; i < n; i++) {
+        int64_t len;
+        if (aligned[i] > 0 && off[i] + aligned[i] == height)
+            return checked_sub(bufs[i].end, bufs[i].start, &len) ? bufs[i].start + len / 2 : bufs[i].start;
+    }
+    return 0;
+}
+
+/* Where the whole instance is too big for the canonical search: windows
+ * of time around the max-live step and around where the best layout
+ * reaches its height, widening while they hold at most TIGHT_WINDOW_MAX
+ * buffers, each re-packed as tightly as it can be (repack_window).  The
+ * height is usually made in one such place, and the greedy wastes there
+ * what the search does not. */
+static int repair_windows(placer_t *p, const arena_buf_t *bufs, const int64_t *aligned, int32_t n,
+                          int64_t alignment, const tight_options_t *o, int64_t budget, const int32_t *order,
+                          int64_t *offsets, int64_t *best, tight_stats_t *stats, rs_error_t *err)
+{
+    size_t nn = n ? (size_t)n : 1;
+    int64_t *off = malloc(nn * sizeof *off), *ends = malloc(nn * 2 * sizeof *ends);
+    bool *pinned = calloc(nn, sizeof *pinned);
+    if (!off || !ends || !pinned) {
+        free(off);
+        free(ends);
+        free(pinned);
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    /* windows widen by span ends, not steps: a step count means nothing
+     * across routines, and most steps start or end no buffer */
+    for (int32_t i = 0; i < n; i++) {
+        ends[2 * i] = bufs[i].start;
+        ends[2 * i + 1] = bufs[i].end;
+    }
+    int32_t m = sorted_unique(ends, 2 * n);
+    int64_t peak = 0;
+    arena_max_live(bufs, n, alignment, &peak);
+    int64_t centers[2] = { peak, top_step(bufs, aligned, offsets, n, *best) };
+    int64_t g = size_gcd(aligned, n, alignment);
+    int rc = RS_OK;
+    for (int ci = 0; ci < 2 && m > 0 && !rc && *best > stats->lower_bound; ci++) {
+        if (ci == 1 && centers[1] == centers[0])
+            break;
+        int32_t at = sorted_last_le(ends, m, centers[ci]), seen = -1;
+        at = at < 0 ? 0 : at;
+        for (int32_t k = 0; !rc && *best > stats->lower_bound; k = k ? 2 * k : 1) {
+            if (o && o->stop && o->stop(o->stop_ud))
+                break;
+            int32_t lo = at - k < 0 ? 0 : at - k, hi = k > m - 1 - at ? m - 1 : at + k;
+            window_t win = { 0 };
+            if (!window_cut(&win, bufs, aligned, n, ends[lo], ends[hi], TIGHT_WINDOW_MAX)) {
+                window_free(&win);
+                rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+                break;
+            }
+            bool too_big = win.n > TIGHT_WINDOW_MAX, same = win.n == seen;
+            seen = win.n;
+            int64_t h = INT64_MAX;
+            if (!too_big && !same)
+                rc = repack_window(p, &win, g, budget, o, order, pinned, off, &h, stats, err);
+            window_free(&win);
+            if (!rc && h < *best) {
+                *best = h;
+                memcpy(offsets, off, nn * sizeof *off);
+            }
+            if (too_big || (lo == 0 && hi == m - 1))
+                break;
+        }
+    }
+    free(off);
+    free(ends);
+    free(pinned);
+    return rc;
+}
+
 int tight_layout(const arena_buf_t *bufs, int32_t n, int64_t alignment, const tight_options_t *o, int64_t *offsets,
                  int64_t *height, tight_stats_t *stats, rs_error_t *err)
 {
@@ -140,6 +298,10 @@ int tight_layout(const arena_buf_t *bufs, int32_t n, int64_t alignment, const ti
     /* where the canonical search runs, the iterated greedy only warms it up;
      * beyond it, a greedy run costs in proportion to the buffers, so the
      * budget buys as many placements as 2,048-buffer runs would make */
+    if (n > TIGHT_CANON_MAX && best > stats->lower_bound &&
+        (rc = repair_windows(p, bufs, aligned, n, alignment, o, budget * TIGHT_WORK_PER_ITERATION / 16, order,
+                             offsets, &best, stats, err)))
+        goto done;
     int64_t greedy_budget = n <= TIGHT_CANON_MAX ? budget / 10 : budget * TIGHT_CANON_MAX / n;
     if (greedy_budget < 1)
         greedy_budget = 1;

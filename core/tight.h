@@ -27,6 +27,7 @@ typedef struct tight_stats {
     int64_t greedy_height;        /* where it started */
     int64_t lower_bound;          /* max-live */
     int64_t probes;               /* capacities the canonical search tried */
+    int64_t windows;              /* windows of time it re-packed (above 2,048 buffers) */
     int64_t search_work;          /* its steps */
     int64_t proven_bound;         /* no layout is lower than this (0: none proven beyond max-live) */
     bool optimal;                 /* reached max-live or proven_bound: nothing can be tighter */

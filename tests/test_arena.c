@@ -5,6 +5,7 @@
 
 #include "arena.h"
 #include "minimalloc.h"
+#include "placer.h"
 #include "tight.h"
 #include "testutil.h"
 
@@ -299,6 +300,70 @@ static void test_tight(void **state)
     }
 }
 
+/* Pinned buffers stay put and the rest go around them: A (4 bytes, steps
+ * 0-3) held at 2 leaves a 2-byte gap under it, where B (2, steps 1-2)
+ * fits best; C (4, steps 3-5) meets A only and goes on top of it, at 6. */
+static void test_pinned(void **state)
+{
+    (void)state;
+    arena_buf_t b[] = { { 4, 0, 3 }, { 2, 1, 2 }, { 4, 3, 5 } };
+    placer_t *p;
+    rs_error_t err;
+    assert_int_equal(placer_new(b, 3, 1, &p, &err), RS_OK);
+    int32_t order[] = { 2, 0, 1 };
+    bool pinned[] = { true, false, false };
+    int64_t off[] = { 2, -1, -1 }, h;
+    assert_int_equal(placer_run_pinned(p, order, pinned, off, &h, &err), RS_OK);
+    assert_int_equal(off[0], 2);
+    assert_int_equal(off[1], 0);
+    assert_int_equal(off[2], 6);
+    assert_int_equal(h, 10);
+    /* unpinned, the same order is the plain best fit: C at 0, A on it (they
+     * share step 3), B under A (it meets A only) */
+    assert_int_equal(placer_run(p, order, off, &h, &err), RS_OK);
+    assert_int_equal(off[2], 0);
+    assert_int_equal(off[0], 4);
+    assert_int_equal(off[1], 0);
+    assert_int_equal(h, 8);
+    placer_free(p);
+}
+
+/* Above 2,048 buffers tight re-packs windows of time: F (a perfect packing
+ * the greedy leaves at 1,433,600, 37% above its 1,048,576 bound) with
+ * 2,000 small buffers after it is too big for the search as a whole, but
+ * the windows around its peak grow to hold all of F and pack it exactly. */
+static void test_tight_windows(void **state)
+{
+    (void)state;
+    minimalloc_problem_t p;
+    rs_error_t err;
+    if (minimalloc_read(RS_BENCH_DIR "/minimalloc/F.1048576.csv", &p, &err))
+        fail_msg("%s", err.msg);
+    int32_t n = p.n + 2000;
+    arena_buf_t *b = malloc((size_t)n * sizeof *b);
+    memcpy(b, p.bufs, (size_t)p.n * sizeof *b);
+    for (int32_t k = 0; k < 2000; k++)
+        b[p.n + k] = (arena_buf_t){ 1024, 2000000 + 2 * k, 2000000 + 2 * k };
+    int64_t *o1 = malloc((size_t)n * sizeof *o1), *o2 = malloc((size_t)n * sizeof *o2), h1, h2;
+    tight_stats_t st;
+    assert_int_equal(arena_layout(b, n, 1, ARENA_GREEDY, o1, &h1, &err), RS_OK);
+    assert_int_equal(h1, 1433600);
+    tight_options_t o = { .max_iterations = 200 };
+    assert_int_equal(tight_layout(b, n, 1, &o, o1, &h1, &st, &err), RS_OK);
+    assert_int_equal(h1, 1048576);
+    assert_true(st.optimal);
+    assert_true(st.windows > 0);
+    assert_int_equal(st.probes, 0); /* the whole was never searched */
+    int32_t x, y;
+    assert_true(arena_check(b, n, 1, o1, &x, &y));
+    assert_int_equal(tight_layout(b, n, 1, &o, o2, &h2, &st, &err), RS_OK);
+    assert_memory_equal(o1, o2, (size_t)n * sizeof *o1);
+    free(b);
+    free(o1);
+    free(o2);
+    minimalloc_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -312,6 +377,8 @@ int main(void)
         cmocka_unit_test(test_max_live),
         cmocka_unit_test(test_matches_reference),
         cmocka_unit_test(test_tight),
+        cmocka_unit_test(test_pinned),
+        cmocka_unit_test(test_tight_windows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

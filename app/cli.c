@@ -22,7 +22,7 @@ typedef struct cmd_entry {
 
 static const cmd_entry_t COMMANDS[CMD_COUNT] = {
     [CMD_SCORE] = { "score", "ROUTINE [common] [--json]", "footprint and per-buffer table", cmd_score, 1, 1 },
-    [CMD_LAYOUT] = { "layout", "BUFFERS.csv [--alignment N] [--strategy greedy|tight] [--time-limit S] [--iterations N] [--output SOLUTION.csv] [--json]",
+    [CMD_LAYOUT] = { "layout", "BUFFERS.csv [--alignment N] [--strategy greedy|timeline|tight] [--time-limit S] [--iterations N] [--output SOLUTION.csv] [--json]",
                      "lay out a MiniMalloc buffer CSV", cmd_layout, 1, 1 },
     [CMD_FIT] = { "fit", "ROUTINE --budget B [--max-candidates N] [common] [--events] [--json] [--audit] [--save [--label L]]",
                   "run the recompute-vs-store planner", cmd_fit, 1, 1 },

@@ -78,6 +78,7 @@ int cmd_layout(const cli_t *c)
             json_str(&j, "strategy", arena_strategy_name((arena_strategy_t)strategy));
             if (strategy == ARENA_TIGHT) {
                 json_int(&j, "greedy_height", st.greedy_height);
+                json_int(&j, "timeline_height", st.timeline_height);
                 json_int(&j, "iterations", st.iterations);
                 json_int(&j, "probes", st.probes);
                 json_int(&j, "windows", st.windows);
@@ -98,8 +99,10 @@ int cmd_layout(const cli_t *c)
                    (long long)height, h, (long long)lower, lb, lower ? (double)height / (double)lower : 1.0, us);
             if (strategy == ARENA_TIGHT)
             {
-                printf("search       greedy gave %lld B (%.4f); %lld greedy placements; %lld capacities probed",
+                printf("search       greedy gave %lld B (%.4f), timeline %lld B (%.4f); %lld greedy placements; "
+                       "%lld capacities probed",
                        (long long)st.greedy_height, lower ? (double)st.greedy_height / (double)lower : 1.0,
+                       (long long)st.timeline_height, lower ? (double)st.timeline_height / (double)lower : 1.0,
                        (long long)st.iterations, (long long)st.probes);
                 if (st.windows)
                     printf("; %lld windows of time re-packed", (long long)st.windows);

@@ -47,7 +47,7 @@ static const key_entry_t KEYS[] = {
     { S(SCR_ARENA), '0', "0", ACT_ZOOM_RESET, "whole routine" },
     { S(SCR_ARENA), 'B', "B", ACT_SET_BUDGET, "set the budget line" },
     { S(SCR_ARENA), 'f', "f", ACT_RUN_FIT, "fit to a budget" },
-    { S(SCR_ARENA), 'L', "L", ACT_LAYOUT, "layout: greedy or tight (a search; fits score with it too)" },
+    { S(SCR_ARENA), 'L', "L", ACT_LAYOUT, "layout: greedy, timeline or tight (a search); fits score with it too" },
     { S(SCR_ARENA) | S(SCR_FIT), 'c', "c", ACT_CURVE_STYLE, "live-bytes curve: braille or blocks" },
 
     { S(SCR_FIT), 'b', "b", ACT_RUN_FIT, "type a budget and run fit (^C cancels)" },

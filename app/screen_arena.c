@@ -147,6 +147,12 @@ static void pan(tui_t *t, int dir)
     t->view_step1 = a + span;
 }
 
+/* L's cycle: the contract, the fast one, the search. */
+static arena_strategy_t next_layout(arena_strategy_t s)
+{
+    return s == ARENA_GREEDY ? ARENA_TIMELINE : s == ARENA_TIMELINE ? ARENA_TIGHT : ARENA_GREEDY;
+}
+
 int screen_arena_key(tui_t *t, action_t a, int key)
 {
     (void)key;
@@ -185,7 +191,7 @@ int screen_arena_key(tui_t *t, action_t a, int key)
         return KEY_REDRAW;
     }
     case ACT_LAYOUT:
-        tui_set_layout(t, t->tgt.cfg.layout == ARENA_GREEDY ? ARENA_TIGHT : ARENA_GREEDY);
+        tui_set_layout(t, next_layout(t->tgt.cfg.layout));
         return KEY_REDRAW;
     case ACT_RUN_FIT: {
         char buf[64] = "";

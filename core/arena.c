@@ -6,6 +6,7 @@
 #include "checked.h"
 #include "placer.h"
 #include "sorted.h"
+#include "timeline.h"
 #include "tight.h"
 
 int arena_strategy_parse(const char *s)
@@ -14,10 +15,15 @@ int arena_strategy_parse(const char *s)
         return ARENA_GREEDY;
     if (strcmp(s, "tight") == 0)
         return ARENA_TIGHT;
+    if (strcmp(s, "timeline") == 0)
+        return ARENA_TIMELINE;
     return -1;
 }
 
-const char *arena_strategy_name(arena_strategy_t s) { return s == ARENA_TIGHT ? "tight" : "greedy"; }
+const char *arena_strategy_name(arena_strategy_t s)
+{
+    return s == ARENA_TIGHT ? "tight" : s == ARENA_TIMELINE ? "timeline" : "greedy";
+}
 
 int64_t arena_align(int64_t size, int64_t alignment)
 {
@@ -471,6 +477,22 @@ static int layout_greedy(const arena_buf_t *bufs, int32_t n, int64_t alignment, 
     return rc;
 }
 
+static int layout_timeline(const arena_buf_t *bufs, int32_t n, int64_t alignment, int64_t *offsets, int64_t *height,
+                        rs_error_t *err)
+{
+    int64_t *aligned = malloc((n > 0 ? (size_t)n : 1) * sizeof *aligned);
+    if (!aligned)
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    int rc = RS_OK;
+    for (int32_t i = 0; i < n && !rc; i++)
+        if ((aligned[i] = arena_align(bufs[i].size, alignment)) < 0)
+            rc = error_set(err, RS_EINPUT, NULL, 0, 0, "buffer %d: size overflows when aligned", (int)i);
+    if (!rc)
+        rc = timeline_layout(bufs, aligned, n, offsets, height, err);
+    free(aligned);
+    return rc;
+}
+
 int arena_layout(const arena_buf_t *bufs, int32_t n, int64_t alignment, arena_strategy_t s,
                  int64_t *offsets, int64_t *height, rs_error_t *err)
 {
@@ -489,6 +511,8 @@ int arena_layout(const arena_buf_t *bufs, int32_t n, int64_t alignment, arena_st
         tight_stats_t st;
         return tight_layout(bufs, n, alignment, &o, offsets, height, &st, err);
     }
+    case ARENA_TIMELINE:
+        return layout_timeline(bufs, n, alignment, offsets, height, err);
     }
     return error_set(err, RS_EINVAL, NULL, 0, 0, "unknown layout strategy");
 }

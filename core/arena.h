@@ -18,13 +18,14 @@ typedef struct arena_buf {
 typedef enum arena_strategy {
     ARENA_GREEDY = 0, /* DESIGN §3, a contract: best-fit by size, span, start, index */
     ARENA_TIGHT = 1,  /* a search from the greedy's layout (core/tight.h), ARENA_TIGHT_BUDGET */
+    ARENA_TIMELINE = 2, /* in time order, best fit into the gaps the dead leave (core/timeline.h) */
 } arena_strategy_t;
 
 /* tight's budget when arena_layout runs it (a fit's scorings): a hundredth
  * of the default, so one scoring searches for some 30 ms at most */
 #define ARENA_TIGHT_BUDGET 20
 
-/* The strategy named s ("greedy", "tight"), or -1. */
+/* The strategy named s ("greedy", "timeline", "tight"), or -1. */
 int arena_strategy_parse(const char *s);
 const char *arena_strategy_name(arena_strategy_t s);
 

@@ -1,8 +1,10 @@
 /* tight: a search for tighter layouts than the greedy's, never worse than
- * it: iterated greedy over placement orders (the buffers that set the
- * height move earlier), then, up to 2,048 buffers, the canonical search
- * (canon.h) probing capacities from max-live up, which can prove a height
- * optimal.  Deterministic for a given budget; a stop callback (a time
+ * it or the timeline layout: above 2,048 buffers, windows of time where
+ * the height is made re-packed by the canonical search (canon.h) with the
+ * rest laid around them; iterated greedy over placement orders (the
+ * buffers that set the height move earlier); then, up to 2,048 buffers,
+ * the canonical search over all of them probing capacities from max-live
+ * up, which can prove a height optimal.  Deterministic for a given budget; a stop callback (a time
  * limit) may end it sooner. */
 #ifndef RS_TIGHT_H
 #define RS_TIGHT_H
@@ -25,6 +27,7 @@ typedef struct tight_options {
 typedef struct tight_stats {
     int64_t iterations;           /* placements made */
     int64_t greedy_height;        /* where it started */
+    int64_t timeline_height;      /* the other start (timeline.h) */
     int64_t lower_bound;          /* max-live */
     int64_t probes;               /* capacities the canonical search tried */
     int64_t windows;              /* windows of time it re-packed (above 2,048 buffers) */

@@ -185,6 +185,50 @@ def layout_tight_d_below_capacity():
     expect_error(["layout", huge, "--strategy", "tight"], f"{huge}: arena height overflows 64 bits")
 
 
+def check_solution(path, height):
+    """Every buffer of a written solution within height, no two that share a
+    step overlapping (a sweep over starts, so thousands of buffers are quick)."""
+    with open(path, newline="") as f:
+        b = sorted((int(r["lower"]), int(r["upper"]), int(r["size"]), int(r["offset"])) for r in csv.DictReader(f))
+    live = []
+    for (l1, u1, s1, o1) in b:
+        check(o1 >= 0 and o1 + s1 <= height, "within the height")
+        live = [x for x in live if x[1] > l1]
+        for (l2, u2, s2, o2) in live:
+            if s1 and s2:
+                check(o1 + s1 <= o2 or o2 + s2 <= o1, "overlap in the solution")
+        live.append((l1, u1, s1, o1))
+
+
+@test
+def layout_timeline_and_windows():
+    """timeline: resnet50 at 1,520,098,820 B where the greedy needs
+    1,529,657,004 (max live 1,515,472,556).  tight above 2,048 buffers: F
+    (greedy 1,433,600) among 2,000 later buffers packed exactly by a window."""
+    sol = os.path.join(TMP, "r50.csv")
+    src = os.path.join(BENCH, "real", "resnet50.csv")
+    rc, out, err = run("layout", src, "--strategy", "timeline", "--output", sol, "--json")
+    check(rc == 0, err)
+    j = json.loads(out)
+    check(j["height"] == 1520098820 and j["lower_bound"] == 1515472556 and j["strategy"] == "timeline", j)
+    check_solution(sol, 1520098820)
+    rc, out, err = run("layout", src, "--json")
+    check(rc == 0 and json.loads(out)["height"] == 1529657004, out + err)
+    with open(os.path.join(BENCH, "minimalloc", "F.1048576.csv")) as f:
+        rows = f.read().strip().split("\n")
+    rows += [f"{10000 + k},{2000000 + 2 * k},{2000001 + 2 * k},1024" for k in range(2000)]
+    big = write("f_among_many.csv", "\n".join(rows) + "\n")
+    sol = os.path.join(TMP, "f_sol.csv")
+    rc, out, err = run("layout", big, "--strategy", "tight", "--iterations", "200", "--output", sol, "--json")
+    check(rc == 0, err)
+    j = json.loads(out)
+    check(j["height"] == 1048576 and j["optimal"] and j["windows"] > 0 and j["probes"] == 0, j)
+    check(j["greedy_height"] == 1433600, j)
+    check_solution(sol, 1048576)
+    rc, out, err = run("score", os.path.join(SAMPLES, "gen", "resnet_small.routine"), "--layout", "timeline", "--json")
+    check(rc == 0 and json.loads(out)["footprint"]["total"] == 8507684, out + err)
+
+
 @test
 def bad_routines():
     p = write("junk.routine", b"\x7fELF\x02\x01\x01\x00\x00\xff\xfe" * 100, "wb")

@@ -295,7 +295,7 @@ static void test_tight(void **state)
         tight_options_t o = { .max_iterations = 200 };
         assert_int_equal(arena_layout(bb, n, 2, ARENA_GREEDY, o1, &h1, &err), RS_OK);
         assert_int_equal(tight_layout(bb, n, 2, &o, o2, &h2, &st, &err), RS_OK);
-        assert_true(h2 <= h1 && h2 >= st.lower_bound);
+        assert_true(h2 <= h1 && h2 <= st.timeline_height && h2 >= st.lower_bound);
         assert_true(arena_check(bb, n, 2, o2, &x, &y));
     }
 }

@@ -174,9 +174,13 @@ def layout_strategy_toggle():
         s = t.screen()
         # the greedy leaves 8,365,604 B where max live is 8,064,548 B
         check("max live 7.69 MiB (lower bound)" in s and "arena 7.98 MiB (+3.73%, greedy)" in s, s)
+        t.keys("L")  # greedy -> timeline -> tight -> greedy
+        s = t.wait("layout timeline: arena 8.11 MiB")  # 8,507,684 B
+        check("(7.98 MiB with greedy, +1.70%)" in s, s)
+        check("arena 8.11 MiB (+5.49%, timeline)" in s, s)
         t.keys("L")
         s = t.wait("layout tight: arena 7.69 MiB")
-        check("(7.98 MiB with greedy, -3.60%), at max live: optimal" in s, s)
+        check("(8.11 MiB with timeline, -5.21%), at max live: optimal" in s, s)
         check("arena 7.69 MiB (+0.00%, tight)" in s, s)
         t.keys("L")
         s = t.wait("layout greedy: arena 7.98 MiB")

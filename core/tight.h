@@ -16,9 +16,9 @@
 #include "error.h"
 
 typedef struct tight_options {
-    int64_t max_iterations;       /* the budget: greedy runs (a tenth of it where the canonical search
-                                     runs, which gets the rest in steps; scaled by 2,048 / buffers
-                                     above 2,048 buffers); <= 0: 2,000 */
+    int64_t max_iterations;       /* the budget: a tenth of it in greedy runs (scaled by 2,048 / buffers
+                                     above 2,048 buffers), the canonical search the rest in steps;
+                                     <= 0: 2,000 */
     uint64_t seed;                /* the search's pseudo-random moves */
     int (*stop)(void *ud);        /* nonzero ends the search (checked every few placements) */
     void *stop_ud;

@@ -10,7 +10,7 @@
 
 static int64_t run(const arena_buf_t *b, int32_t n, int64_t *off)
 {
-    int64_t *size = malloc((size_t)(n > 0 ? n : 1) * sizeof *size), h;
+    int64_t *size = calloc((size_t)(n > 0 ? n : 1), sizeof *size), h;
     for (int32_t i = 0; i < n; i++)
         size[i] = b[i].size;
     rs_error_t err;

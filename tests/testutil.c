@@ -66,8 +66,11 @@ uint8_t *tr_prefs(const tr_t *t, const char *first, ...)
     uint8_t *p = calloc((size_t)t->l->n_nodes + 1, 1);
     va_list ap;
     va_start(ap, first);
-    for (const char *n = first; n; n = va_arg(ap, const char *))
-        p[tr_node(t, n)] = 1;
+    for (const char *n = first; n; n = va_arg(ap, const char *)) {
+        int32_t i = tr_node(t, n); /* fails the test when absent */
+        if (i >= 0 && i <= t->l->n_nodes)
+            p[i] = 1;
+    }
     va_end(ap);
     return p;
 }

@@ -151,6 +151,7 @@ static bool window_cut(window_t *w, const arena_buf_t *bufs, const int64_t *alig
         if (!(aligned[i] > 0 && bufs[i].start <= hi && bufs[i].end >= lo))
             continue;
         arena_buf_t b = bufs[i];
+        b.size = aligned[i]; /* the window's own max-live counts what the layout places */
         b.start = b.start > lo ? b.start : lo;
         b.end = b.end < hi ? b.end : hi;
         w->bufs[w->n] = b;

@@ -331,7 +331,8 @@ static void test_pinned(void **state)
 /* Above 2,048 buffers tight re-packs windows of time: F (a perfect packing
  * the greedy leaves at 1,433,600, 37% above its 1,048,576 bound) with
  * 2,000 small buffers after it is too big for the search as a whole, but
- * the windows around its peak grow to hold all of F and pack it exactly. */
+ * the windows around its peak grow to hold all of F and pack it exactly,
+ * aligned sizes too. */
 static void test_tight_windows(void **state)
 {
     (void)state;
@@ -358,6 +359,14 @@ static void test_tight_windows(void **state)
     assert_true(arena_check(b, n, 1, o1, &x, &y));
     assert_int_equal(tight_layout(b, n, 1, &o, o2, &h2, &st, &err), RS_OK);
     assert_memory_equal(o1, o2, (size_t)n * sizeof *o1);
+    /* the same once aligned: sizes 1023 bytes short of F's (all multiples
+     * of 1,024), so the windows must pack what alignment makes of them */
+    for (int32_t i = 0; i < n; i++)
+        b[i].size -= 1023;
+    assert_int_equal(tight_layout(b, n, 1024, &o, o2, &h2, &st, &err), RS_OK);
+    assert_int_equal(h2, 1048576);
+    assert_true(st.optimal && st.windows > 0);
+    assert_true(arena_check(b, n, 1024, o2, &x, &y));
     free(b);
     free(o1);
     free(o2);

@@ -12,6 +12,7 @@
 #include "minimalloc.h"
 #include "profiles.h"
 #include "target.h"
+#include "vec.h"
 
 /* ---- import -------------------------------------------------------------- */
 
@@ -95,18 +96,10 @@ static int walk_dir(import_t *im, const char *path, const struct stat *st, rs_er
     for (int i = 0; i < im->n_seen; i++)
         if (im->seen_dev[i] == st->st_dev && im->seen_ino[i] == st->st_ino)
             return RS_OK; /* a symlink loop, or a folder reached twice: once is enough */
-    if (im->n_seen == im->cap_seen) {
-        int ncap = im->cap_seen ? im->cap_seen * 2 : 16;
-        dev_t *nd = realloc(im->seen_dev, (size_t)ncap * sizeof *nd);
-        if (nd)
-            im->seen_dev = nd;
-        ino_t *ni = realloc(im->seen_ino, (size_t)ncap * sizeof *ni);
-        if (ni)
-            im->seen_ino = ni;
-        if (!nd || !ni)
-            return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-        im->cap_seen = ncap;
-    }
+    void **const seen[] = { (void **)&im->seen_dev, (void **)&im->seen_ino };
+    const size_t seen_size[] = { sizeof *im->seen_dev, sizeof *im->seen_ino };
+    if (vec_reserve_many(seen, seen_size, 2, &im->cap_seen, (int64_t)im->n_seen + 1))
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     im->seen_dev[im->n_seen] = st->st_dev;
     im->seen_ino[im->n_seen++] = st->st_ino;
     DIR *d = opendir(path);
@@ -118,14 +111,9 @@ static int walk_dir(import_t *im, const char *path, const struct stat *st, rs_er
     while ((e = readdir(d))) {
         if (e->d_name[0] == '.')
             continue;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 32;
-            char **nn = realloc(names, (size_t)cap * sizeof *nn);
-            if (!nn) {
-                rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-                break;
-            }
-            names = nn;
+        if (vec_reserve((void **)&names, &cap, (int64_t)n + 1, sizeof *names)) {
+            rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+            break;
         }
         names[n++] = strdup(e->d_name);
     }
@@ -173,14 +161,8 @@ static int add_path(import_t *im, const char *path, bool from_dir, rs_error_t *e
     } else {
         return RS_OK; /* in a folder, only what we know how to read */
     }
-    if (im->n == im->cap) {
-        int ncap = im->cap ? im->cap * 2 : 16;
-        item_t *ni = realloc(im->items, (size_t)ncap * sizeof *ni);
-        if (!ni)
-            return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-        im->items = ni;
-        im->cap = ncap;
-    }
+    if (vec_reserve((void **)&im->items, &im->cap, (int64_t)im->n + 1, sizeof *im->items))
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     item_t *it = &im->items[im->n++];
     memset(it, 0, sizeof *it);
     it->kind = kind;

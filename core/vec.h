@@ -27,4 +27,22 @@ static inline int vec_reserve(void **p, int32_t *cap, int64_t need, size_t elem)
     return 0;
 }
 
+/* vec_reserve for k parallel arrays sharing one capacity: *ptrs[i] holds
+ * elements of elems[i] bytes.  0, or -1 when out of memory: then *cap is
+ * unchanged and every array still holds at least *cap elements (some may
+ * have grown already). */
+static inline int vec_reserve_many(void **const ptrs[], const size_t elems[], int k, int32_t *cap, int64_t need)
+{
+    if (need <= *cap)
+        return 0;
+    int32_t c = *cap;
+    for (int i = 0; i < k; i++) {
+        c = *cap;
+        if (vec_reserve(ptrs[i], &c, need, elems[i]))
+            return -1;
+    }
+    *cap = c;
+    return 0;
+}
+
 #endif

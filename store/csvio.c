@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vec.h"
+
 typedef struct reader {
     csvio_row_fn fn;
     void *ud;
@@ -34,23 +36,15 @@ static void on_field(void *data, size_t len, void *ud)
         r->row_line = r->line;
     }
     if (r->n == r->cap) {
-        int ncap = r->cap ? r->cap * 2 : 8;
-        char **nf = realloc(r->field, (size_t)ncap * sizeof *nf);
-        if (nf)
-            r->field = nf;
-        size_t *nl = realloc(r->len, (size_t)ncap * sizeof *nl);
-        if (nl)
-            r->len = nl;
-        int *nc = realloc(r->col, (size_t)ncap * sizeof *nc);
-        if (nc)
-            r->col = nc;
-        if (!nf || !nl || !nc) {
+        void **const arrays[] = { (void **)&r->field, (void **)&r->len, (void **)&r->col };
+        const size_t sizes[] = { sizeof *r->field, sizeof *r->len, sizeof *r->col };
+        int old = r->cap;
+        if (vec_reserve_many(arrays, sizes, 3, &r->cap, (int64_t)r->n + 1)) {
             r->rc = error_set(r->err, RS_ENOMEM, r->path, r->line, 0, "out of memory");
             return;
         }
-        for (int i = r->cap; i < ncap; i++)
-            r->field[i] = NULL;
-        r->cap = ncap;
+        for (int i = old; i < r->cap; i++)
+            r->field[i] = NULL; /* each slot keeps its copy's buffer across rows */
     }
     char *copy = realloc(r->field[r->n], len + 1);
     if (!copy) {

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "csvio.h"
+#include "vec.h"
 #include "wfile.h"
 
 typedef struct mm_reader {
@@ -101,36 +102,37 @@ int minimalloc_read_stream(FILE *f, const char *path, minimalloc_problem_t *out,
 
 #define POOL_CHUNK (1u << 20)
 
+/* Appends a chunk of size bytes to the pool; NULL when out of memory. */
+static char *pool_push(minimalloc_problem_t *p, size_t size)
+{
+    char **np = realloc(p->pool, ((size_t)p->n_pool + 1) * sizeof *np);
+    char *c = np ? malloc(size) : NULL;
+    if (np)
+        p->pool = np;
+    if (c)
+        p->pool[p->n_pool++] = c;
+    return c;
+}
+
 static char *pool_copy(minimalloc_problem_t *p, const char *s)
 {
     size_t n = strlen(s) + 1;
     if (n > POOL_CHUNK / 4) { /* a huge id gets a chunk of its own */
-        char **np = realloc(p->pool, ((size_t)p->n_pool + 1) * sizeof *np);
-        char *c = np ? malloc(n) : NULL;
-        if (np)
-            p->pool = np;
+        char *c = pool_push(p, n);
         if (!c)
             return NULL;
         /* keep the current chunk last: the big one goes before it */
-        if (p->n_pool) {
-            p->pool[p->n_pool] = p->pool[p->n_pool - 1];
-            p->pool[p->n_pool - 1] = c;
-        } else {
-            p->pool[0] = c;
+        if (p->n_pool > 1) {
+            p->pool[p->n_pool - 1] = p->pool[p->n_pool - 2];
+            p->pool[p->n_pool - 2] = c;
+        } else
             p->pool_used = POOL_CHUNK; /* no room: the next id opens a chunk */
-        }
-        p->n_pool++;
         memcpy(c, s, n);
         return c;
     }
     if (!p->n_pool || p->pool_used + n > POOL_CHUNK) {
-        char **np = realloc(p->pool, ((size_t)p->n_pool + 1) * sizeof *np);
-        char *c = np ? malloc(POOL_CHUNK) : NULL;
-        if (np)
-            p->pool = np;
-        if (!c)
+        if (!pool_push(p, POOL_CHUNK))
             return NULL;
-        p->pool[p->n_pool++] = c;
         p->pool_used = 0;
     }
     char *dst = p->pool[p->n_pool - 1] + p->pool_used;
@@ -141,21 +143,10 @@ static char *pool_copy(minimalloc_problem_t *p, const char *s)
 
 int minimalloc_add(minimalloc_problem_t *p, const char *id, arena_buf_t b, bool with_offset, int64_t offset)
 {
-    if (p->n == p->cap) {
-        int32_t ncap = p->cap ? (p->cap > INT32_MAX / 2 ? INT32_MAX : p->cap * 2) : 64;
-        char **ni = realloc(p->ids, (size_t)ncap * sizeof *ni);
-        if (ni)
-            p->ids = ni;
-        arena_buf_t *nb = realloc(p->bufs, (size_t)ncap * sizeof *nb);
-        if (nb)
-            p->bufs = nb;
-        int64_t *no = with_offset ? realloc(p->offsets, (size_t)ncap * sizeof *no) : NULL;
-        if (no)
-            p->offsets = no;
-        if (!ni || !nb || (with_offset && !no))
-            return RS_ENOMEM;
-        p->cap = ncap;
-    }
+    void **const arrays[] = { (void **)&p->ids, (void **)&p->bufs, (void **)&p->offsets };
+    const size_t sizes[] = { sizeof *p->ids, sizeof *p->bufs, sizeof *p->offsets };
+    if (vec_reserve_many(arrays, sizes, with_offset ? 3 : 2, &p->cap, (int64_t)p->n + 1))
+        return RS_ENOMEM;
     char *copy = pool_copy(p, id);
     if (!copy)
         return RS_ENOMEM;

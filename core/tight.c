@@ -131,6 +131,11 @@ static void window_free(window_t *w)
     free(w->ids);
 }
 
+static bool in_window(const arena_buf_t *b, int64_t aligned, int64_t lo, int64_t hi)
+{
+    return aligned > 0 && b->start <= hi && b->end >= lo;
+}
+
 /* Fills w with the buffers that take space and meet [lo, hi]; false when
  * out of memory.  Only counts them (w->n) once they are more than max. */
 static bool window_cut(window_t *w, const arena_buf_t *bufs, const int64_t *aligned, int32_t n, int64_t lo,
@@ -138,8 +143,7 @@ static bool window_cut(window_t *w, const arena_buf_t *bufs, const int64_t *alig
 {
     w->n = 0;
     for (int32_t i = 0; i < n; i++)
-        if (aligned[i] > 0 && bufs[i].start <= hi && bufs[i].end >= lo)
-            w->n++;
+        w->n += in_window(&bufs[i], aligned[i], lo, hi);
     if (w->n > max)
         return true;
     size_t nn = w->n ? (size_t)w->n : 1;
@@ -148,7 +152,7 @@ static bool window_cut(window_t *w, const arena_buf_t *bufs, const int64_t *alig
     if (!w->bufs || !w->aligned || !w->off || !w->ids)
         return false;
     for (int32_t i = 0; i < n; i++) {
-        if (!(aligned[i] > 0 && bufs[i].start <= hi && bufs[i].end >= lo))
+        if (!in_window(&bufs[i], aligned[i], lo, hi))
             continue;
         arena_buf_t b = bufs[i];
         b.size = aligned[i]; /* the window's own max-live counts what the layout places */
@@ -240,10 +244,10 @@ static int repair_windows(placer_t *p, const arena_buf_t *bufs, const int64_t *a
             break;
         int32_t at = sorted_last_le(ends, m, centers[ci]), seen = -1;
         at = at < 0 ? 0 : at;
-        for (int32_t k = 0; !rc && *best > stats->lower_bound; k = k ? 2 * k : 1) {
+        for (int64_t k = 0; !rc && *best > stats->lower_bound; k = k ? 2 * k : 1) {
             if (o && o->stop && o->stop(o->stop_ud))
                 break;
-            int32_t lo = at - k < 0 ? 0 : at - k, hi = k > m - 1 - at ? m - 1 : at + k;
+            int32_t lo = k > at ? 0 : at - (int32_t)k, hi = k > m - 1 - at ? m - 1 : at + (int32_t)k;
             window_t win = { 0 };
             if (!window_cut(&win, bufs, aligned, n, ends[lo], ends[hi], TIGHT_WINDOW_MAX)) {
                 window_free(&win);

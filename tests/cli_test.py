@@ -227,6 +227,10 @@ def layout_timeline_and_windows():
     check_solution(sol, 1048576)
     rc, out, err = run("score", os.path.join(SAMPLES, "gen", "resnet_small.routine"), "--layout", "timeline", "--json")
     check(rc == 0 and json.loads(out)["footprint"]["total"] == 8507684, out + err)
+    expect_error(["layout", src, "--strategy", "fast"],
+                 "--strategy: unknown strategy 'fast' (expected greedy, timeline or tight)")
+    huge = write("huge_timeline.csv", "id,lower,upper,size\n0,0,2,4611686018427387904\n1,1,3,4611686018427387904\n")
+    expect_error(["layout", huge, "--strategy", "timeline"], f"{huge}: arena height overflows 64 bits")
 
 
 @test

@@ -1,6 +1,6 @@
 /* Fuzz target: the MiniMalloc and profile CSV readers (through libcsv);
- * whatever reads as a layout problem is laid out, greedy and (when small)
- * tight, and the layouts must be valid. */
+ * whatever reads as a layout problem is laid out, greedy, timeline and
+ * (when small) tight, and the layouts must be valid. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,13 +29,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 abort(); /* an overlap: a layout bug */
             if (h < arena_max_live(p.bufs, p.n, 1 + (int64_t)(size % 7), NULL))
                 abort();
-            /* the search, on a small budget: valid, never above the greedy, never below max-live */
+            /* the timeline layout: valid, never below max-live */
+            int64_t lh;
+            if (!arena_layout(p.bufs, p.n, 1 + (int64_t)(size % 7), ARENA_TIMELINE, off, &lh, &err) &&
+                (!arena_check(p.bufs, p.n, 1 + (int64_t)(size % 7), off, &a, &b) ||
+                 lh < arena_max_live(p.bufs, p.n, 1 + (int64_t)(size % 7), NULL)))
+                abort();
+            /* the search, on a small budget: valid, never above the greedy or the timeline, never below max-live */
             tight_options_t o = { .max_iterations = 1 };
             tight_stats_t st;
             int64_t th;
             if (p.n <= 64 && !tight_layout(p.bufs, p.n, 1 + (int64_t)(size % 7), &o, off, &th, &st, &err) &&
-                (!arena_check(p.bufs, p.n, 1 + (int64_t)(size % 7), off, &a, &b) || th > h || th < st.lower_bound ||
-                 st.proven_bound > th))
+                (!arena_check(p.bufs, p.n, 1 + (int64_t)(size % 7), off, &a, &b) || th > h || th > lh ||
+                 th < st.lower_bound || st.proven_bound > th))
                 abort();
         }
         free(off);

@@ -17,7 +17,7 @@ typedef struct arena_buf {
 
 typedef enum arena_strategy {
     ARENA_GREEDY = 0, /* DESIGN §3, a contract: best-fit by size, span, start, index */
-    ARENA_TIGHT = 1,  /* a search from the greedy's layout (core/tight.h), ARENA_TIGHT_BUDGET */
+    ARENA_TIGHT = 1,  /* a search, never worse than the other two (core/tight.h), ARENA_TIGHT_BUDGET */
     ARENA_TIMELINE = 2, /* in time order, best fit into the gaps the dead leave (core/timeline.h) */
 } arena_strategy_t;
 

@@ -32,36 +32,12 @@ static int cmp_birth(const void *pa, const void *pb)
     return (a->id > b->id) - (a->id < b->id);
 }
 
-static bool death_before(death_t a, death_t b) { return a.end != b.end ? a.end < b.end : a.id < b.id; }
-
-static void heap_push(death_t *h, int32_t *n, death_t x)
+static int cmp_death(const void *pa, const void *pb)
 {
-    int32_t i = (*n)++;
-    while (i > 0 && death_before(x, h[(i - 1) / 2])) {
-        h[i] = h[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    h[i] = x;
-}
-
-static death_t heap_pop(death_t *h, int32_t *n)
-{
-    death_t top = h[0], x = h[--*n];
-    int32_t i = 0;
-    for (;;) {
-        int32_t c = 2 * i + 1;
-        if (c >= *n)
-            break;
-        if (c + 1 < *n && death_before(h[c + 1], h[c]))
-            c++;
-        if (!death_before(h[c], x))
-            break;
-        h[i] = h[c];
-        i = c;
-    }
-    if (*n > 0)
-        h[i] = x;
-    return top;
+    const death_t *a = pa, *b = pb;
+    if (a->end != b->end)
+        return a->end < b->end ? -1 : 1;
+    return (a->id > b->id) - (a->id < b->id);
 }
 
 /* The free space: sorted disjoint gaps, the last open above. */
@@ -142,18 +118,22 @@ int timeline_layout(const arena_buf_t *bufs, const int64_t *aligned, int32_t n, 
         goto done;
     }
     f.v[f.n++] = (gap_t){ 0, INT64_MAX };
-    int32_t m = 0, nd = 0;
+    int32_t m = 0;
     for (int32_t i = 0; i < n; i++) {
         offsets[i] = 0; /* where a buffer of no size stays */
-        if (aligned[i] > 0)
+        if (aligned[i] > 0) {
+            deaths[m] = (death_t){ bufs[i].end, i };
             births[m++] = (birth_t){ bufs[i].start, bufs[i].end, aligned[i], i };
+        }
     }
     qsort(births, (size_t)m, sizeof *births, cmp_birth);
-    for (int32_t k = 0; k < m; k++) {
+    qsort(deaths, (size_t)m, sizeof *deaths, cmp_death);
+    for (int32_t k = 0, gone = 0; k < m; k++) {
         const birth_t *b = &births[k];
-        while (nd > 0 && deaths[0].end < b->start) { /* dead before this step */
-            death_t d = heap_pop(deaths, &nd);
-            if (!give_back(&f, offsets[d.id], offsets[d.id] + aligned[d.id])) {
+        /* dead before this step, so born before it too: already placed */
+        for (; gone < m && deaths[gone].end < b->start; gone++) {
+            int32_t id = deaths[gone].id;
+            if (!give_back(&f, offsets[id], offsets[id] + aligned[id])) {
                 rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
                 goto done;
             }
@@ -168,7 +148,6 @@ int timeline_layout(const arena_buf_t *bufs, const int64_t *aligned, int32_t n, 
         take(&f, g, b->size);
         if (end > *height)
             *height = end;
-        heap_push(deaths, &nd, (death_t){ b->end, b->id });
     }
 done:
     free(births);

@@ -36,6 +36,15 @@ int64_t arena_align(int64_t size, int64_t alignment)
     return checked_add(size, alignment - r, &out) ? out : -1;
 }
 
+/* out[i]: buffer i's aligned size; RS_EINPUT when one overflows. */
+static int align_sizes(const arena_buf_t *bufs, int32_t n, int64_t alignment, int64_t *out, rs_error_t *err)
+{
+    for (int32_t i = 0; i < n; i++)
+        if ((out[i] = arena_align(bufs[i].size, alignment)) < 0)
+            return error_set(err, RS_EINPUT, NULL, 0, 0, "buffer %d: size overflows when aligned", (int)i);
+    return RS_OK;
+}
+
 /* ---- max-live ---------------------------------------------------------- */
 
 typedef struct event {
@@ -354,12 +363,9 @@ int placer_new(const arena_buf_t *bufs, int32_t n, int64_t alignment, placer_t *
         rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory laying out %d buffers", (int)n);
         goto done;
     }
+    if ((rc = align_sizes(bufs, n, alignment, g->aligned, err)))
+        goto done;
     for (int32_t i = 0; i < n; i++) {
-        g->aligned[i] = arena_align(bufs[i].size, alignment);
-        if (g->aligned[i] < 0) {
-            rc = error_set(err, RS_EINPUT, NULL, 0, 0, "buffer %d: size overflows when aligned", (int)i);
-            goto done;
-        }
         coords[2 * i] = bufs[i].start;
         coords[2 * i + 1] = bufs[i].end;
         int64_t span;
@@ -483,10 +489,7 @@ static int layout_timeline(const arena_buf_t *bufs, int32_t n, int64_t alignment
     int64_t *aligned = malloc((n > 0 ? (size_t)n : 1) * sizeof *aligned);
     if (!aligned)
         return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-    int rc = RS_OK;
-    for (int32_t i = 0; i < n && !rc; i++)
-        if ((aligned[i] = arena_align(bufs[i].size, alignment)) < 0)
-            rc = error_set(err, RS_EINPUT, NULL, 0, 0, "buffer %d: size overflows when aligned", (int)i);
+    int rc = align_sizes(bufs, n, alignment, aligned, err);
     if (!rc)
         rc = timeline_layout(bufs, aligned, n, offsets, height, err);
     free(aligned);

@@ -10,7 +10,7 @@
 #include "timeline.h"
 
 /* the canonical search recurses once per buffer placed and keeps every
- * overlapping pair: beyond this many buffers only the iterated greedy runs */
+ * overlapping pair: beyond this many buffers it only takes windows of them */
 #define TIGHT_CANON_MAX 2048
 /* steps of the canonical search per unit of the budget (about 1.5 ms each) */
 #define TIGHT_WORK_PER_ITERATION 750000
@@ -53,6 +53,12 @@ static int64_t size_gcd(const int64_t *aligned, int32_t n, int64_t alignment)
     return g > 0 ? g : (alignment > 0 ? alignment : 1);
 }
 
+/* The smallest multiple of g at or above v (v itself when that overflows). */
+static int64_t round_up(int64_t v, int64_t g)
+{
+    return v <= INT64_MAX - (g - 1) ? (v + g - 1) / g * g : v;
+}
+
 static int64_t height_of(const int64_t *off, const int64_t *aligned, int32_t n)
 {
     int64_t h = 0;
@@ -81,7 +87,7 @@ static int probe_caps(const arena_buf_t *bufs, const int64_t *aligned, int32_t n
         return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     }
     int64_t g = size_gcd(aligned, n, alignment), used = 0;
-    int64_t lo = (stats->lower_bound + g - 1) / g * g, hi = (*best - 1) / g * g;
+    int64_t lo = round_up(stats->lower_bound, g), hi = (*best - 1) / g * g;
     int (*stop)(void *) = o ? o->stop : NULL;
     void *stop_ud = o ? o->stop_ud : NULL;
     for (int probe = 0; lo <= hi && used < budget; probe++) {
@@ -177,8 +183,7 @@ static int repack_window(placer_t *p, const window_t *w, int64_t g, int64_t budg
     canon_t *c = canon_new(w->bufs, w->aligned, w->n);
     if (!c)
         return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-    int64_t bound = arena_max_live(w->bufs, w->n, 1, NULL);
-    int64_t cap = bound < INT64_MAX - g ? (bound + g - 1) / g * g : bound;
+    int64_t cap = round_up(arena_max_live(w->bufs, w->n, 1, NULL), g);
     canon_result_t r = canon_run(c, cap, budget, o ? o->stop : NULL, o ? o->stop_ud : NULL, w->off, &stats->search_work);
     canon_free(c);
     stats->windows++;
@@ -209,14 +214,15 @@ static int64_t top_step(const arena_buf_t *bufs, const int64_t *aligned, const i
 }
 
 /* Where the whole instance is too big for the canonical search: windows
- * of time around the max-live step and around where the best layout
+ * of time around peak (the max-live step) and around where the best layout
  * reaches its height, widening while they hold at most TIGHT_WINDOW_MAX
  * buffers, each re-packed as tightly as it can be (repack_window).  The
  * height is usually made in one such place, and the greedy wastes there
  * what the search does not. */
 static int repair_windows(placer_t *p, const arena_buf_t *bufs, const int64_t *aligned, int32_t n,
-                          int64_t alignment, const tight_options_t *o, int64_t budget, const int32_t *order,
-                          int64_t *offsets, int64_t *best, tight_stats_t *stats, rs_error_t *err)
+                          int64_t alignment, int64_t peak, const tight_options_t *o, int64_t budget,
+                          const int32_t *order, int64_t *offsets, int64_t *best, tight_stats_t *stats,
+                          rs_error_t *err)
 {
     size_t nn = n ? (size_t)n : 1;
     int64_t *off = malloc(nn * sizeof *off), *ends = malloc(nn * 2 * sizeof *ends);
@@ -234,8 +240,6 @@ static int repair_windows(placer_t *p, const arena_buf_t *bufs, const int64_t *a
         ends[2 * i + 1] = bufs[i].end;
     }
     int32_t m = sorted_unique(ends, 2 * n);
-    int64_t peak = 0;
-    arena_max_live(bufs, n, alignment, &peak);
     int64_t centers[2] = { peak, top_step(bufs, aligned, offsets, n, *best) };
     int64_t g = size_gcd(aligned, n, alignment);
     int rc = RS_OK;
@@ -295,7 +299,8 @@ int tight_layout(const arena_buf_t *bufs, int32_t n, int64_t alignment, const ti
         goto done;
     stats->iterations = 1;
     stats->greedy_height = cur;
-    stats->lower_bound = arena_max_live(bufs, n, alignment, NULL);
+    int64_t peak;
+    stats->lower_bound = arena_max_live(bufs, n, alignment, &peak);
     int64_t best = cur;
     const int64_t *aligned = placer_aligned(p);
     memcpy(cur_off, offsets, nn * sizeof *cur_off);
@@ -312,8 +317,8 @@ int tight_layout(const arena_buf_t *bufs, int32_t n, int64_t alignment, const ti
     /* too big for the canonical search as a whole: windows of it, each
      * with a sixteenth of the steps the budget buys */
     if (n > TIGHT_CANON_MAX && best > stats->lower_bound &&
-        (rc = repair_windows(p, bufs, aligned, n, alignment, o, budget * TIGHT_WORK_PER_ITERATION / 16, order,
-                             offsets, &best, stats, err)))
+        (rc = repair_windows(p, bufs, aligned, n, alignment, peak, o, budget * TIGHT_WORK_PER_ITERATION / 16,
+                             order, offsets, &best, stats, err)))
         goto done;
     /* the iterated greedy gets a tenth of the budget, in runs of 2,048
      * buffers' placements (a run costs in proportion to the buffers): it

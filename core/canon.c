@@ -473,6 +473,12 @@ static int search(canon_t *c, int32_t piece_at, int32_t np, int32_t slo, int32_t
     return st;
 }
 
+/* Two buffers that take space and share a section. */
+static bool overlaps(const canon_t *c, int32_t i, int32_t j)
+{
+    return i != j && c->size[i] > 0 && c->size[j] > 0 && c->lo[i] <= c->hi[j] && c->lo[j] <= c->hi[i];
+}
+
 /* Builds the overlap and section lists; false when out of memory. */
 static bool setup(canon_t *c, const arena_buf_t *bufs, int32_t n)
 {
@@ -542,7 +548,7 @@ static bool setup(canon_t *c, const arena_buf_t *bufs, int32_t n)
         size_t cnt = 0;
         for (int32_t i = 0; i < n; i++)
             for (int32_t j = 0; j < n; j++)
-                if (i != j && c->size[i] > 0 && c->size[j] > 0 && c->lo[i] <= c->hi[j] && c->lo[j] <= c->hi[i]) {
+                if (overlaps(c, i, j)) {
                     c->ov_at[i + 1]++;
                     cnt++;
                 }
@@ -552,7 +558,7 @@ static bool setup(canon_t *c, const arena_buf_t *bufs, int32_t n)
         ok = c->ov != NULL;
         for (int32_t i = 0, k = 0; ok && i < n; i++)
             for (int32_t j = 0; j < n; j++)
-                if (i != j && c->size[i] > 0 && c->size[j] > 0 && c->lo[i] <= c->hi[j] && c->lo[j] <= c->hi[i])
+                if (overlaps(c, i, j))
                     c->ov[k++] = j;
     }
     free(cut);

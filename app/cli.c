@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "arena.h"
 #include "cli.h"
 #include "text.h"
 #include "units.h"
@@ -66,7 +67,7 @@ static const opt_entry_t OPTIONS[] = {
     { "--max-inline-depth", NULL, OPT_INT, F(max_depth), 0, COMMON, "N     inline depth limit" },
     { "--inline", NULL, OPT_LIST, F(inlines), F(n_inlines), COMMON, "NODE  a context inline preference (repeatable)" },
     { "--no-aliasing", NULL, OPT_FLAG, F(no_aliasing), 0, COMMON, "      buffer_aliasing=off" },
-    { "--layout", NULL, OPT_STR, F(layout), 0, COMMON, "S     layout: greedy (default) or tight" },
+    { "--layout", NULL, OPT_STR, F(layout), 0, COMMON, "S     layout: " ARENA_STRATEGY_NAMES " (greedy by default)" },
     { "--json", NULL, OPT_FLAG, F(json), 0, ANY, "      machine-readable output" },
     { "--no-mouse", NULL, OPT_FLAG, F(no_mouse), 0, M(CMD_TUI), "      the TUI ignores the mouse" },
     { "--budget", NULL, OPT_STR, F(budget), 0, M(CMD_FIT), "B     48MiB, 1.5GB, 60%, device, minimize" },

@@ -36,7 +36,8 @@ int cmd_layout(const cli_t *c)
     }
     int strategy = ARENA_GREEDY;
     if (c->strategy && (strategy = arena_strategy_parse(c->strategy)) < 0) {
-        error_set(&err, RS_EINPUT, "--strategy", 0, 0, "unknown strategy '%s' (expected greedy, timeline or tight)", c->strategy);
+        error_set(&err, RS_EINPUT, "--strategy", 0, 0, "unknown strategy '%s' (expected " ARENA_STRATEGY_NAMES ")",
+                  c->strategy);
         return cli_fail(&err);
     }
     minimalloc_problem_t p;

@@ -163,7 +163,7 @@ int target_open(const cli_t *c, const char *arg, target_t *t, rs_error_t *err)
     if (c->layout) {
         int s = arena_strategy_parse(c->layout);
         if (s < 0) {
-            rc = error_set(err, RS_EINPUT, "--layout", 0, 0, "unknown layout strategy '%s' (expected greedy, timeline or tight)",
+            rc = error_set(err, RS_EINPUT, "--layout", 0, 0, "unknown layout strategy '%s' (expected " ARENA_STRATEGY_NAMES ")",
                            c->layout);
             goto fail;
         }

@@ -25,6 +25,9 @@ typedef enum arena_strategy {
  * of the default, so one scoring searches for some 30 ms at most */
 #define ARENA_TIGHT_BUDGET 20
 
+/* The strategies' names, for messages. */
+#define ARENA_STRATEGY_NAMES "greedy, timeline or tight"
+
 /* The strategy named s ("greedy", "timeline", "tight"), or -1. */
 int arena_strategy_parse(const char *s);
 const char *arena_strategy_name(arena_strategy_t s);

@@ -10,9 +10,11 @@
 #include "import.h"
 #include "library.h"
 #include "minimalloc.h"
+#include "model/hlo.h"
 #include "profiles.h"
 #include "target.h"
-#include "vec.h"
+#include "util/vec.h"
+#include "text.h"
 
 /* ---- import -------------------------------------------------------------- */
 
@@ -62,13 +64,26 @@ static int csv_kind(const char *path, item_kind_t *kind, rs_error_t *err)
     return RS_OK;
 }
 
+/* Whether a file in a folder is an XLA dump (--xla_dump_to writes *.txt
+ * beside other text): its first 64 KiB are enough to tell. */
+static bool hlo_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    char buf[65536];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    return hlo_sniff(buf, n);
+}
+
 static int load_item(item_t *it, rs_error_t *err)
 {
     switch (it->kind) {
     case ITEM_ROUTINE: {
         int rc = target_read_file(it->path, &it->text, &it->len, err);
         if (!rc)
-            rc = routine_parse(it->path, it->text, it->len, &it->routine, err);
+            rc = hlo_read_any(it->path, it->text, it->len, &it->routine, err);
         if (rc)
             return rc;
         /* a routine must lower under its own bindings to be worth keeping */
@@ -156,7 +171,7 @@ static int add_path(import_t *im, const char *path, bool from_dir, rs_error_t *e
         int rc = csv_kind(path, &kind, err);
         if (rc)
             return rc;
-    } else if (ends_with(path, ".routine") || !from_dir) {
+    } else if (ends_with(path, ".routine") || ends_with(path, ".hlo") || !from_dir || (ends_with(path, ".txt") && hlo_file(path))) {
         kind = ITEM_ROUTINE;
     } else {
         return RS_OK; /* in a folder, only what we know how to read */
@@ -212,14 +227,11 @@ static int write_items(store_t *s, import_t *im, FILE *report, rs_error_t *err)
             if (!rc && report)
                 fprintf(report, was_new ? "%s: routine %s, version %d (%d steps)\n"
                                : "%s: routine %s unchanged (the same text as version %d; %d steps)\n",
-                       it->path, it->routine->name, (int)version, (int)it->routine->n_steps);
+                       text_shown(it->path), it->routine->name, (int)version, (int)it->routine->n_steps);
         } else if (it->kind == ITEM_PROFILES) {
-            for (int32_t k = 0; k < it->profiles.n && !rc; k++) {
-                int64_t id;
-                rc = library_profile_put(s, &it->profiles.items[k], &id, err);
-            }
+            rc = library_profiles_put(s, it->profiles.items, it->profiles.n, err);
             if (!rc && report)
-                fprintf(report, "%s: %d profiles\n", it->path, (int)it->profiles.n);
+                fprintf(report, "%s: %d profiles\n", text_shown(it->path), (int)it->profiles.n);
         } else {
             char name[256];
             base_name(it->path, name, sizeof name);
@@ -227,7 +239,7 @@ static int write_items(store_t *s, import_t *im, FILE *report, rs_error_t *err)
             rc = library_layout_put(s, name, it->path, &it->layout, &was_new, err);
             if (!rc && report)
                 fprintf(report, was_new ? "%s: layout problem %s (%d buffers)\n" : "%s: layout problem %s unchanged (%d buffers)\n",
-                       it->path, name, (int)it->layout.n);
+                       text_shown(it->path), text_shown(name), (int)it->layout.n);
         }
     }
     if (!rc)

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "store.h"
 
 /* Imports paths[0..n) (files or folders) into store (NULL: open c's store):

@@ -3,7 +3,7 @@
 #include <signal.h>
 
 #include "alloc.h"
-#include "cli.h"
+#include "cli/cli.h"
 
 int main(int argc, char **argv)
 {

@@ -6,10 +6,16 @@
 #include "library.h"
 #include "plans.h"
 #include "rebuild.h"
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 int save_plans(const cli_t *c, target_t *t, fit_plan_t *const *plans, const int64_t *elapsed_us, int n,
                const char *sweep_budgets, int64_t *ids, rs_error_t *err)
+{
+    return save_plans_audited(c, t, plans, elapsed_us, n, sweep_budgets, NULL, ids, err);
+}
+
+int save_plans_audited(const cli_t *c, target_t *t, fit_plan_t *const *plans, const int64_t *elapsed_us, int n,
+                       const char *sweep_budgets, char *const *audits, int64_t *ids, rs_error_t *err)
 {
     int rc = target_store(c, t, err);
     if (rc)
@@ -44,7 +50,8 @@ int save_plans(const cli_t *c, target_t *t, fit_plan_t *const *plans, const int6
     for (int i = 0; i < n && !rc; i++) {
         plan_save_t in = { .plan = plans[i], .routine_id = routine_id, .profile_id = profile_id,
                            .bindings = bindings, .config = config, .prefs = prefs.s, .label = c->label,
-                           .elapsed_us = elapsed_us[i], .sweep_id = sweep_id };
+                           .elapsed_us = elapsed_us[i], .sweep_id = sweep_id,
+                           .audit = audits ? audits[i] : NULL };
         rc = plans_save(t->store, &in, &ids[i], err);
     }
     if (!rc)

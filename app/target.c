@@ -6,8 +6,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "fit.h"
 #include "library.h"
+#include "model/hlo.h"
+#include "plan/fit.h"
 #include "profiles.h"
 
 #ifndef RS_SAMPLES_DIR
@@ -58,13 +59,18 @@ int target_read_file(const char *path, char **text, size_t *len, rs_error_t *err
     return RS_OK;
 }
 
-int target_find_profile(const char *name, profile_t *out, rs_error_t *err)
+int target_bundled_profiles(profile_list_t *out, rs_error_t *err)
 {
     const char *path = getenv("RS_PROFILES");
     if (!path || !*path)
         path = RS_SAMPLES_DIR "/profiles.csv";
+    return profiles_read(path, out, err);
+}
+
+int target_find_profile(const char *name, profile_t *out, rs_error_t *err)
+{
     profile_list_t l;
-    int rc = profiles_read(path, &l, err);
+    int rc = target_bundled_profiles(&l, err);
     if (rc)
         return rc;
     const profile_t *p = profiles_find(&l, name);
@@ -102,7 +108,8 @@ static int read_routine(const cli_t *c, const char *arg, target_t *t, rs_error_t
 {
     struct stat st;
     size_t n = strlen(arg);
-    bool looks_like_file = strchr(arg, '/') || (n > 8 && strcmp(arg + n - 8, ".routine") == 0);
+    bool looks_like_file = strchr(arg, '/') || (n > 8 && strcmp(arg + n - 8, ".routine") == 0) ||
+                           (n > 4 && strcmp(arg + n - 4, ".hlo") == 0);
     if (stat(arg, &st) == 0 || looks_like_file || !store_exists(c))
         return target_read_file(arg, &t->text, &t->len, err);
     int rc = target_store(c, t, err);
@@ -118,17 +125,44 @@ static int read_routine(const cli_t *c, const char *arg, target_t *t, rs_error_t
     return rc;
 }
 
-static int find_profile(const cli_t *c, target_t *t, rs_error_t *err)
+static int find_profile(const cli_t *c, const char *name, target_t *t, rs_error_t *err)
 {
     if (store_exists(c)) {
         int rc = target_store(c, t, err);
         bool found = false;
         if (!rc)
-            rc = library_profile_find(t->store, c->profile, &t->profile, NULL, &found, err);
+            rc = library_profile_find(t->store, name, &t->profile, NULL, &found, err);
         if (rc || found)
             return rc;
     }
-    return target_find_profile(c->profile, &t->profile, err);
+    return target_find_profile(name, &t->profile, err);
+}
+
+int target_settings(const cli_t *c, target_t *t, rs_error_t *err)
+{
+    config_source_t src;
+    const char *name = config_profile_name(c, c->config, &src);
+    int rc = RS_OK;
+    if (name) {
+        rc = find_profile(c, name, t, err);
+        if (rc && src == SRC_FILE) {
+            t->settings.src[CONFIG_PROFILE] = SRC_FILE;
+            settings_locate_error(&t->settings, c->config, CONFIG_PROFILE, err);
+        }
+        t->has_profile = !rc;
+    }
+    if (!rc)
+        rc = settings_resolve(c, c->config, t->has_profile ? &t->profile : NULL, &t->settings, err);
+    if (rc)
+        return rc;
+    const settings_t *s = &t->settings;
+    score_config_default(&t->cfg);
+    t->cfg.alignment = s->alignment;
+    t->cfg.max_inline_depth = s->max_inline_depth;
+    t->cfg.aliasing = s->aliasing;
+    t->cfg.layout = s->layout;
+    t->cfg.log_memory_budget = s->log_memory_budget;
+    return RS_OK;
 }
 
 int target_open(const cli_t *c, const char *arg, target_t *t, rs_error_t *err)
@@ -137,38 +171,13 @@ int target_open(const cli_t *c, const char *arg, target_t *t, rs_error_t *err)
     score_config_default(&t->cfg);
     int rc = read_routine(c, arg, t, err);
     if (!rc)
-        rc = routine_parse(arg, t->text, t->len, &t->routine, err);
+        rc = hlo_read_any(arg, t->text, t->len, &t->routine, err);
     if (!rc)
         rc = routine_bindings(t->routine, c->binds, c->n_binds, &t->bind, err);
-    if (!rc && c->profile) {
-        rc = find_profile(c, t, err);
-        if (!rc) {
-            t->has_profile = true;
-            profile_apply(&t->profile, &t->cfg);
-        }
-    }
+    if (!rc)
+        rc = target_settings(c, t, err);
     if (rc)
         goto fail;
-    if (c->alignment >= 0) {
-        if (c->alignment < 1) {
-            rc = error_set(err, RS_EINPUT, "--alignment", 0, 0, "alignment must be at least 1");
-            goto fail;
-        }
-        t->cfg.alignment = c->alignment;
-    }
-    if (c->max_depth >= 0)
-        t->cfg.max_inline_depth = c->max_depth > INT32_MAX ? INT32_MAX : (int32_t)c->max_depth;
-    t->cfg.aliasing = !c->no_aliasing;
-    t->cfg.log_memory_budget = c->log_budget;
-    if (c->layout) {
-        int s = arena_strategy_parse(c->layout);
-        if (s < 0) {
-            rc = error_set(err, RS_EINPUT, "--layout", 0, 0, "unknown layout strategy '%s' (expected " ARENA_STRATEGY_NAMES ")",
-                           c->layout);
-            goto fail;
-        }
-        t->cfg.layout = (arena_strategy_t)s;
-    }
     t->prefs = calloc(t->routine->n_nodes ? (size_t)t->routine->n_nodes : 1, 1);
     if (!t->prefs) {
         rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");

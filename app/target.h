@@ -7,12 +7,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cli.h"
-#include "fit.h"
-#include "lower.h"
-#include "profile.h"
-#include "routine.h"
-#include "score.h"
+#include "cli/cli.h"
+#include "config.h"
+#include "lower/lower.h"
+#include "lower/score.h"
+#include "model/profile.h"
+#include "model/routine.h"
+#include "plan/fit.h"
+#include "profiles.h"
 #include "store.h"
 
 typedef struct target {
@@ -26,6 +28,7 @@ typedef struct target {
     bool has_profile;
     uint8_t *prefs;        /* per node: --inline preferences */
     lowering_t *lowering;  /* lowered once, for the caller's first use */
+    settings_t settings;   /* what cfg and the profile came from (DESIGN §11) */
 } target_t;
 
 /* Reads and lowers the routine named by arg (a file path, or else the name
@@ -35,6 +38,15 @@ typedef struct target {
 int target_open(const cli_t *c, const char *arg, target_t *t, rs_error_t *err);
 void target_free(target_t *t);
 
+/* The settings in effect for c (its command line over c->config over the
+ * profile over the defaults) into t->settings, t->cfg and t->profile (t
+ * zeroed, or being opened by target_open).  A profile the file names that
+ * is not found is an error at the file's line. */
+int target_settings(const cli_t *c, target_t *t, rs_error_t *err);
+
+/* The bundled profiles CSV ($RS_PROFILES, else the samples/profiles.csv
+ * this binary was built with); free with profiles_free. */
+int target_bundled_profiles(profile_list_t *out, rs_error_t *err);
 /* Finds profile name in the bundled profiles CSV ($RS_PROFILES, else the
  * samples/profiles.csv this binary was built with). */
 int target_find_profile(const char *name, profile_t *out, rs_error_t *err);

@@ -3,7 +3,11 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The length of the valid UTF-8 sequence at s, or 0. */
+#include "model/units.h"
+
+/* The length of the valid UTF-8 sequence at s, or 0: RFC 3629's, so no
+ * overlong forms, no surrogates (which XML cannot hold either) and nothing
+ * above U+10FFFF. */
 static size_t utf8_len(const unsigned char *s)
 {
     if (s[0] < 0x80)
@@ -12,29 +16,84 @@ static size_t utf8_len(const unsigned char *s)
     for (size_t i = 1; i < n; i++)
         if ((s[i] & 0xC0) != 0x80)
             return 0;
+    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0) || (s[0] == 0xF0 && s[1] < 0x90) ||
+        (s[0] == 0xF4 && s[1] >= 0x90))
+        return 0;
     return n;
+}
+
+/* Escapes the character at p into out (at most 5 bytes, no NUL); returns
+ * how many bytes of p it took and sets *w to how many it wrote. */
+static size_t escape_one(const unsigned char *p, char *out, size_t *w)
+{
+    size_t len = utf8_len(p);
+    if (*p == '\n' || *p == '\t' || *p == '\r') {
+        out[0] = '\\';
+        out[1] = *p == '\n' ? 'n' : *p == '\t' ? 't' : 'r';
+        *w = 2;
+        return 1;
+    }
+    if (len == 0 || *p < 0x20 || *p == 0x7f) {
+        char tmp[8];
+        snprintf(tmp, sizeof tmp, "\\x%02x", *p);
+        memcpy(out, tmp, 4);
+        *w = 4;
+        return 1;
+    }
+    memcpy(out, p, len);
+    *w = len;
+    return len;
 }
 
 const char *text_escape(const char *s, char *buf, size_t n)
 {
     size_t w = 0;
     const unsigned char *p = (const unsigned char *)s;
-    while (*p && w + 5 < n) {
-        size_t len = utf8_len(p);
-        if (*p == '\n' || *p == '\t' || *p == '\r') {
-            w += (size_t)snprintf(buf + w, n - w, "\\%c", *p == '\n' ? 'n' : *p == '\t' ? 't' : 'r');
-            p++;
-        } else if (len == 0 || *p < 0x20 || *p == 0x7f) {
-            w += (size_t)snprintf(buf + w, n - w, "\\x%02x", *p);
-            p++;
-        } else {
-            if (w + len >= n)
-                break;
-            memcpy(buf + w, p, len);
-            w += len;
-            p += len;
-        }
+    while (*p) {
+        char one[8];
+        size_t k;
+        size_t took = escape_one(p, one, &k);
+        if (w + k + 1 > n)
+            break;
+        memcpy(buf + w, one, k);
+        w += k;
+        p += took;
     }
-    buf[w < n ? w : n - 1] = 0;
+    if (n)
+        buf[w] = 0;
     return buf;
+}
+
+void text_recompute(int64_t extra, int64_t baseline_compute, int64_t flops_per_s, const char *profile, char *buf,
+                    size_t n)
+{
+    char f[32], t[32];
+    units_format_flops(extra, f, sizeof f);
+    double pct = baseline_compute ? 100.0 * (double)extra / (double)baseline_compute : 0.0;
+    int w = snprintf(buf, n, "%s%s (%+.3f%%)", extra >= 0 ? "+" : "", f, pct);
+    if (flops_per_s > 0 && w >= 0 && (size_t)w < n) {
+        units_format_seconds((double)extra / (double)flops_per_s, t, sizeof t);
+        snprintf(buf + w, n - (size_t)w, ", about %s%s on %s", extra >= 0 ? "+" : "", t, profile);
+    }
+}
+
+const char *text_shown(const char *s)
+{
+    static char bufs[8][16384];
+    static unsigned next;
+    char *b = bufs[next++ % 8];
+    return text_escape(s ? s : "", b, sizeof bufs[0]);
+}
+
+int text_print(FILE *f, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    while (*p) {
+        char one[8];
+        size_t k;
+        p += escape_one(p, one, &k);
+        if (fwrite(one, 1, k, f) != k)
+            return -1;
+    }
+    return 0;
 }

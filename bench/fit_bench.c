@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "alloc.h"
-#include "fit.h"
-#include "gen.h"
+#include "model/gen.h"
+#include "plan/fit.h"
 
 static double now_s(void)
 {

@@ -9,9 +9,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "arena.h"
+#include "layout/arena.h"
+#include "layout/layout.h"
+#include "layout/tight.h"
 #include "minimalloc.h"
-#include "tight.h"
 
 static double now_us(void)
 {
@@ -30,14 +31,14 @@ typedef struct sums {
 } sums_t;
 
 /* The best of several timed runs of strategy s; false on an error. */
-static bool timed(const minimalloc_problem_t *p, arena_strategy_t s, int64_t *off, int64_t *height, double *best_us)
+static bool timed(const minimalloc_problem_t *p, layout_strategy_t s, int64_t *off, int64_t *height, double *best_us)
 {
     rs_error_t err;
     int runs = p->n > 10000 ? 3 : 20;
     *best_us = 1e30;
     for (int r = 0; r < runs; r++) {
         double t0 = now_us();
-        if (arena_layout(p->bufs, p->n, 1, s, off, height, &err)) {
+        if (layout_run(p->bufs, p->n, 1, s, off, height, &err)) {
             fprintf(stderr, "%s\n", err.msg);
             return false;
         }
@@ -72,8 +73,8 @@ static int bench_file(const char *dir, const char *name, sums_t *sum)
     int64_t height = 0, th_line = 0;
     double g_us, t_us;
     int32_t a, b;
-    int ok = timed(&p, ARENA_GREEDY, off, &height, &g_us) && arena_check(p.bufs, p.n, 1, off, &a, &b);
-    ok = ok && timed(&p, ARENA_TIMELINE, off, &th_line, &t_us) && arena_check(p.bufs, p.n, 1, off, &a, &b);
+    int ok = timed(&p, LAYOUT_GREEDY, off, &height, &g_us) && arena_check(p.bufs, p.n, 1, off, &a, &b);
+    ok = ok && timed(&p, LAYOUT_TIMELINE, off, &th_line, &t_us) && arena_check(p.bufs, p.n, 1, off, &a, &b);
     int64_t lower = arena_max_live(p.bufs, p.n, 1, NULL);
     /* A.1048576.csv: the capacity it is known to fit in */
     long long cap = 0;

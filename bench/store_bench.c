@@ -8,9 +8,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fit.h"
-#include "gen.h"
 #include "library.h"
+#include "model/gen.h"
+#include "plan/fit.h"
 #include "plans.h"
 #include "rebuild.h"
 #include "store.h"

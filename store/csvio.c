@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vec.h"
+#include "util/vec.h"
 
 typedef struct reader {
     csvio_row_fn fn;
@@ -19,12 +19,68 @@ typedef struct reader {
     int *col;
     int n, cap;
     int row_line;       /* line where the current row started */
+    int start_line;     /* line where the next row starts (not inside quotes) */
     int line;           /* physical line being fed */
     const char *text;   /* the physical line being fed */
     size_t text_len;
     bool row_open;
     int rc;
+    /* quoting followed line by line, to place a malformed-CSV error */
+    bool in_quotes;     /* a quoted field runs on past the current line */
+    int open_line, open_col; /* where that field's quote opened */
+    int bad_col;        /* the current line's first quote out of place, or 0 */
 } reader_t;
+
+enum { Q_START, Q_BARE, Q_QUOTED, Q_QUOTE, Q_CLOSED };
+
+/* Follows RFC 4180 quoting over the line being fed (libcsv reports only that
+ * something is wrong, not where): sets bad_col to the column of the first
+ * quote out of place or character after a closing quote, and keeps
+ * in_quotes, open_line and open_col for a quote left open. */
+static void scan_quotes(reader_t *r)
+{
+    int st = r->in_quotes ? Q_QUOTED : Q_START, col = 0;
+    r->bad_col = 0;
+    for (size_t i = 0; i < r->text_len && !r->bad_col; i++) {
+        unsigned char c = (unsigned char)r->text[i];
+        if ((c & 0xC0) != 0x80)
+            col++;
+        bool blank = c == ' ' || c == '\t', end = c == '\r' || c == '\n';
+        switch (st) {
+        case Q_START:
+            if (c == '"') {
+                st = Q_QUOTED;
+                r->open_line = r->line;
+                r->open_col = col;
+            } else if (c != ',' && !blank && !end) {
+                st = Q_BARE;
+            }
+            break;
+        case Q_BARE:
+            if (c == '"')
+                r->bad_col = col;
+            else if (c == ',' || end)
+                st = Q_START;
+            break;
+        case Q_QUOTED:
+            if (c == '"')
+                st = Q_QUOTE;
+            break;
+        case Q_QUOTE: /* an escaped quote, or the field's end */
+        case Q_CLOSED:
+            if (c == '"' && st == Q_QUOTE)
+                st = Q_QUOTED;
+            else if (c == ',' || end)
+                st = Q_START;
+            else if (blank)
+                st = Q_CLOSED;
+            else
+                r->bad_col = col;
+            break;
+        }
+    }
+    r->in_quotes = st == Q_QUOTED;
+}
 
 static void on_field(void *data, size_t len, void *ud)
 {
@@ -33,7 +89,7 @@ static void on_field(void *data, size_t len, void *ud)
         return;
     if (!r->row_open) {
         r->row_open = true;
-        r->row_line = r->line;
+        r->row_line = r->start_line;
     }
     if (r->n == r->cap) {
         void **const arrays[] = { (void **)&r->field, (void **)&r->len, (void **)&r->col };
@@ -59,25 +115,24 @@ static void on_field(void *data, size_t len, void *ud)
     r->n++;
 }
 
-/* Columns are known when the row sits on one line without quotes. */
+/* Columns are known when the row sits on one line (quotes are followed: a
+ * comma inside them separates nothing); a row over several lines has its
+ * fields past the first line placed at column 1 of its first line. */
 static void fill_columns(reader_t *r)
 {
-    bool simple = r->row_line == r->line && !memchr(r->text, '"', r->text_len);
-    int col = 1, k = 0;
     for (int i = 0; i < r->n; i++)
-        r->col[i] = 0;
-    if (!simple) {
-        if (r->n)
-            r->col[0] = 1;
+        r->col[i] = 1;
+    if (r->row_line != r->line)
         return;
-    }
-    if (r->n)
-        r->col[0] = 1;
+    bool quoted = false;
+    int col = 1, k = 0;
     for (size_t i = 0; i < r->text_len && k + 1 < r->n; i++) {
         unsigned char c = (unsigned char)r->text[i];
         if ((c & 0xC0) != 0x80)
             col++;
-        if (c == ',')
+        if (c == '"')
+            quoted = !quoted;
+        else if (c == ',' && !quoted)
             r->col[++k] = col;
     }
 }
@@ -91,7 +146,7 @@ static void on_row(int term, void *ud)
     if (!r->row_open)
         r->row_line = r->line;
     fill_columns(r);
-    csvio_row_t row = { r->field, r->len, r->col, r->n, r->row_line, r->path };
+    csvio_row_t row = { r->field, r->len, r->col, r->n, r->row_line, r->path, r->row_line == r->line };
     r->rc = r->fn(r->ud, &row, r->err);
     r->n = 0;
     r->row_open = false;
@@ -120,15 +175,20 @@ int csvio_read_stream(FILE *f, const char *path, csvio_row_fn fn, void *ud, rs_e
         r.line++;
         r.text = line;
         r.text_len = (size_t)got;
+        if (!r.in_quotes && !r.row_open)
+            r.start_line = r.line;
+        if (r.in_quotes || memchr(line, '"', (size_t)got))
+            scan_quotes(&r);
         if (csv_parse(&p, line, (size_t)got, on_field, on_row, &r) != (size_t)got && !r.rc)
-            r.rc = error_set(err, RS_EINPUT, path, r.line, 0, "malformed CSV: %s (a quote out of place?)",
-                             csv_strerror(csv_error(&p)));
+            r.rc = error_set(err, RS_EINPUT, path, r.line, r.bad_col ? r.bad_col : 1,
+                             "malformed CSV: %s (a quote out of place?)", csv_strerror(csv_error(&p)));
     }
     if (!r.rc && ferror(f))
         r.rc = error_set(err, RS_EINPUT, path, r.line, 0, "read error: %s", strerror(errno));
     if (!r.rc && csv_fini(&p, on_field, on_row, &r) != 0 && !r.rc)
-        r.rc = error_set(err, RS_EINPUT, path, r.line, 0, "malformed CSV: %s (an unterminated quote?)",
-                         csv_strerror(csv_error(&p)));
+        r.rc = error_set(err, RS_EINPUT, path, r.in_quotes ? r.open_line : r.line, r.in_quotes ? r.open_col : 1,
+                         "malformed CSV: %s (%s)", csv_strerror(csv_error(&p)),
+                         r.in_quotes ? "this quote is never closed" : "an unterminated quote?");
     csv_free(&p);
     free(line);
     for (int i = 0; i < r.cap; i++)
@@ -144,6 +204,26 @@ int csvio_write_field(FILE *f, const char *s, size_t len)
     if (!memchr(s, ',', len) && !memchr(s, '"', len) && !memchr(s, '\n', len) && !memchr(s, '\r', len))
         return fwrite(s, 1, len, f) == len ? 0 : -1;
     return csv_fwrite(f, s, len);
+}
+
+int csvio_col_after(const csvio_row_t *row)
+{
+    if (row->n == 0 || !row->one_line)
+        return 1;
+    const char *f = row->field[row->n - 1];
+    int col = row->col[row->n - 1];
+    for (size_t i = 0; i < row->len[row->n - 1]; i++)
+        col += ((unsigned char)f[i] & 0xC0) != 0x80;
+    return col;
+}
+
+int csvio_check_count(const csvio_row_t *row, int want, rs_error_t *err)
+{
+    if (row->n == want)
+        return RS_OK;
+    /* at the first field too many, or where the next one was expected */
+    int col = row->n > want ? row->col[want] : csvio_col_after(row);
+    return error_set(err, RS_EINPUT, row->path, row->line, col, "expected %d fields, found %d", want, row->n);
 }
 
 int csvio_field_int(const csvio_row_t *row, int k, const char *what, long long *out, rs_error_t *err)
@@ -166,8 +246,11 @@ int csvio_field_int(const csvio_row_t *row, int k, const char *what, long long *
     }
     if (ok && !neg && v == INT64_MIN)
         ok = false;
+    if (!ok && row->len[k] == 0)
+        return error_set(err, RS_EINPUT, row->path, row->line, row->col[k],
+                         "expected an integer for %s, found an empty field", what);
     if (!ok) {
-        char shown[48];
+        char shown[48] = "";
         size_t sl = row->len[k] < 40 ? row->len[k] : 40;
         size_t j = 0;
         for (size_t q = 0; q < sl && j + 5 < sizeof shown; q++) {

@@ -6,15 +6,17 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "error.h"
+#include "util/error.h"
 
 typedef struct csvio_row {
     char **field;      /* NUL-terminated copies, valid during the callback */
     size_t *len;
-    int *col;          /* 1-based column of each field, 0 when not known */
+    int *col;          /* 1-based column of each field (1 for a field past
+                          the first line of a row over several lines) */
     int n;
     int line;          /* physical line where the row starts (1-based) */
     const char *path;
+    int one_line;      /* the row sits on one line: columns past it are known */
 } csvio_row_t;
 
 /* Called once per row (the header included); a nonzero return stops the
@@ -30,6 +32,14 @@ int csvio_read_stream(FILE *f, const char *path, csvio_row_fn fn, void *ud, rs_e
 
 /* Writes one field, quoted only when it holds a comma, quote, CR or LF. */
 int csvio_write_field(FILE *f, const char *s, size_t len);
+
+/* The column just past the row's last field (on a one-line row without
+ * quoting: where a missing field was expected). */
+int csvio_col_after(const csvio_row_t *row);
+
+/* RS_OK when the row has want fields; else RS_EINPUT at the first field
+ * too many, or just past the last one when fields are missing. */
+int csvio_check_count(const csvio_row_t *row, int want, rs_error_t *err);
 
 /* Parses a whole-field decimal int64 (surrounding blanks allowed); RS_EINPUT
  * naming the row's file, line, the field's column and `what` otherwise. */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "csvio.h"
@@ -20,20 +21,46 @@ int export_what_parse(const char *s)
     return -1;
 }
 
+/* Whether text cells go out verbatim: set for the length of one export
+ * (the tool writes one at a time). */
+static bool raw_text;
+
+/* A text cell; one a spreadsheet would run as a formula gets a leading '
+ * unless raw_text. */
 static int field(FILE *f, const char *s, bool last)
 {
-    int bad = csvio_write_field(f, s, strlen(s)) != 0;
+    int bad = 0;
+    if (!raw_text && s[0] && strchr("=+-@\t\r", s[0])) {
+        size_t n = strlen(s);
+        char *q = malloc(n + 2);
+        if (!q)
+            return 1;
+        q[0] = '\'';
+        memcpy(q + 1, s, n + 1);
+        bad = csvio_write_field(f, q, n + 1) != 0;
+        free(q);
+    } else {
+        bad = csvio_write_field(f, s, strlen(s)) != 0;
+    }
     return bad | (fputc(last ? '\n' : ',', f) == EOF);
 }
 
 static int num(FILE *f, long long v, bool last) { return fprintf(f, last ? "%lld\n" : "%lld,", v) < 0; }
+
+/* A count or size that is -1 when it does not apply (the alone score of a
+ * baseline event, a Minimize plan's cap): an empty cell then. */
+static int opt(FILE *f, long long v, bool last)
+{
+    return v < 0 ? fputc(last ? '\n' : ',', f) == EOF : num(f, v, last);
+}
 
 static int write_plans(FILE *f, const stored_plan_t *plans, int n)
 {
     int bad = fputs("plan_id,label,routine,routine_version,profile,budget_kind,budget_bytes,cap,"
                     "baseline_total,baseline_live_peak,baseline_peak_step,baseline_buffers,baseline_compute,"
                     "final_total,final_live_peak,final_peak_step,final_buffers,final_compute,"
-                    "considered,dropped,within_budget,flips,elapsed_us,reused,lowered,created_at\n",
+                    "considered,dropped,within_budget,flips,elapsed_us,reused,lowered,created_at,"
+                    "gap_kind,gap_found,gap_total,gap_compute,gap_flips,gap_proved,gap_explored\n",
                     f) < 0;
     for (int i = 0; i < n && !bad; i++) {
         const stored_plan_t *p = &plans[i];
@@ -43,78 +70,125 @@ static int write_plans(FILE *f, const stored_plan_t *plans, int n)
             bad |= num(f, p->budget_bytes, false);
         else
             bad |= fputc(',', f) == EOF;
-        bad |= num(f, p->cap, false);
+        bad |= opt(f, p->cap == INT32_MAX ? -1 : p->cap, false); /* INT32_MAX: the TUI's "all" */
         const footprint_t *fps[2] = { &p->baseline, &p->final };
         for (int k = 0; k < 2; k++)
             bad |= num(f, fps[k]->total, false) | num(f, fps[k]->live_peak, false) | num(f, fps[k]->peak_step, false) |
                    num(f, fps[k]->buffers, false) | num(f, fps[k]->compute, false);
         bad |= num(f, p->considered, false) | num(f, p->dropped, false) | num(f, p->within_budget, false) |
                num(f, p->n_flips, false) | num(f, p->elapsed_us, false) | num(f, p->reused, false) |
-               num(f, p->lowered, false) | field(f, p->created_at, true);
+               num(f, p->lowered, false) | field(f, p->created_at, false);
+        const plan_gap_t *g = &p->gap;
+        if (g->kind[0])
+            bad |= field(f, g->kind, false) | num(f, g->found, false) | num(f, g->total, false) |
+                   num(f, g->compute, false) | field(f, g->flips, false) | num(f, g->proved, false) |
+                   num(f, g->explored, true);
+        else /* no gap recorded: empty fields */
+            bad |= fputs(",,,,,,\n", f) < 0;
     }
     return bad;
 }
 
-static int write_flips(FILE *f, const stored_plan_t *plans, int n)
+/* The source column: where node came from in routine r (may be NULL). */
+static const char *origin(const routine_t *r, const char *node, char *buf, size_t n)
 {
-    int bad = fputs("plan_id,seq,node,relief,cost\n", f) < 0;
+    int32_t i = r && node && *node ? routine_find_node(r, node) : -1;
+    buf[0] = 0;
+    return i < 0 ? buf : routine_node_origin(r, i, buf, n);
+}
+
+static int write_flips(FILE *f, const stored_plan_t *plans, routine_t *const *routines, int n)
+{
+    int bad = fputs("plan_id,seq,node,relief,cost,source\n", f) < 0;
+    char src[1024];
     for (int i = 0; i < n && !bad; i++)
         for (int32_t k = 0; k < plans[i].n_flips && !bad; k++) {
             const stored_flip_t *fl = &plans[i].flips[k];
             bad |= num(f, plans[i].id, false) | num(f, k, false) | field(f, fl->node, false) |
-                   num(f, fl->relief, false) | num(f, fl->cost, true);
+                   num(f, fl->relief, false) | num(f, fl->cost, false) |
+                   field(f, origin(routines[i], fl->node, src, sizeof src), true);
         }
     return bad;
 }
 
-static int write_events(FILE *f, const stored_plan_t *plans, int n)
+static int write_events(FILE *f, const stored_plan_t *plans, routine_t *const *routines, int n)
 {
-    int bad = fputs("plan_id,seq,round,kind,node,reason,alone,with,cur,relief,cost,rank,members,text\n", f) < 0;
+    int bad = fputs("plan_id,seq,round,kind,node,reason,alone,with,cur,relief,cost,rank,members,text,source\n", f) < 0;
+    char src[1024];
     for (int i = 0; i < n && !bad; i++)
         for (int32_t k = 0; k < plans[i].n_events && !bad; k++) {
             const stored_event_t *e = &plans[i].events[k];
             bad |= num(f, plans[i].id, false) | num(f, e->seq, false) | num(f, e->round, false) |
                    field(f, e->kind, false) | field(f, e->node, false) | field(f, e->reason, false) |
-                   num(f, e->alone, false) | num(f, e->with, false) | num(f, e->cur, false) |
-                   num(f, e->relief, false) | num(f, e->cost, false) | num(f, e->rank, false) |
-                   field(f, e->members, false) | field(f, e->text, true);
+                   opt(f, e->alone, false) | opt(f, e->with, false) | opt(f, e->cur, false) |
+                   num(f, e->relief, false) | opt(f, e->cost, false) | opt(f, e->rank, false) |
+                   field(f, e->members, false) | field(f, e->text, false) |
+                   field(f, origin(routines[i], e->node, src, sizeof src), true);
         }
     return bad;
 }
 
+static void free_sources(char **sources, int32_t n)
+{
+    for (int32_t i = 0; sources && i < n; i++)
+        free(sources[i]);
+    free(sources);
+}
+
+int export_plan_arena(store_t *s, const stored_plan_t *p, rebuilt_t *rb, footprint_t *fp, score_detail_t *d,
+                      rs_error_t *err)
+{
+    memset(d, 0, sizeof *d);
+    int rc = rebuild_plan(s, p, rb, err);
+    if (rc)
+        return rc;
+    rc = score_lowering(rb->lowering, rb->final_prefs, &rb->cfg, fp, d, err);
+    if (!rc && fp->total != p->final.total)
+        rc = error_set(err, RS_ESTORE, store_path(s), 0, 0,
+                       "plan %lld re-scores to %lld B, not the %lld B it recorded (was the routine changed?)",
+                       (long long)p->id, (long long)fp->total, (long long)p->final.total);
+    if (rc) {
+        score_detail_free(d);
+        rebuild_free(rb);
+    }
+    return rc;
+}
+
 static int layout_problem(store_t *s, const stored_plan_t *p, minimalloc_problem_t *mp, int64_t **offsets,
-                          rs_error_t *err)
+                          char ***sources, rs_error_t *err)
 {
     memset(mp, 0, sizeof *mp);
     *offsets = NULL;
+    *sources = NULL;
     rebuilt_t rb;
-    int rc = rebuild_plan(s, p, &rb, err);
-    if (rc)
-        return rc;
     footprint_t fp;
     score_detail_t d;
-    rc = score_lowering(rb.lowering, rb.final_prefs, &rb.cfg, &fp, &d, err);
+    int rc = export_plan_arena(s, p, &rb, &fp, &d, err);
+    if (rc)
+        return rc;
     int32_t N = rb.lowering->n_nodes;
     if (!rc) {
         *offsets = calloc((size_t)N + 1, sizeof **offsets);
-        if (!*offsets)
+        *sources = calloc((size_t)N + 1, sizeof **sources);
+        if (!*offsets || !*sources)
             rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     }
     for (int32_t i = 0; !rc && i < N; i++) {
         if (d.place.is_inline[i])
             continue;
+        char src[1024];
         (*offsets)[mp->n] = d.offset[i];
+        if (!((*sources)[mp->n] = strdup(routine_node_origin(rb.routine, i, src, sizeof src))))
+            rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
         if (minimalloc_add(mp, rb.routine->nodes[i].name,
                            (arena_buf_t){ rb.lowering->bytes[i], d.live.start[i], d.live.end[i] }, false, 0))
             rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     }
-    if (!rc && fp.total != p->final.total)
-        rc = error_set(err, RS_ESTORE, store_path(s), 0, 0,
-                       "plan %lld re-scores to %lld B, not the %lld B it recorded (was the routine changed?)",
-                       (long long)p->id, (long long)fp.total, (long long)p->final.total);
     score_detail_free(&d);
     rebuild_free(&rb);
     if (rc) {
+        free_sources(*sources, N);
+        *sources = NULL;
         minimalloc_free(mp);
         free(*offsets);
         *offsets = NULL;
@@ -122,27 +196,73 @@ static int layout_problem(store_t *s, const stored_plan_t *p, minimalloc_problem
     return rc;
 }
 
+
 int export_plans(store_t *s, const stored_plan_t *plans, int n, export_what_t what, const char *path,
                  rs_error_t *err)
 {
+    return export_plans_raw(s, plans, n, what, path, false, err);
+}
+
+static int export_any(store_t *s, const stored_plan_t *plans, int n, export_what_t what, const char *path,
+                      rs_error_t *err);
+
+int export_plans_raw(store_t *s, const stored_plan_t *plans, int n, export_what_t what, const char *path, bool raw,
+                     rs_error_t *err)
+{
+    raw_text = raw;
+    int rc = export_any(s, plans, n, what, path, err);
+    raw_text = false;
+    return rc;
+}
+
+static int export_any(store_t *s, const stored_plan_t *plans, int n, export_what_t what, const char *path,
+                      rs_error_t *err)
+{
+    int guard = store_refuse_output(store_path(s), path, "the export", err);
+    if (guard)
+        return guard;
     if (what == EXPORT_LAYOUT) {
         if (n != 1)
             return error_set(err, RS_EINPUT, "--what", 0, 0, "layout exports one plan at a time (%d given)", n);
         minimalloc_problem_t mp;
         int64_t *offsets;
-        int rc = layout_problem(s, &plans[0], &mp, &offsets, err);
+        char **sources;
+        int rc = layout_problem(s, &plans[0], &mp, &offsets, &sources, err);
         if (!rc)
-            rc = minimalloc_write_solution(path, &mp, offsets, err);
+            rc = minimalloc_write_solution_sources(path, &mp, offsets, (const char *const *)sources, err);
+        free_sources(sources, mp.n);
         minimalloc_free(&mp);
         free(offsets);
         return rc;
     }
+    /* each plan's routine, for the source column; one parse per routine */
+    routine_t **routines = calloc((size_t)n + 1, sizeof *routines);
+    if (!routines)
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    int rc = RS_OK;
+    for (int i = 0; i < n && !rc && what != EXPORT_PLANS; i++) {
+        for (int k = 0; k < i && !routines[i]; k++)
+            if (plans[k].routine_id == plans[i].routine_id)
+                routines[i] = routines[k];
+        if (!routines[i])
+            rc = rebuild_routine(s, plans[i].routine_id, &routines[i], err);
+    }
     wfile_t w;
-    int rc = wfile_open(&w, path, err);
-    if (rc)
-        return rc;
-    int bad = what == EXPORT_PLANS ? write_plans(w.f, plans, n)
-              : what == EXPORT_FLIPS ? write_flips(w.f, plans, n)
-                                     : write_events(w.f, plans, n);
-    return wfile_close(&w, !bad, err);
+    if (!rc)
+        rc = wfile_open(&w, path, err);
+    if (!rc) {
+        int bad = what == EXPORT_PLANS ? write_plans(w.f, plans, n)
+                  : what == EXPORT_FLIPS ? write_flips(w.f, plans, routines, n)
+                                         : write_events(w.f, plans, routines, n);
+        rc = wfile_close(&w, !bad, err);
+    }
+    for (int i = 0; i < n; i++) {
+        bool shared = false;
+        for (int k = 0; k < i; k++)
+            shared |= routines[k] == routines[i];
+        if (!shared)
+            routine_free(routines[i]);
+    }
+    free(routines);
+    return rc;
 }

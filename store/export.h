@@ -3,7 +3,9 @@
 #ifndef RS_EXPORT_H
 #define RS_EXPORT_H
 
+#include "lower/score.h"
 #include "plans.h"
+#include "rebuild.h"
 #include "store.h"
 
 typedef enum export_what { EXPORT_PLANS, EXPORT_FLIPS, EXPORT_EVENTS, EXPORT_LAYOUT } export_what_t;
@@ -17,5 +19,20 @@ int export_what_parse(const char *s);
  * with ids the node names), re-scored from the store. */
 int export_plans(store_t *s, const stored_plan_t *plans, int n, export_what_t what, const char *path,
                  rs_error_t *err);
+
+/* Plan p's final arena made again from the store (its stored routine text,
+ * bindings, config and preferences plus its flips): *rb the rebuilt
+ * context, *fp and *d its scoring.  RS_ESTORE when it no longer scores to
+ * the total the plan recorded.  On success free *d with score_detail_free
+ * and *rb with rebuild_free; on error there is nothing to free. */
+int export_plan_arena(store_t *s, const stored_plan_t *p, rebuilt_t *rb, footprint_t *fp, score_detail_t *d,
+                      rs_error_t *err);
+
+/* The same; a text cell (a label, a name, a sentence) that begins with
+ * = + - @ TAB or CR is written with a leading ' so a spreadsheet shows it
+ * instead of running it as a formula (OWASP's CSV injection advice), unless
+ * raw.  Numbers are never touched.  export_plans is raw = false. */
+int export_plans_raw(store_t *s, const stored_plan_t *plans, int n, export_what_t what, const char *path, bool raw,
+                     rs_error_t *err);
 
 #endif

@@ -4,8 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/hlo.h"
 #include "store_int.h"
-#include "vec.h"
+#include "util/vec.h"
 
 void library_hash(const char *text, size_t len, char out[33])
 {
@@ -43,9 +44,9 @@ int library_routine_put(store_t *s, const char *name, const char *source, size_t
     if (step != SQLITE_DONE)
         return store_fail(s, step, "reading routines", err);
     if ((rc = store_prepare(s,
-                            "INSERT INTO routines(name, version, source, hash, path, steps, nodes, imported_at) "
+                            "INSERT INTO routines(name, version, source, hash, path, steps, nodes, imported_at, kind) "
                             "VALUES(?1, (SELECT coalesce(max(version), 0) + 1 FROM routines WHERE name = ?1), "
-                            "?2, ?3, ?4, ?5, ?6, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
+                            "?2, ?3, ?4, ?5, ?6, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?7)",
                             &st, err)))
         return rc;
     sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
@@ -55,6 +56,7 @@ int library_routine_put(store_t *s, const char *name, const char *source, size_t
         sqlite3_bind_text(st, 4, path, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int(st, 5, steps);
     sqlite3_bind_int(st, 6, nodes);
+    sqlite3_bind_text(st, 7, hlo_sniff(source, len) ? "hlo" : "routine", -1, SQLITE_STATIC);
     if ((rc = store_exec_stmt(s, st, "saving the routine", err)))
         return rc;
     *id = sqlite3_last_insert_rowid(store_db(s));
@@ -131,6 +133,7 @@ static void routine_row(sqlite3_stmt *st, void *elem)
     r->hash = store_col_text(st, 5);
     r->path = store_col_text(st, 6);
     r->imported_at = store_col_text(st, 7);
+    r->kind = store_col_text(st, 8);
 }
 
 static void routine_row_free(void *elem)
@@ -138,6 +141,7 @@ static void routine_row_free(void *elem)
     routine_row_t *r = elem;
     free(r->name);
     free(r->hash);
+    free(r->kind);
     free(r->path);
     free(r->imported_at);
 }
@@ -145,7 +149,7 @@ static void routine_row_free(void *elem)
 int library_routine_list(store_t *s, routine_row_t **rows, int *n, rs_error_t *err)
 {
     return store_collect(s,
-                         "SELECT id, name, version, steps, nodes, hash, coalesce(path, ''), imported_at "
+                         "SELECT id, name, version, steps, nodes, hash, coalesce(path, ''), imported_at, kind "
                          "FROM routines ORDER BY name, version",
                          sizeof **rows, routine_row, routine_row_free, (void **)rows, n, "listing routines", err);
 }
@@ -157,28 +161,50 @@ void library_routine_rows_free(routine_row_t *rows, int n)
     free(rows);
 }
 
-int library_profile_put(store_t *s, const profile_t *p, int64_t *id, rs_error_t *err)
+static const char PROFILE_UPSERT[] =
+    "INSERT INTO profiles(name, memory_bytes, alignment, max_inline_depth, flops_per_s, "
+    "bytes_per_s) VALUES(?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(name) DO UPDATE SET "
+    "memory_bytes = ?2, alignment = ?3, max_inline_depth = ?4, flops_per_s = ?5, "
+    "bytes_per_s = ?6";
+
+static void bind_profile(sqlite3_stmt *st, const profile_t *p)
 {
-    sqlite3_stmt *st;
-    int rc = store_prepare(s,
-                           "INSERT INTO profiles(name, memory_bytes, alignment, max_inline_depth, flops_per_s, "
-                           "bytes_per_s) VALUES(?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(name) DO UPDATE SET "
-                           "memory_bytes = ?2, alignment = ?3, max_inline_depth = ?4, flops_per_s = ?5, "
-                           "bytes_per_s = ?6",
-                           &st, err);
-    if (rc)
-        return rc;
     sqlite3_bind_text(st, 1, p->name, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, p->memory_bytes);
     sqlite3_bind_int64(st, 3, p->alignment);
     sqlite3_bind_int(st, 4, p->max_inline_depth);
     sqlite3_bind_int64(st, 5, p->flops_per_s);
     sqlite3_bind_int64(st, 6, p->bytes_per_s);
+}
+
+int library_profile_put(store_t *s, const profile_t *p, int64_t *id, rs_error_t *err)
+{
+    sqlite3_stmt *st;
+    int rc = store_prepare(s, PROFILE_UPSERT, &st, err);
+    if (rc)
+        return rc;
+    bind_profile(st, p);
     if ((rc = store_exec_stmt(s, st, "saving a profile", err)))
         return rc;
     bool found;
     profile_t tmp;
     return library_profile_find(s, p->name, &tmp, id, &found, err);
+}
+
+int library_profiles_put(store_t *s, const profile_t *p, int32_t n, rs_error_t *err)
+{
+    sqlite3_stmt *st;
+    int rc = store_prepare(s, PROFILE_UPSERT, &st, err);
+    for (int32_t i = 0; !rc && i < n; i++) {
+        bind_profile(st, &p[i]);
+        int step = sqlite3_step(st);
+        if (step != SQLITE_DONE)
+            rc = store_fail(s, step, "saving a profile", err);
+        sqlite3_reset(st);
+    }
+    if (st)
+        sqlite3_finalize(st);
+    return rc;
 }
 
 static void profile_from_row(sqlite3_stmt *st, profile_t *p)

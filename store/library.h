@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "minimalloc.h"
-#include "profile.h"
+#include "model/profile.h"
 #include "store.h"
 
 typedef struct routine_row {
@@ -19,6 +19,7 @@ typedef struct routine_row {
     char *hash;
     char *path;
     char *imported_at;
+    char *kind;          /* "routine" (§1 text) or "hlo" (XLA HLO text, §10) */
 } routine_row_t;
 
 typedef struct layout_row {
@@ -52,6 +53,9 @@ void library_routine_rows_free(routine_row_t *rows, int n);
 
 /* Inserts or replaces the profile named p->name (inside a transaction). */
 int library_profile_put(store_t *s, const profile_t *p, int64_t *id, rs_error_t *err);
+/* The same for n profiles through one prepared statement (a million rows
+ * in seconds: preparing per row is what costs). */
+int library_profiles_put(store_t *s, const profile_t *p, int32_t n, rs_error_t *err);
 int library_profile_find(store_t *s, const char *name, profile_t *out, int64_t *id, bool *found, rs_error_t *err);
 int library_profile_list(store_t *s, profile_t **out, int *n, rs_error_t *err);
 

@@ -8,13 +8,14 @@
 #include <unistd.h>
 
 #include "csvio.h"
-#include "vec.h"
+#include "util/vec.h"
 #include "wfile.h"
 
 typedef struct mm_reader {
     minimalloc_problem_t *p;
     bool header_seen;
     bool has_offset;
+    bool has_source;  /* a sixth column, `source`, written by export and ignored */
 } mm_reader_t;
 
 static bool field_is(const csvio_row_t *row, int k, const char *name)
@@ -35,13 +36,14 @@ static int on_header(mm_reader_t *r, const csvio_row_t *row, rs_error_t *err)
     static const char *want[] = { "id", "lower", "upper", "size" };
     for (int k = 0; k < 4; k++)
         if (k >= row->n || !field_is(row, k, want[k]))
-            return error_set(err, RS_EINPUT, row->path, row->line, k < row->n ? row->col[k] : 0,
+            return error_set(err, RS_EINPUT, row->path, row->line, k < row->n ? row->col[k] : csvio_col_after(row),
                              "expected the header id,lower,upper,size (column %d should be '%s')", k + 1, want[k]);
-    if (row->n == 5 && field_is(row, 4, "offset"))
+    if (row->n >= 5 && row->n <= 6 && field_is(row, 4, "offset") && (row->n == 5 || field_is(row, 5, "source"))) {
         r->has_offset = true;
-    else if (row->n > 4)
+        r->has_source = row->n == 6;
+    } else if (row->n > 4)
         return error_set(err, RS_EINPUT, row->path, row->line, row->col[4],
-                         "unknown column '%.40s' (expected id,lower,upper,size[,offset])", row->field[4]);
+                         "unknown column '%.40s' (expected id,lower,upper,size[,offset[,source]])", row->field[4]);
     r->header_seen = true;
     return RS_OK;
 }
@@ -51,11 +53,11 @@ static int on_row(void *ud, const csvio_row_t *row, rs_error_t *err)
     mm_reader_t *r = ud;
     if (!r->header_seen)
         return on_header(r, row, err);
-    int want = r->has_offset ? 5 : 4;
-    if (row->n != want)
-        return error_set(err, RS_EINPUT, row->path, row->line, 0, "expected %d fields, found %d", want, row->n);
+    int want = r->has_offset ? 5 + r->has_source : 4;
+    int rc = csvio_check_count(row, want, err);
+    if (rc)
+        return rc;
     long long lower, upper, size, offset = 0;
-    int rc;
     if ((rc = csvio_field_int(row, 1, "lower", &lower, err)) || (rc = csvio_field_int(row, 2, "upper", &upper, err)) ||
         (rc = csvio_field_int(row, 3, "size", &size, err)) ||
         (r->has_offset && (rc = csvio_field_int(row, 4, "offset", &offset, err))))
@@ -70,7 +72,7 @@ static int on_row(void *ud, const csvio_row_t *row, rs_error_t *err)
     if (offset < 0)
         return error_set(err, RS_EINPUT, row->path, row->line, row->col[4], "offset must be >= 0, found %lld", offset);
     if (r->p->n == INT32_MAX)
-        return error_set(err, RS_EINPUT, row->path, row->line, 0, "too many buffers");
+        return error_set(err, RS_EINPUT, row->path, row->line, 1, "too many buffers");
     if (minimalloc_add(r->p, row->field[0], (arena_buf_t){ size, lower, upper - 1 }, r->has_offset, offset))
         return error_set(err, RS_ENOMEM, row->path, row->line, 0, "out of memory");
     return RS_OK;
@@ -172,15 +174,26 @@ void minimalloc_free(minimalloc_problem_t *p)
 int minimalloc_write_solution(const char *path, const minimalloc_problem_t *p, const int64_t *offsets,
                               rs_error_t *err)
 {
+    return minimalloc_write_solution_sources(path, p, offsets, NULL, err);
+}
+
+int minimalloc_write_solution_sources(const char *path, const minimalloc_problem_t *p, const int64_t *offsets,
+                                      const char *const *sources, rs_error_t *err)
+{
     wfile_t w;
     int rc = wfile_open(&w, path, err);
     if (rc)
         return rc;
-    bool ok = fputs("id,lower,upper,size,offset\n", w.f) >= 0;
+    bool ok = fputs(sources ? "id,lower,upper,size,offset,source\n" : "id,lower,upper,size,offset\n", w.f) >= 0;
     for (int32_t i = 0; i < p->n && ok; i++) {
         ok = csvio_write_field(w.f, p->ids[i], strlen(p->ids[i])) == 0;
-        ok = ok && fprintf(w.f, ",%lld,%lld,%lld,%lld\n", (long long)p->bufs[i].start, (long long)p->bufs[i].end + 1,
+        ok = ok && fprintf(w.f, ",%lld,%lld,%lld,%lld", (long long)p->bufs[i].start, (long long)p->bufs[i].end + 1,
                            (long long)p->bufs[i].size, (long long)offsets[i]) >= 0;
+        if (ok && sources) {
+            const char *src = sources[i] ? sources[i] : "";
+            ok = fputc(',', w.f) != EOF && csvio_write_field(w.f, src, strlen(src)) == 0;
+        }
+        ok = ok && fputc('\n', w.f) != EOF;
     }
     return wfile_close(&w, ok, err);
 }

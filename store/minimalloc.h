@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "arena.h"
-#include "error.h"
+#include "layout/arena.h"
+#include "util/error.h"
 
 typedef struct minimalloc_problem {
     int32_t n;
@@ -41,5 +41,10 @@ void minimalloc_free(minimalloc_problem_t *p);
  * leaves no partial file. */
 int minimalloc_write_solution(const char *path, const minimalloc_problem_t *p, const int64_t *offsets,
                               rs_error_t *err);
+
+/* The same with a sixth column, source (sources[i] may be NULL: empty);
+ * minimalloc_read accepts it back and ignores it. */
+int minimalloc_write_solution_sources(const char *path, const minimalloc_problem_t *p, const int64_t *offsets,
+                                      const char *const *sources, rs_error_t *err);
 
 #endif

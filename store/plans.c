@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan/trace.h"
 #include "store_int.h"
-#include "vec.h"
-#include "strbuf.h"
-#include "trace.h"
+#include "util/strbuf.h"
+#include "util/vec.h"
 
 static int insert_context(store_t *s, int64_t parent, int64_t routine_id, int64_t profile_id, const char *bindings,
                           const char *config, const char *prefs, int64_t *id, rs_error_t *err)
@@ -110,9 +110,9 @@ int plans_save(store_t *s, const plan_save_t *in, int64_t *plan_id, rs_error_t *
                             "baseline_total, baseline_live_peak, baseline_peak_step, baseline_buffers, "
                             "baseline_compute, final_total, final_live_peak, final_peak_step, final_buffers, "
                             "final_compute, considered, dropped, within_budget, elapsed_us, reused, lowered, "
-                            "created_at, label, n_flips, n_events, sweep_id) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, "
-                            "?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, "
-                            "strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?22, ?23, ?24, ?25)",
+                            "created_at, label, n_flips, n_events, sweep_id, audit) VALUES(?1, ?2, ?3, ?4, ?5, ?6, "
+                            "?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, "
+                            "strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?22, ?23, ?24, ?25, ?26)",
                             &st, err)))
         return rc;
     int k = 1;
@@ -146,6 +146,10 @@ int plans_save(store_t *s, const plan_save_t *in, int64_t *plan_id, rs_error_t *
     sqlite3_bind_int(st, k++, p->n_events);
     if (in->sweep_id)
         sqlite3_bind_int64(st, k++, in->sweep_id);
+    else
+        sqlite3_bind_null(st, k++);
+    if (in->audit)
+        sqlite3_bind_text(st, k++, in->audit, -1, SQLITE_TRANSIENT);
     else
         sqlite3_bind_null(st, k++);
     if ((rc = store_exec_stmt(s, st, "saving the plan", err)))
@@ -197,7 +201,11 @@ int plans_sweep_put(store_t *s, int64_t routine_id, const char *budgets, int64_t
     "c.prefs, coalesce(cc.prefs, ''), p.budget_kind, coalesce(p.budget_bytes, -1), p.cap, "               \
     "p.baseline_total, p.baseline_live_peak, p.baseline_peak_step, p.baseline_buffers, p.baseline_compute, " \
     "p.final_total, p.final_live_peak, p.final_peak_step, p.final_buffers, p.final_compute, "              \
-    "p.considered, p.dropped, p.within_budget, p.elapsed_us, p.reused, p.lowered, p.created_at, p.n_flips " \
+    "p.considered, p.dropped, p.within_budget, p.elapsed_us, p.reused, p.lowered, p.created_at, p.n_flips, " \
+    "p.audit, "                                                                                            \
+    "coalesce(p.gap_kind, ''), coalesce(p.gap_found, 0), coalesce(p.gap_total, -1), "                      \
+    "coalesce(p.gap_compute, -1), coalesce(p.gap_flips, ''), coalesce(p.gap_proved, 0), "                  \
+    "coalesce(p.gap_explored, 0) "                                                                         \
     "FROM plans p JOIN contexts c ON c.id = p.context_id JOIN routines r ON r.id = c.routine_id "         \
     "LEFT JOIN profiles pr ON pr.id = c.profile_id LEFT JOIN contexts cc ON cc.id = p.child_context_id "
 
@@ -238,6 +246,35 @@ static void read_plan_row(sqlite3_stmt *st, stored_plan_t *p)
     p->lowered = sqlite3_column_int64(st, k++);
     p->created_at = store_col_text(st, k++);
     p->n_flips = sqlite3_column_int(st, k++); /* until the flips are loaded: their count */
+    p->audit = sqlite3_column_type(st, k) == SQLITE_NULL ? NULL : store_col_text(st, k);
+    k++;
+    p->gap.kind = store_col_text(st, k++);
+    p->gap.found = sqlite3_column_int(st, k++) != 0;
+    p->gap.total = sqlite3_column_int64(st, k++);
+    p->gap.compute = sqlite3_column_int64(st, k++);
+    p->gap.flips = store_col_text(st, k++);
+    p->gap.proved = sqlite3_column_int(st, k++) != 0;
+    p->gap.explored = sqlite3_column_int64(st, k++);
+}
+
+int plans_set_gap(store_t *s, int64_t id, const plan_gap_t *g, rs_error_t *err)
+{
+    sqlite3_stmt *st;
+    int rc = store_prepare(s,
+                           "UPDATE plans SET gap_kind = ?2, gap_found = ?3, gap_total = ?4, gap_compute = ?5, "
+                           "gap_flips = ?6, gap_proved = ?7, gap_explored = ?8 WHERE id = ?1",
+                           &st, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_text(st, 2, g->kind, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 3, g->found);
+    sqlite3_bind_int64(st, 4, g->total);
+    sqlite3_bind_int64(st, 5, g->compute);
+    sqlite3_bind_text(st, 6, g->flips, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 7, g->proved);
+    sqlite3_bind_int64(st, 8, g->explored);
+    return store_exec_stmt(s, st, "recording the plan's gap", err);
 }
 
 static int load_flips(store_t *s, stored_plan_t *p, rs_error_t *err)
@@ -338,6 +375,9 @@ static void free_fields(stored_plan_t *p)
     free(p->child_prefs);
     free(p->budget_kind);
     free(p->created_at);
+    free(p->audit);
+    free(p->gap.kind);
+    free(p->gap.flips);
 }
 
 void stored_plan_free(stored_plan_t *p)

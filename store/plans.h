@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "fit.h"
+#include "plan/fit.h"
 #include "store.h"
 
 typedef struct plan_save {
@@ -19,11 +19,25 @@ typedef struct plan_save {
     const char *label;      /* may be NULL */
     int64_t elapsed_us;
     int64_t sweep_id;       /* 0: none */
+    const char *audit;      /* what --audit found ("N reuses checked, ..." then a line per difference); NULL: not audited */
 } plan_save_t;
 
 /* Saves a plan (inside a transaction): its root and child contexts, the
  * plan row, flips and events. */
 int plans_save(store_t *s, const plan_save_t *in, int64_t *plan_id, rs_error_t *err);
+
+/* The gap a plan records to a better plan of the same budget (DESIGN §12). */
+typedef struct plan_gap {
+    char *kind;             /* "exact" or "improved"; "" when none was recorded */
+    bool found;             /* a subset fits the budget (exact) */
+    bool proved;            /* exact: proved best; improved: a local optimum */
+    int64_t total, compute; /* the better plan's footprint */
+    char *flips;            /* its flips, space-separated, node order */
+    int64_t explored;       /* subsets scored */
+} plan_gap_t;
+
+/* Records g as plan id's gap (one row). */
+int plans_set_gap(store_t *s, int64_t id, const plan_gap_t *g, rs_error_t *err);
 
 /* Records a sweep (inside a transaction, before its plans). */
 int plans_sweep_put(store_t *s, int64_t routine_id, const char *budgets, int64_t reused, int64_t lowered,
@@ -57,6 +71,8 @@ typedef struct stored_plan {
     bool within_budget;
     int64_t elapsed_us, reused, lowered;
     char *created_at;
+    char *audit;            /* NULL when the plan was not audited */
+    plan_gap_t gap;         /* kind "" when none */
     stored_flip_t *flips;
     int32_t n_flips;
     stored_event_t *events; /* loaded when asked */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "csvio.h"
+#include "util/strmap.h"
 
 enum { COL_NAME, COL_MEMORY, COL_ALIGN, COL_DEPTH, COL_FLOPS, COL_BW, NCOLS };
 static const char *COLS[NCOLS] = { "name", "memory_bytes", "alignment", "max_inline_depth", "flops_per_s",
@@ -17,6 +18,7 @@ typedef struct prof_reader {
     int map[NCOLS]; /* column index of each known field */
     int ncols;
     bool header_seen;
+    strmap_t *seen; /* name -> row index, for "given twice" in constant time */
 } prof_reader_t;
 
 /* "312e12", "4096": an exact non-negative integer. */
@@ -79,8 +81,9 @@ static int on_row(void *ud, const csvio_row_t *row, rs_error_t *err)
         r->header_seen = true;
         return RS_OK;
     }
-    if (row->n != r->ncols)
-        return error_set(err, RS_EINPUT, row->path, row->line, 0, "expected %d fields, found %d", r->ncols, row->n);
+    int rc = csvio_check_count(row, r->ncols, err);
+    if (rc)
+        return rc;
     profile_t p;
     memset(&p, 0, sizeof p);
     const char *name = row->field[r->map[COL_NAME]];
@@ -106,10 +109,12 @@ static int on_row(void *ud, const csvio_row_t *row, rs_error_t *err)
     p.max_inline_depth = (int32_t)v[COL_DEPTH];
     p.flops_per_s = v[COL_FLOPS];
     p.bytes_per_s = v[COL_BW];
-    for (int32_t i = 0; i < r->l->n; i++)
-        if (strcmp(r->l->items[i].name, p.name) == 0)
-            return error_set(err, RS_EINPUT, row->path, row->line, row->col[r->map[COL_NAME]],
-                             "profile '%s' given twice", p.name);
+    size_t name_len = strlen(p.name);
+    if (strmap_get(r->seen, p.name, name_len) >= 0)
+        return error_set(err, RS_EINPUT, row->path, row->line, row->col[r->map[COL_NAME]],
+                         "profile '%s' given twice", p.name);
+    if (strmap_put(r->seen, p.name, name_len, r->l->n) != 0)
+        return error_set(err, RS_ENOMEM, row->path, row->line, 0, "out of memory");
     if (r->l->n == r->cap) {
         int32_t ncap = r->cap ? r->cap * 2 : 8;
         profile_t *ni = realloc(r->l->items, (size_t)ncap * sizeof *ni);
@@ -122,11 +127,15 @@ static int on_row(void *ud, const csvio_row_t *row, rs_error_t *err)
     return RS_OK;
 }
 
-int profiles_read(const char *path, profile_list_t *out, rs_error_t *err)
+/* Reads from f when given, else opens path. */
+static int read_profiles(FILE *f, const char *path, profile_list_t *out, rs_error_t *err)
 {
     memset(out, 0, sizeof *out);
-    prof_reader_t r = { .l = out };
-    int rc = csvio_read_file(path, on_row, &r, err);
+    prof_reader_t r = { .l = out, .seen = strmap_new() };
+    if (!r.seen)
+        return error_set(err, RS_ENOMEM, path, 0, 0, "out of memory");
+    int rc = f ? csvio_read_stream(f, path, on_row, &r, err) : csvio_read_file(path, on_row, &r, err);
+    strmap_free(r.seen);
     if (!rc && !r.header_seen)
         rc = error_set(err, RS_EINPUT, path, 1, 1, "empty file: expected the profile header");
     if (rc)
@@ -134,16 +143,14 @@ int profiles_read(const char *path, profile_list_t *out, rs_error_t *err)
     return rc;
 }
 
+int profiles_read(const char *path, profile_list_t *out, rs_error_t *err)
+{
+    return read_profiles(NULL, path, out, err);
+}
+
 int profiles_read_stream(FILE *f, const char *path, profile_list_t *out, rs_error_t *err)
 {
-    memset(out, 0, sizeof *out);
-    prof_reader_t r = { .l = out };
-    int rc = csvio_read_stream(f, path, on_row, &r, err);
-    if (!rc && !r.header_seen)
-        rc = error_set(err, RS_EINPUT, path, 1, 1, "empty file: expected the profile header");
-    if (rc)
-        profiles_free(out);
-    return rc;
+    return read_profiles(f, path, out, err);
 }
 
 void profiles_free(profile_list_t *l)

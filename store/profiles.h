@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "error.h"
-#include "profile.h"
+#include "model/profile.h"
+#include "util/error.h"
 
 typedef struct profile_list {
     profile_t *items;

@@ -5,12 +5,13 @@
 #include <string.h>
 
 #include "library.h"
-#include "strbuf.h"
+#include "model/hlo.h"
+#include "util/strbuf.h"
 
 void rebuild_config_format(const score_config_t *c, char *buf, size_t n)
 {
     snprintf(buf, n, "alignment=%lld max_inline_depth=%d aliasing=%s layout=%s", (long long)c->alignment,
-             (int)c->max_inline_depth, c->aliasing ? "on" : "off", arena_strategy_name(c->layout));
+             (int)c->max_inline_depth, c->aliasing ? "on" : "off", layout_strategy_name(c->layout));
 }
 
 int rebuild_config_parse(const char *text, score_config_t *c, rs_error_t *err)
@@ -31,8 +32,8 @@ int rebuild_config_parse(const char *text, score_config_t *c, rs_error_t *err)
         else if (strcmp(tok, "aliasing") == 0)
             c->aliasing = strcmp(eq, "off") != 0;
         else if (strcmp(tok, "layout") == 0) {
-            int st = arena_strategy_parse(eq);
-            c->layout = st < 0 ? ARENA_GREEDY : (arena_strategy_t)st;
+            int st = layout_strategy_parse(eq);
+            c->layout = st < 0 ? LAYOUT_GREEDY : (layout_strategy_t)st;
         }
     }
     if (c->alignment < 1)
@@ -75,18 +76,33 @@ static int mark(const routine_t *r, const char *list, uint8_t *prefs, rs_error_t
     return rc;
 }
 
-int rebuild_plan(store_t *s, const stored_plan_t *p, rebuilt_t *out, rs_error_t *err)
+/* Routine id's stored text (kept in *source) parsed by its kind. */
+static int read_stored(store_t *s, int64_t id, char **source, routine_t **out, rs_error_t *err)
 {
-    memset(out, 0, sizeof *out);
     size_t len;
     char *name = NULL;
-    int rc = library_routine_source(s, p->routine_id, &out->source, &len, &name, err);
+    int rc = library_routine_source(s, id, source, &len, &name, err);
     if (!rc) {
         char label[300];
         snprintf(label, sizeof label, "%s (stored)", name);
-        rc = routine_parse(label, out->source, len, &out->routine, err);
+        rc = hlo_read_any(label, *source, len, out, err);
     }
     free(name);
+    return rc;
+}
+
+int rebuild_routine(store_t *s, int64_t routine_id, routine_t **out, rs_error_t *err)
+{
+    char *source = NULL;
+    int rc = read_stored(s, routine_id, &source, out, err);
+    free(source);
+    return rc;
+}
+
+int rebuild_plan(store_t *s, const stored_plan_t *p, rebuilt_t *out, rs_error_t *err)
+{
+    memset(out, 0, sizeof *out);
+    int rc = read_stored(s, p->routine_id, &out->source, &out->routine, err);
     /* the stored bindings are every bound symbol: override all */
     char *copy = NULL;
     const char **kv = NULL;

@@ -6,10 +6,10 @@
 
 #include <stdint.h>
 
-#include "lower.h"
+#include "lower/lower.h"
+#include "lower/score.h"
+#include "model/routine.h"
 #include "plans.h"
-#include "routine.h"
-#include "score.h"
 #include "store.h"
 
 typedef struct rebuilt {
@@ -28,6 +28,10 @@ int rebuild_config_parse(const char *text, score_config_t *c, rs_error_t *err);
 
 /* "B=64 D=784": every bound symbol of b. */
 char *rebuild_bindings_format(const routine_t *r, const bindings_t *b);
+
+/* The routine of row routine_id, parsed from its stored text (either
+ * format).  Free with routine_free. */
+int rebuild_routine(store_t *s, int64_t routine_id, routine_t **out, rs_error_t *err);
 
 /* Rebuilds plan p of store s.  Free with rebuild_free. */
 int rebuild_plan(store_t *s, const stored_plan_t *p, rebuilt_t *out, rs_error_t *err);

@@ -7,11 +7,12 @@
 #include <unistd.h>
 
 #include "store_int.h"
-#include "vec.h"
+#include "util/vec.h"
 
 /* Each entry takes a store from version i to i + 1.  Version 1 is the
  * first release's schema; version 2 adds plan labels, the counts that make
- * a saved plan checkable as whole, sweeps, and layout problems. */
+ * a saved plan checkable as whole, sweeps, and layout problems; version 3
+ * the kind of each routine's text; version 4 what `fit --audit` found. */
 static const char *MIGRATIONS[STORE_SCHEMA_VERSION] = {
     /* 0 -> 1 */
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
@@ -73,6 +74,19 @@ static const char *MIGRATIONS[STORE_SCHEMA_VERSION] = {
     "  PRIMARY KEY(layout_id, seq));"
     "CREATE INDEX plans_by_context ON plans(context_id);"
     "CREATE INDEX contexts_by_routine ON contexts(routine_id);",
+    /* 2 -> 3: what a routine's text is, 'routine' (§1) or 'hlo' (§10) */
+    "ALTER TABLE routines ADD COLUMN kind TEXT NOT NULL DEFAULT 'routine';"
+    "UPDATE routines SET kind = 'hlo' WHERE ltrim(source, ' ' || char(9, 10, 13)) LIKE 'HloModule%';",
+    /* 3 -> 4: what `fit --audit` found (NULL when the plan was not audited) */
+    "ALTER TABLE plans ADD COLUMN audit TEXT;",
+    /* 4 -> 5: the gap to the best (fit --exact) or improved (--improve) plan */
+    "ALTER TABLE plans ADD COLUMN gap_kind TEXT;"
+    "ALTER TABLE plans ADD COLUMN gap_found INTEGER;"
+    "ALTER TABLE plans ADD COLUMN gap_total INTEGER;"
+    "ALTER TABLE plans ADD COLUMN gap_compute INTEGER;"
+    "ALTER TABLE plans ADD COLUMN gap_flips TEXT;"
+    "ALTER TABLE plans ADD COLUMN gap_proved INTEGER;"
+    "ALTER TABLE plans ADD COLUMN gap_explored INTEGER;",
 };
 
 static int busy_timeout_ms(void)
@@ -277,6 +291,37 @@ int store_default_path(char *buf, size_t n, bool create_dir, rs_error_t *err)
     return RS_OK;
 }
 
+int store_refuse_output(const char *db, const char *path, const char *what, rs_error_t *err)
+{
+    struct stat out;
+    char def[4096];
+    if (!path)
+        return RS_OK;
+    bool exists = stat(path, &out) == 0; /* a -wal or -shm not there yet is caught by its name */
+    if (!db) {
+        if (store_default_path(def, sizeof def, false, NULL))
+            return RS_OK; /* no default location: no store there to hit */
+        db = def;
+    }
+    static const char *const suffix[] = { "", "-wal", "-shm" };
+    size_t n = strlen(db) + 8;
+    char *name = malloc(n);
+    if (!name)
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    int rc = RS_OK;
+    for (int i = 0; i < 3 && !rc; i++) {
+        struct stat st;
+        snprintf(name, n, "%s%s", db, suffix[i]);
+        bool same = exists ? stat(name, &st) == 0 && st.st_dev == out.st_dev && st.st_ino == out.st_ino
+                           : strcmp(name, path) == 0;
+        if (same)
+            rc = error_set(err, RS_EINPUT, path, 0, 0, "this is the session store%s (%s); writing %s there would destroy it",
+                           i ? (i == 1 ? "'s write-ahead log" : "'s shared memory") : "", name, what);
+    }
+    free(name);
+    return rc;
+}
+
 /* A rematscope store has the meta row app=rematscope; an empty database is
  * a new store; anything else is someone else's file. */
 static int check_identity(store_t *s, bool *fresh, rs_error_t *err)
@@ -411,7 +456,21 @@ int store_open(const char *path, store_t **out, rs_error_t *err)
     sqlite3_extended_result_codes(s->db, 1);
     if (s->readonly && !probe_readable(s)) {
         /* a read-only WAL store needs its -shm; without a writable folder,
-         * read the file as immutable (nobody can be writing it anyway) */
+         * read the file as immutable (nobody can be writing it anyway) —
+         * unless a -wal holds commits: immutable would not read them, and
+         * the store would look older than it is */
+        size_t wl = strlen(path) + 5;
+        char *wal = malloc(wl);
+        struct stat wst;
+        bool pending = wal && snprintf(wal, wl, "%s-wal", path) > 0 && stat(wal, &wst) == 0 && wst.st_size > 0;
+        free(wal);
+        if (pending) {
+            error_set(err, RS_ESTORE, path, 0, 0, "the store's write-ahead log (%s-wal) holds changes that cannot "
+                      "be read here: its -shm is missing and the folder is read-only; open the store once where "
+                      "it may be written (or copy it with its -wal to such a folder)", path);
+            store_close(s);
+            return RS_ESTORE;
+        }
         rc = open_immutable(s);
         if (rc != SQLITE_OK) {
             rc = store_fail(s, rc, "opening the store", err);

@@ -8,9 +8,11 @@ import csv
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
+import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import check, failed, finish, test  # noqa: E402
@@ -22,6 +24,7 @@ TMP = tempfile.mkdtemp(prefix="rs_cli_")
 def run(*args, env=None):
     e = dict(os.environ)
     e["XDG_DATA_HOME"] = TMP
+    e["XDG_CONFIG_HOME"] = TMP  # no user's config file leaks in
     if env:
         e.update(env)
     wrap = os.environ.get("RS_WRAP", "").split()  # e.g. valgrind: its errors fail the run (exit 99)
@@ -153,6 +156,153 @@ def expect_error(args, needle, status=2):
     check(lines[0].startswith("rematscope: "), lines[0])
     check(needle in lines[0], f"{needle!r} not in {lines[0]!r}")
     check(out == "", f"no partial output, got {out[:200]!r}")
+
+
+SVG_W, SVG_H = 1200, 800  # svg.h's SVG_WIDTH and SVG_HEIGHT
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+def svg_rects(path):
+    """The well-formed SVG's buffer rectangles: (x, y, w, h, title)."""
+    root = ET.parse(path).getroot()  # raises on anything not well-formed
+    check(root.tag == SVG_NS + "svg" and root.get("width") == str(SVG_W) and root.get("height") == str(SVG_H),
+          root.attrib)
+    g = [e for e in root.iter(SVG_NS + "g") if e.get("id") == "buffers"]
+    check(len(g) == 1, "one group of buffers")
+    return [(int(r.get("x")), int(r.get("y")), int(r.get("width")), int(r.get("height")),
+             r.find(SVG_NS + "title").text) for r in g[0].iter(SVG_NS + "rect")]
+
+
+def svg_geometry(bufs, steps, total, budget, n_roles):
+    """app/picture.c's rules written out again: bufs are (start, end, offset,
+    size, role) with inclusive spans; returns [(x, y, w, h), count] per
+    rectangle, buffers under a pixel on the same pixels merged."""
+    rows = (n_roles + 1) // 2
+    px, py, pw, ph = 96, 68, SVG_W - 96 - 24, SVG_H - 68 - 64 - rows * 20 - 28
+    m = max(total, budget, 1)
+    step = 1
+    while -(-m // step) > 8:
+        step *= 2
+    top = -(-m // step) * step
+    rects, groups = [], {}
+    for (s, e, o, size, role) in bufs:
+        if size <= 0:
+            continue
+        x0, x1 = px + s * pw // steps, px + (e + 1) * pw // steps
+        yb, yt = py + ph - o * ph // top, py + ph - (o + size) * ph // top
+        box = (x0, yt if yb > yt else yb - 1, max(1, x1 - x0), max(1, yb - yt))
+        if (e + 1 - s) * pw < steps or size * ph < top:  # under a pixel
+            if (box, role) in groups:
+                groups[(box, role)][1] += 1
+                continue
+            groups[(box, role)] = r = [box, 1]
+        else:
+            r = [box, 1]
+        rects.append(r)
+    return rects
+
+
+def png_size(path):
+    with open(path, "rb") as f:
+        head = f.read(24)
+    check(head[:8] == b"\x89PNG\r\n\x1a\n", "a PNG")
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+
+
+def check_renders(svg):
+    png = svg + ".png"
+    p = subprocess.run(["rsvg-convert", svg, "-o", png], capture_output=True, text=True)
+    check(p.returncode == 0, f"rsvg-convert: {p.stderr}")
+    check(png_size(png) == (SVG_W, SVG_H), png_size(png))
+
+
+@test
+def layout_svg():
+    """resnet50's layout as a picture: one rectangle per drawn buffer (those
+    under a pixel on the same pixels as one), where the solution puts them."""
+    src, sol, svg = os.path.join(BENCH, "real", "resnet50.csv"), os.path.join(TMP, "r50.csv"), os.path.join(TMP, "r50.svg")
+    rc, out, err = run("layout", src, "--output", sol, "--svg", svg, "--json")
+    check(rc == 0, err)
+    j = json.loads(out)
+    with open(sol, newline="") as f:
+        rows = list(csv.DictReader(f))
+    bufs = [(int(r["lower"]), int(r["upper"]) - 1, int(r["offset"]), int(r["size"]), 0) for r in rows]
+    steps = max(b[1] for b in bufs) + 1
+    want = svg_geometry(bufs, steps, j["height"], -1, 1)
+    got = svg_rects(svg)
+    check(len(got) == len(want) and len(got) < j["buffers"], (len(got), len(want), j["buffers"]))
+    drawn = 0
+    for (x, y, w, h, title), (box, count) in zip(got, want):
+        check((x, y, w, h) == box, ((x, y, w, h), box, title))
+        n = int(title.split()[0]) if "under a pixel" in title else 1
+        check(n == count, (title, count))
+        drawn += n
+    check(drawn == j["buffers"] == len(rows), (drawn, j["buffers"]))
+    check_renders(svg)
+    rc, out, err = run("layout", src, "--svg", svg)
+    check(rc == 0 and f"picture      {svg} (1042 buffers as {len(want)} rectangles)" in out, out + err)
+
+
+@test
+def layout_svg_escapes_names():
+    src = write("names.csv", 'id,lower,upper,size\n"a<b>&""c\'",0,2,64\nnaïve,1,3,32\n]]>,2,4,16\n')
+    svg = os.path.join(TMP, "names.svg")
+    rc, out, err = run("layout", src, "--svg", svg)
+    check(rc == 0, err)
+    titles = [t for (_, _, _, _, t) in svg_rects(svg)]
+    check(len(titles) == 3, titles)
+    check(titles[0].startswith("a<b>&\"c': 64 B (64 B), steps 0-1, offset 0"), titles[0])
+    check(titles[1].startswith("naïve: 32 B") and titles[2].startswith("]]>: 16 B"), titles)
+    check_renders(svg)
+    expect_error(["layout", src, "--svg", os.path.join(TMP, "no", "such", "dir.svg")], "dir.svg")
+    # bytes XML cannot hold: a surrogate, U+FFFE, an overlong NUL, controls, above U+10FFFF
+    src = write("hostile.csv", b"id,lower,upper,size\n\xed\xa0\x80,0,2,64\n\xef\xbf\xbe,1,3,32\n\xc0\x80x,2,4,16\n"
+                b"\x01\x7f,0,1,8\n\xf4\x90\x80\x80,3,4,8\n", "wb")
+    rc, out, err = run("layout", src, "--svg", svg)
+    check(rc == 0, err)
+    titles = [t.split(":")[0] for (_, _, _, _, t) in svg_rects(svg)]
+    check(titles == ["\\xed\\xa0\\x80", "\\xef\\xbf\\xbe", "\\xc0\\x80x", "\\x01\\x7f", "\\xf4\\x90\\x80\\x80"], titles)
+    check_renders(svg)
+
+
+@test
+def export_plan_svg():
+    """A saved plan's final arena: every buffer score --json reports for the
+    plan's flips, at its offset over its span, with its budget line."""
+    db = os.path.join(TMP, "svg.db")
+    rc, out, err = run("fit", os.path.join(SAMPLES, "gen", "resnet_small.routine"), "--budget", "90%", "--save",
+                       "--json", "--db", db)
+    check(rc == 0, err)
+    plan = json.loads(out)
+    svg = os.path.join(TMP, "plan.svg")
+    rc, out, err = run("export", str(plan["plan_id"]), "--what", "svg", "--output", svg, "--db", db)
+    check(rc == 0 and out.startswith(f"wrote {svg} ("), out + err)
+    inl = [a for f in plan["flips"] for a in ("--inline", f["node"])]
+    rc, out, err = run("score", os.path.join(SAMPLES, "gen", "resnet_small.routine"), *inl, "--json")
+    check(rc == 0, err)
+    sc = json.loads(out)
+    check(sc["footprint"]["total"] == plan["final"]["total"], (sc["footprint"], plan["final"]))
+    got = svg_rects(svg)
+    drawn, singles = 0, {}
+    for (x, y, w, h, title) in got:
+        if "under a pixel" in title:
+            drawn += int(title.split()[0])
+        else:
+            drawn += 1
+            singles[title.split(":")[0]] = title
+    check(drawn == len([b for b in sc["buffers"] if b["bytes"] > 0]), (drawn, len(sc["buffers"])))
+    check(len(singles) > 50, len(singles))
+    for b in sc["buffers"]:
+        t = singles.get(b["node"])
+        if t:
+            check(f"({b['bytes']} B), steps {b['start']}-{b['end']}, offset {b['offset']}," in t, (t, b))
+    root = ET.parse(svg).getroot()
+    text = " ".join("".join(e.itertext()) for e in root.iter(SVG_NS + "text"))
+    check(f"budget {plan['budget']['bytes'] / 1048576:.2f} MiB" in text, text[:400])
+    check(f"peak @ step {plan['final']['peak_step']}:" in text, text[:400])
+    check_renders(svg)
+    expect_error(["export", "1", "1", "--what", "svg", "--output", svg, "--db", db], "svg exports one plan at a time")
+    expect_error(["export", "1", "--what", "png", "--output", svg, "--db", db], "layout or svg")
 
 
 @test
@@ -319,7 +469,7 @@ def fit_json_keys_and_values():
     check(j["considered"] == 1 and j["dropped"] == 1 and not j["within_budget"], j)
     check(err == "", "nothing logged without --log-memory-budget")
     rc, out, err = run("fit", p, "--budget", "1", "--json", "--max-candidates", "1", "--log-memory-budget")
-    check(rc == 0 and err.strip() == "rematscope: memory budget: dropped candidate Y (cost bound 100): over the cap of 1",
+    check(rc == 0 and err.strip() == "rematscope: memory budget: dropped candidate Y (cost bound 100 FLOPs): over the cap of 1",
           err)
 
 
@@ -339,6 +489,40 @@ def fit_readable_and_sweep():
     check(all(pl["reuse"]["lowered"] == 1 for pl in j["plans"]) and j["reuse"]["lowered"] == 1, j["reuse"])
     rc, out, err = run("sweep", MLP, "--budgets", "9MiB,minimize")
     check(rc == 0 and "reuse (one search)" in out and "+gw1" in out, out)
+
+
+@test
+def recompute_in_flops_and_time():
+    """Recompute in FLOPs with k/M/G/T and, with a profile, its time.  a
+    (cost 3N) is read twice by b and once by c; inlining both a and b runs
+    a's step R(a) = 3 times: compute 3000 + 2000 + 2000 = 7000 becomes
+    9000 + 2000 + 2000 = 13000, +6000 FLOPs (+85.714 %), 6 ms at 1e6 FLOP/s."""
+    src = write("rc.routine", "routine rc\nbind N=1000\ndtype f32\ninput x [N]\na = exp(x) [N] cost=3*N\n"
+                "b = add(a, a) [N]\nc = add(b, a) [N] @output\n")
+    prof = write("slow.csv", "name,memory_bytes,alignment,max_inline_depth,flops_per_s,bytes_per_s\n"
+                 "slow,1048576,1,8,1e6,1e6\n")
+    env = {"RS_PROFILES": prof}
+    db = os.path.join(TMP, "flops.db")
+    rc, out, err = run("fit", src, "--budget", "minimize", "--profile", "slow", "--events", "--save", "--db", db, env=env)
+    check(rc == 0, err)
+    check("baseline   15.6 KiB   (16000 B), compute 7.00 kFLOPs\n" in out, out)
+    check("final      7.81 KiB   (8000 B), compute 13.0 kFLOPs" in out, out)
+    check("recompute  +6.00 kFLOPs (+85.714%), about +6.00 ms on slow\n" in out, out)
+    check(re.search(r"1  b +3\.91 KiB +4000 +2\.00 kFLOPs", out) and re.search(r"2  a +3\.91 KiB +4000 +9\.00 kFLOPs", out), out)
+    check("round one: b ranked 1st: relief 4000 B per cost 2.00 kFLOPs (2 B/FLOP)" in out, out)
+    check(" ops" not in out, out)
+    rc, out, err = run("score", src, "--profile", "slow", env=env)
+    check(rc == 0 and "compute 7.00 kFLOPs (about 7.00 ms on slow)" in out, out + err)
+    check("a                    Inline      cost bound 9.00 kFLOPs" in out, out)
+    rc, out, err = run("show", "1", "--db", db)
+    check(rc == 0 and "recompute  +6.00 kFLOPs (+85.714%), about +6.00 ms on slow\n" in out, out + err)
+    rc, out, err = run("fit", src, "--budget", "100%", "--save", "--db", db)  # no flips, no profile
+    check(rc == 0 and "recompute  +0 FLOPs (+0.000%)\n" in out, out + err)
+    rc, out, err = run("compare", "1", "2", "--db", db)
+    check(rc == 0 and re.search(r"recompute +\+6\.00 kFLOPs \(\+85\.714%\) +\+0 FLOPs \(\+0\.000%\)", out), out + err)
+    check(re.search(r"est\. time +\+6\.00 ms on slow +-\n", out), out)
+    rc, out, err = run("sweep", src, "--budgets", "100%,minimize", "--profile", "slow", env=env)
+    check(rc == 0 and re.search(r"minimize .* \+6\.00 kFLOPs +\+85\.714% +yes", out), out + err)
 
 
 @test
@@ -391,6 +575,206 @@ def gen_errors():
     check(rc == 0 and out == "", err)
     rc, out, err = run("score", out_path, "--json")
     check(rc == 0, err)
+
+
+
+@test
+def fit_exact_and_improve_json():
+    """§12: the best plan of pair_peak under Minimize and at a budget
+    no subset meets; improve from the two-round plan."""
+    fp_keys = {"total", "live_peak", "peak_step", "buffers", "compute"}
+    path = os.path.join(SAMPLES, "pair_peak.routine")
+    rc, out, err = run("fit", path, "--budget", "minimize", "--exact", "--improve", "--json")
+    check(rc == 0, err)
+    j = json.loads(out)
+    ex, imp = j["exact"], j["improved"]
+    check(set(ex["final"]) == fp_keys and ex["flips"] == ["X", "Y"] and ex["proved"] is True and
+          ex["explored"] >= 1, ex)
+    check(ex["final"]["total"] == j["final"]["total"] == 4 << 20, ex)
+    check(imp["final"] == j["final"] and imp["moves"] == 0 and sorted(imp["flips"]) == ["X", "Y"], imp)
+    rc, out, err = run("fit", path, "--budget", "1", "--exact", "--json")
+    check(rc == 0, err)
+    ex = json.loads(out)["exact"]
+    check(ex["final"] is None and ex["flips"] == [] and ex["proved"] is True, ex)
+    rc, out, err = run("fit", path, "--budget", "minimize", "--exact")
+    check(rc == 0 and "exact: the best plan, proved" in out and "differ: none" in out, out)
+    expect_error(["fit", path, "--budget", "minimize", "--exact", "--time-limit", "0"], "expected seconds")
+    expect_error(["score", path, "--exact"], "option --exact does not apply to 'score'")
+
+
+HLO_BENCH = sorted(glob.glob(os.path.join(BENCH, "hlo", "*.hlo")))
+HLO_SAMPLES = sorted(glob.glob(os.path.join(SAMPLES, "hlo", "*.hlo")))
+BERT = os.path.join(BENCH, "hlo", "bert_tiny_train_fwd_bwd.hlo")
+
+
+@test
+def hlo_bench_files_score():
+    """DESIGN §10: every bench dump is a routine: ENTRY instructions minus
+    aliases are nodes, parameters and constants resident."""
+    check(len(HLO_BENCH) == 4, HLO_BENCH)
+    names = {}
+    for p in HLO_BENCH + HLO_SAMPLES:
+        rc, out, err = run("score", p, "--json", "--db", ":memory:")
+        check(rc == 0, f"{p}: {err}")
+        j = json.loads(out)
+        fp = j["footprint"]
+        check(fp["total"] >= fp["live_peak"] > 0 and fp["compute"] > 0, (p, fp))
+        names[os.path.basename(p)] = (j["routine"], fp["buffers"])
+        # every node keeps its HLO name, and the file defines it
+        with open(p) as f:
+            text = f.read()
+        for b in j["buffers"][:50]:
+            check("%" + b["hlo"] + " = " in text or b["hlo"] + " = " in text, b)
+    check(names["linear_adam.hlo"] == ("SyncTensorsGraph.119", 62), names)
+    check(names["bert_tiny_train_fwd_bwd.hlo"] == ("SyncTensorsGraph.1724", 730), names)
+    check(names["gpt2_2layer_train.hlo"][0] == "FullyUnrolled.381", names)
+    # fused_mlp by hand: dot 2*256*16, the fusion's four 256-element ops,
+    # reduce 256; residents x w b and a constant
+    rc, out, err = run("score", os.path.join(SAMPLES, "hlo", "fused_mlp.hlo"), "--json", "--db", ":memory:")
+    j = json.loads(out)
+    check(j["footprint"]["compute"] == 8192 + 1024 + 256, j["footprint"])
+    byname = {b["node"]: b for b in j["buffers"]}
+    check(byname["dot.4"]["source"] == "/home/user/model.py:12" and byname["dot.4"]["hlo"] == "dot.4", byname["dot.4"])
+    check(byname["fusion"]["bytes"] == 1024 and byname["fusion"]["end"] == 2, byname["fusion"])
+    # scan_cond: while (129 + 1) x 10, conditional 128, s4 negate 1001, abs 16
+    rc, out, err = run("score", os.path.join(SAMPLES, "hlo", "scan_cond.hlo"), "--json", "--db", ":memory:")
+    j = json.loads(out)
+    check(j["footprint"]["compute"] == 1300 + 128 + 1001 + 16, j["footprint"])
+    byname = {b["node"]: b for b in j["buffers"]}
+    check(byname["q"]["bytes"] == 501 and byname["loop"]["bytes"] == 260 and byname["d"]["bytes"] == 64, byname)
+
+
+def same_json(args_a, args_b, what):
+    rc, a, err = run(*args_a)
+    check(rc == 0, f"{args_a}: {err}")
+    rc, b, err = run(*args_b)
+    check(rc == 0, f"{args_b}: {err}")
+    check(json.loads(a) == json.loads(b), f"{what}: {a[:300]} != {b[:300]}")
+
+
+@test
+def hlo_convert_round_trips():
+    """convert's §1 text reads back to the same footprint and the same plans
+    (score --json, fit --json at two budgets), sources included."""
+    for p in HLO_BENCH + HLO_SAMPLES:
+        out_path = os.path.join(TMP, os.path.basename(p) + ".routine")
+        rc, out, err = run("convert", p, "-o", out_path)
+        check(rc == 0 and out == "", f"{p}: {err}")
+        with open(out_path) as f:
+            head = f.read(4096)
+        check("\nroutine " in head and " hlo=\"" in head, head[:300])
+        same_json(["score", p, "--json", "--db", ":memory:"], ["score", out_path, "--json", "--db", ":memory:"], p)
+        for budget in ("60%", "85%"):
+            same_json(["fit", p, "--budget", budget, "--max-candidates", "2000", "--json", "--db", ":memory:"],
+                      ["fit", out_path, "--budget", budget, "--max-candidates", "2000", "--json", "--db", ":memory:"],
+                      f"{p} at {budget}")
+    # to stdout, and the same text both ways
+    rc, out, err = run("convert", HLO_SAMPLES[0])
+    with open(os.path.join(TMP, os.path.basename(HLO_SAMPLES[0]) + ".routine")) as f:
+        check(rc == 0 and out == f.read(), err)
+    expect_error(["convert", MLP], "expected `HloModule NAME` as the first statement")
+
+
+@test
+def hlo_fit_bert_flips_name_sources():
+    """A fit at 60% on the BERT step: flips name real HLO instructions and the
+    Python lines that made them."""
+    rc, out, err = run("fit", BERT, "--budget", "60%", "--max-candidates", "1000", "--json", "--db", ":memory:")
+    check(rc == 0, err)
+    j = json.loads(out)
+    check(j["within_budget"] and j["final"]["total"] <= j["baseline"]["total"] * 60 // 100, j["final"])
+    check(len(j["flips"]) > 0, j)
+    check(sum(f["relief"] for f in j["flips"]) == j["baseline"]["total"] - j["final"]["total"], j["flips"])
+    with open(BERT) as f:
+        text = f.read()
+    with_line = 0
+    for fl in j["flips"]:
+        check("%" + fl["hlo"] + " = " in text, fl)
+        if fl["source"]:
+            path, _, line = fl["source"].rpartition(":")
+            check(path.endswith(".py") and line.isdigit(), fl)
+            # that instruction's metadata names this file and line
+            at = text.index("%" + fl["hlo"] + " = ")
+            inst = text[at:text.index("\n", at)]
+            check(f'source_file="{path}" source_line={line}' in inst, inst[-300:])
+            with_line += 1
+    check(with_line >= len(j["flips"]) // 2, j["flips"])
+    # the readable table shows them too
+    rc, out, err = run("fit", BERT, "--budget", "60%", "--max-candidates", "1000", "--db", ":memory:")
+    check(rc == 0 and "modeling_bert.py:" in out or "functional.py:" in out, out[:2000])
+
+
+@test
+def hlo_in_the_store():
+    """An imported HLO routine is kept like any other: its text, hash and kind;
+    show and export carry where each flip came from."""
+    db = os.path.join(TMP, "hlo.db")
+    rc, out, err = run("--db", db, "import", os.path.join(SAMPLES, "hlo"), os.path.join(BENCH, "hlo"))
+    check(rc == 0, err)
+    rc, out, err = run("--db", db, "routines", "--json")
+    rows = {r["name"]: r for r in json.loads(out)}
+    check(rows["jit_train_step"]["kind"] == "hlo" and rows["SyncTensorsGraph.1724"]["kind"] == "hlo", rows)
+    check(len(rows) == 3 + 4, rows.keys())
+    rc, out, err = run("--db", db, "import", MLP)
+    rc, out, err = run("--db", db, "routines")
+    check(any(l.split()[0] == "mlp_step" and " routine " in l for l in out.splitlines()), out)
+    # the same file again is no new version
+    rc, out, err = run("--db", db, "import", BERT)
+    check(rc == 0 and "unchanged" in out, out)
+    # by name from the store; saved, shown, exported with sources
+    rc, out, err = run("--db", db, "fit", "SyncTensorsGraph.1724", "--budget", "60%", "--max-candidates", "1000",
+                       "--save", "--json")
+    check(rc == 0, err)
+    rc, out, err = run("--db", db, "plans", "--json")
+    pid = str(json.loads(out)[0]["id"])
+    rc, out, err = run("--db", db, "show", pid, "--json")
+    flips = json.loads(out)["flips"]
+    check(flips and all(f["hlo"] for f in flips) and any(f["source"] for f in flips), flips)
+    rc, out, err = run("--db", db, "show", pid)
+    check(".py:" in out, out)
+    for what in ("flips", "events", "layout"):
+        path = os.path.join(TMP, f"hlo_{what}.csv")
+        rc, out, err = run("--db", db, "export", pid, "--what", what, "--output", path)
+        check(rc == 0, err)
+        with open(path) as f:
+            rows = list(csv.DictReader(f))
+        check("source" in rows[0], rows[0])
+        check(any(".py:" in r["source"] for r in rows), what)
+    rc, out, err = run("layout", os.path.join(TMP, "hlo_layout.csv"), "--json")
+    check(rc == 0, err)
+
+
+@test
+def hlo_bad_inputs():
+    """Bad HLO: exit 2, one FILE:LINE:COL line, nothing imported."""
+    with open(BERT) as f:
+        bert = f.read()
+    cases = {
+        "truncated.hlo": (bert[: bert.index("\n", len(bert) // 2) + 1],
+                          "unexpected end of file: computation 'SyncTensorsGraph.1724'"),
+        "cut.hlo": (bert[: len(bert) // 2], "unterminated string"),
+        "undefined.hlo": ("HloModule m\nENTRY %e {\n  %a = f32[2] parameter(0)\n  ROOT %b = f32[2] add(%a, %c)\n}\n",
+                          "undefined.hlo:4:28: operand 'c' is not defined"),
+        "duplicate.hlo": ("HloModule m\nENTRY %e {\n  %a = f32[2] parameter(0)\n  %a = f32[2] negate(%a)\n}\n",
+                          "duplicate.hlo:4:3: 'a' is already defined at line 3"),
+        "noentry.hlo": ("HloModule m\n%c {\n  %a = f32[2] parameter(0)\n}\n", "noentry.hlo:1:1: module 'm' has no ENTRY"),
+        "shape.hlo": ("HloModule m\nENTRY %e {\n  %a = f32[2,,3] parameter(0)\n}\n",
+                      "shape.hlo:3:14: expected a dimension"),
+        "junk.hlo": ("HloModule m\nENTRY %e {\n\x01\x02\xff\xfe\n}\n", "junk.hlo:3:1: expected an instruction"),
+        "nested.hlo": ("HloModule m\nENTRY %e {\n  %a = " + "(" * 5000 + "f32[]" + ")" * 5000 + " parameter(0)\n}\n",
+                       "nested.hlo:3:72: tuple shapes nested deeper than 64 levels"),
+    }
+    for name, (text, needle) in cases.items():
+        path = write(name, text)
+        expect_error(["score", path, "--db", ":memory:"], needle)
+        expect_error(["convert", path], needle)
+        db = os.path.join(TMP, "bad_hlo.db")
+        expect_error(["--db", db, "import", os.path.join(SAMPLES, "hlo", "fused_mlp.hlo"), path], needle)
+        rc, out, err = run("--db", db, "routines", "--json")
+        check(rc == 0 and json.loads(out) == [], f"{name}: nothing imported, got {out}")
+    # binary junk from the first byte is not taken for HLO at all
+    path = write("elf.hlo", "\x7fELF\x02\x01\x01")
+    expect_error(["convert", path], "elf.hlo:1:1: expected `HloModule NAME`")
 
 
 finish()

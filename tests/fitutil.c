@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "units.h"
+#include "model/units.h"
 
 /* baseline 104: X [0,100) at steps 0-1 and Y [0,100) at steps 2-3 share the
  * offsets, x [100,104) spans all.  Alone, either leaves the other's peak:

@@ -3,9 +3,9 @@
 #ifndef RS_FITUTIL_H
 #define RS_FITUTIL_H
 
-#include "fit.h"
+#include "plan/fit.h"
+#include "plan/trace.h"
 #include "testutil.h"
-#include "trace.h"
 
 typedef struct tf {
     tr_t t;

@@ -121,4 +121,117 @@ def binary_and_empty_inputs():
         one_line_error(["score", p], needle)
 
 
+@test
+def empty_csv_field_is_named():
+    p = path("e.csv", b"id,lower,upper,size\n0,,4,5\n")
+    one_line_error(["layout", p], f"{p}:2:3: expected an integer for lower, found an empty field")
+
+
+@test
+def empty_db_path_is_an_error():
+    r = path("r5.routine", b"routine r\ninput x [4]\ny = f(x) [4]\n")
+    one_line_error(["fit", r, "--budget", "minimize", "--save", "--db", ""], "--db: an empty path")
+    one_line_error(["--db=", "plans"], "--db: an empty path")
+
+
+@test
+def a_million_terms_on_one_line():
+    # columns were recounted from the line's start per token: 100k terms took
+    # a minute, a million never finished; the column far along must be right
+    p = path("terms.routine", b"routine t\ninput x [" + b"+".join([b"1"] * 1000000) + b"]\n")
+    rc, out, err, _ = run("score", p, "--json")
+    check(rc == 0 and '"bytes": 4000000' in out, err[:300])
+    q = path("terms_bad.routine", b"routine t\ninput x [" + b"1+" * 1000000 + b"y]\n")
+    one_line_error(["score", q], f"{q}:2:{10 + 2 * 1000000}: unbound symbol 'y'")
+    a = path("args.routine", b"routine a\ninput x [4]\ny = f(" + b", ".join([b"x"] * 1000000) + b", z) [4]\n")
+    one_line_error(["score", a], f"{a}:3:{7 + 3 * 1000000}: unknown name 'z'")
+
+
+@test
+def a_million_profile_rows():
+    # the duplicate check was a linear scan per row and each row prepared its
+    # own statements: 200k rows took 89 s; now a hash and one statement
+    head = b"name,memory_bytes,alignment,max_inline_depth,flops_per_s,bytes_per_s\n"
+    rows = b"".join(b"dev%d,%d,64,4,312e12,2e12\n" % (i, 1 << 30) for i in range(1000000))
+    p = path("profiles_1m.csv", head + rows)
+    db = os.path.join(TMP, "profiles_1m.db")
+    rc, out, err, rss = run("import", p, "--db", db)
+    check(rc == 0 and out == f"{p}: 1000000 profiles\n", (rc, out, err[:300]))
+    rc, out, err, _ = run("profiles", "--json", "--db", db)
+    check(rc == 0 and out.count('"name"') == 1000000 and '"dev999999"' in out, err[:300])
+    d = path("profiles_dup.csv", head + rows + b"dev123456,1,1,1,1,1\n")
+    one_line_error(["import", d, "--db", db], f"{d}:1000002:1: profile 'dev123456' given twice")
+
+
+@test
+def every_error_is_located():
+    # three 4 EiB inputs live together: the arena's height overflows
+    p = path("huge3.routine", b"routine h\ninput x [1<<60]\ninput y [1<<60]\ninput z [1<<60]\n")
+    one_line_error(["score", p], f"{p}: arena height overflows 64 bits")
+    c = path("pf.csv", b"name,memory_bytes,alignment,max_inline_depth,flops_per_s,bytes_per_s\na,1,1\n")
+    one_line_error(["import", c, "--db", ":memory:"], f"{c}:2:6: expected 6 fields, found 3")
+    c = path("f6.csv", b"id,lower,upper,size\na,0,4,5,6,7\n")
+    one_line_error(["layout", c], f"{c}:2:9: expected 4 fields, found 6")
+    c = path("q.csv", b"id,lower,upper,size\nab,0,4,5\na\"b,0,4,5\n")
+    one_line_error(["layout", c], f"{c}:3:2: malformed CSV")
+    c = path("hd.csv", b"id\n")
+    one_line_error(["layout", c], f"{c}:1:3: expected the header id,lower,upper,size (column 2 should be 'lower')")
+
+
+@test
+def hlo_hundred_megabyte_line():
+    """DESIGN §10: a 100 MB line of HLO (an attribute that never closes, then
+    one that does): one located error, or a routine, in memory bounded by
+    the file."""
+    mb = 100 * 1024 * 1024
+    p = os.path.join(TMP, "long.hlo")
+    with open(p, "wb") as f:
+        f.write(b"HloModule m\nENTRY %e {\n  %a = f32[2] parameter(0), metadata={op_name=\"")
+        f.write(b"x" * mb)
+        f.write(b"\n}\n")
+    size_kib = os.path.getsize(p) / 1024
+    rc, out, err, rss = run("score", p)
+    lines = err.strip().split("\n")
+    check(rc == 2 and len(lines) == 1 and f"{p}:3:47: unterminated string" in lines[0], err[:300])
+    print(f"  a 100 MB line, rejected: peak RSS {rss / 1024:.0f} MiB ({rss / size_kib:.1f}x the file)")
+    check(rss < 3 * size_kib, f"peak RSS {rss} KiB for a {size_kib:.0f} KiB file")
+    # the same line closed: a 100 MB op_name, read and scored
+    with open(p, "wb") as f:
+        f.write(b"HloModule m\nENTRY %e {\n  %a = f32[2] parameter(0), metadata={op_name=\"")
+        f.write(b"x" * mb)
+        f.write(b"\"}\n  ROOT %b = f32[2] negate(%a)\n}\n")
+    rc, out, err, rss = run("score", p, "--json")
+    check(rc == 0 and '"compute": 2' in out, err[:300])
+    print(f"  a 100 MB op_name, read: peak RSS {rss / 1024:.0f} MiB ({rss / size_kib:.1f}x the file)")
+    check(rss < 8 * size_kib, f"peak RSS {rss} KiB for a {size_kib:.0f} KiB file")
+
+
+@test
+def cli_output_escapes_names_and_paths():
+    evil = "x\x1b[2J\x07\ny"  # clear screen, bell, newline
+    shown = "x\\x1b[2J\\x07\\ny"
+    folder = os.path.join(TMP, evil)
+    os.makedirs(folder, exist_ok=True)
+    prof = os.path.join(folder, "p.csv")
+    with open(prof, "w") as f:
+        f.write("name,memory_bytes,alignment,max_inline_depth,flops_per_s,bytes_per_s\n")
+        f.write(f'"{evil}",1000000,8,4,1000,1000\n')
+    rout = os.path.join(folder, "r.routine")
+    with open(rout, "w") as f:
+        f.write("routine r\ninput x [64]\na = f(x) [64]\nb = g(a) [64]\nc = h(b) [64] @output\n")
+    mm = os.path.join(folder, "m.csv")
+    with open(mm, "w") as f:
+        f.write("id,lower,upper,size\n0,0,4,5\n")
+    db = os.path.join(folder, "s.db")
+    out_csv = os.path.join(folder, "o.csv")
+    runs = [("import", prof, rout, mm, "--db", db), ("routines", "--db", db),
+            ("score", rout, "--profile", evil, "--db", db),
+            ("fit", rout, "--budget", "minimize", "--profile", evil, "--save", "--db", db),
+            ("show", "1", "--db", db), ("export", "1", "--what", "plans", "--output", out_csv, "--db", db),
+            ("layout", mm, "--output", out_csv)]
+    for args in runs:
+        rc, out, err, _ = run(*args)
+        check(rc == 0 and "\x1b" not in out and "\x07" not in out and shown in out, (args, rc, err, out[:400]))
+
+
 finish()

@@ -10,8 +10,10 @@ import csv
 import json
 import os
 import random
+import re
 import signal
 import sqlite3
+import stat
 import subprocess
 import sys
 import tempfile
@@ -26,7 +28,8 @@ TMP = tempfile.mkdtemp(prefix="rs_store_")
 
 
 def run(*args, db=None, env=None):
-    e = dict(os.environ, XDG_DATA_HOME=os.path.join(TMP, "xdg"), RS_BUSY_TIMEOUT_MS="300")
+    e = dict(os.environ, XDG_DATA_HOME=os.path.join(TMP, "xdg"), RS_BUSY_TIMEOUT_MS="300",
+             XDG_CONFIG_HOME=os.path.join(TMP, "xdg"))
     e.update(env or {})
     cmd = [BIN, *args] + (["--db", db] if db else [])
     p = subprocess.run(cmd, capture_output=True, text=True, env=e, timeout=300)
@@ -42,6 +45,20 @@ def expect_fail(args, needle, status, db=None, env=None):
     check(rc == status, f"{args}: exit {rc}, want {status}; {err!r}")
     lines = err.strip().split("\n")
     check(len(lines) == 1 and lines[0].startswith("rematscope: ") and needle in lines[0], f"{needle!r} vs {err!r}")
+
+
+def expect_verified(db, n):
+    """verify: one line per stored plan, every one ok, exit 0."""
+    rc, out, err = run("verify", db=db)
+    lines = out.strip().split("\n")
+    check(rc == 0 and len(lines) == n and all(line.endswith(": ok") for line in lines), (rc, out, err))
+
+
+def tamper(db, sql):
+    con = sqlite3.connect(db)
+    con.execute(sql)
+    con.commit()
+    con.close()
 
 
 @test
@@ -148,9 +165,99 @@ def save_show_compare_export_delete():
     check(max(int(r["offset"]) + int(r["size"]) for r in rows) == plan["final"]["total"], rows)
     expect_fail(["export", str(pid), "--what", "layout"], "export needs --output", 2, db=db)
     expect_fail(["export", "999", "--what", "plans", "--output", path], "no plan 999", 2, db=db)
+    expect_verified(db, 4)
     rc, out, err = run("delete", str(pid), db=db)
     check(rc == 0, err)
     expect_fail(["show", str(pid)], f"no plan {pid}", 2, db=db)
+
+
+@test
+def gap_saved_shown_exported_and_verified():
+    db = os.path.join(TMP, "gap.db")
+    rc, out, err = run("fit", os.path.join(SAMPLES, "pair_peak.routine"), "--budget", "minimize", "--exact",
+                       "--save", "--json", db=db)
+    check(rc == 0, err)
+    plan = json.loads(out)
+    ex = plan["exact"]
+    check(ex["proved"] and ex["final"]["total"] <= plan["final"]["total"], ex)
+    rc, out, err = run("fit", os.path.join(SAMPLES, "mlp_step.routine"), "--budget", "60%", "--improve",
+                       "--save", "--json", db=db)
+    check(rc == 0, err)
+    imp = json.loads(out)["improved"]
+    rc, out, err = run("show", str(plan["plan_id"]), "--json", db=db)
+    gap = json.loads(out)["gap"]
+    check(gap["kind"] == "exact" and gap["total"] == ex["final"]["total"] and gap["proved"] and
+          gap["flips"] == ex["flips"], gap)
+    path = os.path.join(TMP, "gap.csv")
+    rc, out, err = run("export", str(plan["plan_id"]), str(plan["plan_id"] + 1), "--what", "plans",
+                       "--output", path, db=db)
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    check(rows[0]["gap_kind"] == "exact" and int(rows[0]["gap_total"]) == ex["final"]["total"] and
+          rows[0]["gap_flips"] == " ".join(ex["flips"]), rows[0])
+    check(rows[1]["gap_kind"] == "improved" and int(rows[1]["gap_compute"]) == imp["final"]["compute"], rows[1])
+    # other layouts, a profile's alignment, context preferences: verified too
+    for args in (["gen/unet_small.routine", "--budget", "minimize", "--layout", "timeline"],
+                 ["gen/resnet_small.routine", "--budget", "70%", "--layout", "tight", "--profile", "a100-80gb"],
+                 ["mlp_step.routine", "--budget", "minimize", "--inline", "h", "--profile", "a100-80gb"]):
+        rc, out, err = run("fit", os.path.join(SAMPLES, args[0]), *args[1:], "--save", db=db)
+        check(rc == 0, err)
+    expect_verified(db, 5)
+
+
+@test
+def verify_names_what_was_altered():
+    db = os.path.join(TMP, "tampered.db")
+    rc, out, err = run("fit", os.path.join(SAMPLES, "harmful_hold.routine"), "--budget", "minimize", "--save",
+                       "--json", db=db)
+    check(rc == 0, err)
+    plan = json.loads(out)
+    first = plan["flips"][0]
+    run("fit", os.path.join(SAMPLES, "pair_peak.routine"), "--budget", "minimize", "--save", db=db)
+    expect_verified(db, 2)
+    tamper(db, "UPDATE flips SET relief = relief + 1 WHERE plan_id = 1 AND seq = 0")
+    rc, out, err = run("verify", db=db)
+    lines = out.strip().split("\n")
+    check(rc == 1 and len(lines) == 2 and lines[1] == "plan 2: ok", (rc, out, err))
+    check(lines[0].startswith("plan 1: DIFFERS: ") and
+          f"relief of flip 1 ({first['node']}): stored {first['relief'] + 1}, rebuilt {first['relief']}" in lines[0]
+          and "relief sum" in lines[0], lines[0])
+    tamper(db, "UPDATE flips SET relief = relief - 1 WHERE plan_id = 1 AND seq = 0")
+    tamper(db, "UPDATE plans SET within_budget = 0, final_live_peak = final_live_peak + 8 WHERE id = 2")
+    rc, out, err = run("verify", "2", db=db)
+    check(rc == 1 and "within_budget: stored 0, rebuilt 1" in out and "final.live_peak" in out, out + err)
+    rc, out, err = run("verify", "1", db=db)
+    check(rc == 0 and out == "plan 1: ok\n", out + err)
+    expect_fail(["verify", "9"], "no plan 9", 2, db=db)
+
+
+@test
+def verify_after_a_schema_migration():
+    db = os.path.join(TMP, "old.db")
+    run("sweep", os.path.join(SAMPLES, "mlp_step.routine"), "--budgets", "70%,minimize", "--save", db=db)
+    run("fit", os.path.join(SAMPLES, "negative_relief.routine"), "--budget", "minimize", "--save", db=db)
+    # an HLO text stored before routines had a kind (a leading blank line, as a dump may have)
+    hlo = os.path.join(TMP, "conv_block_blank.hlo")
+    with open(os.path.join(SAMPLES, "hlo", "conv_block.hlo")) as f, open(hlo, "w") as g:
+        g.write("\n" + f.read())
+    run("import", hlo, db=db)
+    # the store as schema 2 wrote it: no routine kind, audit or gap columns
+    con = sqlite3.connect(db)
+    con.execute("ALTER TABLE routines DROP COLUMN kind")
+    for col in ("audit", "gap_kind", "gap_found", "gap_total", "gap_compute", "gap_flips", "gap_proved", "gap_explored"):
+        con.execute(f"ALTER TABLE plans DROP COLUMN {col}")
+    con.execute("PRAGMA user_version = 2")
+    con.commit()
+    con.close()
+    expect_verified(db, 3)  # opening migrates it
+    con = sqlite3.connect(db)
+    check(con.execute("PRAGMA user_version").fetchone()[0] >= 3, "migrated")
+    check(con.execute("SELECT count(*) FROM plans WHERE gap_kind IS NULL").fetchone()[0] == 3, "no gap yet")
+    kinds = dict(con.execute("SELECT name, kind FROM routines").fetchall())
+    check(kinds == {"mlp_step": "routine", "negative_relief": "routine", "jit_conv_block": "hlo"}, kinds)
+    con.close()
+    rc, out, err = run("routines", db=db)
+    check(rc == 0 and re.search(r"jit_conv_block +1 +hlo ", out) and re.search(r"mlp_step +1 +routine ", out), out)
 
 
 @test
@@ -164,7 +271,7 @@ def store_failures_exit_3():
     con = sqlite3.connect(newer)
     con.execute("PRAGMA user_version = 42")
     con.close()
-    expect_fail(["plans"], "made by a newer rematscope (schema 42); this one reads up to 2", 3, db=newer)
+    expect_fail(["plans"], "made by a newer rematscope (schema 42); this one reads up to ", 3, db=newer)
     locked = os.path.join(TMP, "locked.db")
     run("import", os.path.join(SAMPLES, "pair_peak.routine"), db=locked)
     holder = subprocess.Popen([sys.executable, "-c", f"""
@@ -235,6 +342,145 @@ def crash_safety():
             check(k == n, f"sweep {sid}: {k} of {n} plans")
         con.close()
     print(f"  {TRIALS} trials, {killed} killed mid-way")
+    rc, out, err = run("verify", db=db)  # every plan that survived is whole and right
+    check(rc == 0 and "DIFFERS" not in out, out + err)
+
+
+@test
+def export_guards_the_store_and_special_files():
+    db = os.path.join(TMP, "guard.db")
+    run("import", os.path.join(SAMPLES, "harmful_hold.routine"), db=db)
+    rc, out, err = run("fit", "harmful_hold", "--budget", "minimize", "--save", db=db)
+    check(rc == 0, err)
+    link = os.path.join(TMP, "guard-link.csv")
+    os.symlink(db, link)
+    for target in (db, link):  # the store under its own name or another
+        expect_fail(["export", "1", "--what", "plans", "--output", target], "this is the session store", 2, db=db)
+    expect_fail(["export", "1", "--what", "plans", "--output", db + "-wal"], "write-ahead log", 2, db=db)
+    # every command that writes a file by name keeps off the store
+    mm = os.path.join(TMP, "guard-mm.csv")
+    with open(mm, "w") as f:
+        f.write("id,lower,upper,size\n0,0,4,5\n")
+    expect_fail(["layout", mm, "--output", link], "writing the solution there would destroy it", 2, db=db)
+    expect_fail(["layout", mm, "--svg", db], "writing the picture there would destroy it", 2, db=db)
+    expect_fail(["gen", "chain", "--layers", "2", "-o", db + "-wal"], "write-ahead log", 2, db=db)
+    expect_fail(["convert", os.path.join(SAMPLES, "hlo", "fused_mlp.hlo"), "-o", link], "this is the session store",
+                2, db=db)
+    rc, out, err = run("plans", "--json", db=db)
+    check(rc == 0 and len(json.loads(out)) == 1, out + err)
+    # a FIFO stays a FIFO and its reader gets the CSV
+    fifo = os.path.join(TMP, "guard.fifo")
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", fifo], stdout=subprocess.PIPE)
+    rc, out, err = run("export", "1", "--what", "flips", "--output", fifo, db=db)
+    got = reader.communicate(timeout=30)[0].decode()
+    check(rc == 0 and got.startswith("plan_id,seq,node,relief,cost,source\n1,0,"), (rc, err, got[:80]))
+    check(stat.S_ISFIFO(os.lstat(fifo).st_mode), "the FIFO was replaced")
+    # a device node stays one, and a full device is an error
+    dev = os.path.join(TMP, "full.dev")
+    try:
+        os.mknod(dev, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
+    except OSError:
+        dev = "/dev/full"
+    expect_fail(["export", "1", "--what", "events", "--output", dev], "No space left on device", 2, db=db)
+    check(stat.S_ISCHR(os.lstat(dev).st_mode), f"{dev} is no longer a device")
+    rc, out, err = run("export", "1", "--what", "plans", "--output", "/dev/stdout", db=db)
+    check(rc == 0 and out.startswith("plan_id,label,") and stat.S_ISLNK(os.lstat("/dev/stdout").st_mode), out + err)
+
+
+@test
+def interrupted_exports_leave_no_temporaries():
+    db = os.path.join(TMP, "interrupt.db")
+    rc, out, err = run("fit", os.path.join(SAMPLES, "gen", "chain_256.routine"), "--budget", "minimize", "--save", db=db)
+    check(rc == 0, err)
+    folder = os.path.join(TMP, "exports")
+    os.makedirs(folder)
+    out_csv = os.path.join(folder, "out.csv")
+    # a leftover of a process that is gone goes on the next export; a live one's stays
+    dead = 4194304 + 7  # above pid_max: no such process
+    stale, live = f"{out_csv}.tmp{dead}", f"{out_csv}.tmp{os.getpid()}"
+    for p in (stale, live):
+        with open(p, "w") as f:
+            f.write("half an export")
+        os.utime(p, (time.time() - 60, time.time() - 60))
+    rc, out, err = run("export", "1", "--what", "flips", "--output", out_csv, db=db)
+    check(rc == 0 and not os.path.exists(stale) and os.path.exists(live), (err, os.listdir(folder)))
+    os.unlink(live)
+    e = dict(os.environ, XDG_DATA_HOME=os.path.join(TMP, "xdg"))
+    interrupted = 0
+    for trial in range(12):
+        sig = (signal.SIGINT, signal.SIGTERM, signal.SIGKILL)[trial % 3]
+        p = subprocess.Popen([BIN, "export", *(["1"] * 60), "--what", "events", "--output", out_csv, "--db", db],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=e)
+        time.sleep(random.uniform(0.1, 0.4))
+        if p.poll() is None:
+            p.send_signal(sig)
+        rc = p.wait()
+        interrupted += rc < 0
+        left = [n for n in os.listdir(folder) if n.endswith(f".tmp{p.pid}")]  # a SIGKILL's stays until the next
+        check(sig == signal.SIGKILL or not left, f"{sig.name} left {left}")
+    rc, out, err = run("export", "1", "--what", "flips", "--output", out_csv, db=db)
+    check(rc == 0 and os.listdir(folder) == ["out.csv"], os.listdir(folder))
+    print(f"  12 exports, {interrupted} interrupted")
+
+
+@test
+def export_defuses_spreadsheet_formulas():
+    db = os.path.join(TMP, "formula.db")
+    labels = ['=HYPERLINK("http://evil","click")', "+cmd|' /c calc'!A0", "@SUM(1,2)", "-2+3", "\tx", "plain"]
+    for label in labels:
+        rc, out, err = run("fit", os.path.join(SAMPLES, "harmful_hold.routine"), "--budget", "minimize", "--save",
+                           "--label", label, db=db)
+        check(rc == 0, err)
+    ids = [str(i) for i in range(1, len(labels) + 1)]
+    path = os.path.join(TMP, "formula.csv")
+    for raw in (False, True):
+        rc, out, err = run("export", *ids, "--what", "plans", "--output", path, *(["--raw"] if raw else []), db=db)
+        check(rc == 0, err)
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+        want = labels if raw else ["'" + x for x in labels[:-1]] + ["plain"]
+        check([r["label"] for r in rows] == want, [r["label"] for r in rows])
+        check(all(r["budget_kind"] == "minimize" and int(r["baseline_total"]) > 0 for r in rows), rows[0])
+    expect_fail(["plans", "--raw"], "option --raw does not apply to 'plans'", 2, db=db)
+
+
+@test
+def read_only_wal_without_shm_is_refused():
+    if os.geteuid() != 0:
+        print("  (skipped: needs root to run a command as nobody)")
+        return
+    src = os.path.join(TMP, "walsrc")
+    os.makedirs(src)
+    db = os.path.join(src, "s.db")
+    rc, out, err = run("fit", os.path.join(SAMPLES, "harmful_hold.routine"), "--budget", "minimize", "--save", db=db)
+    check(rc == 0, err)
+    # a second plan committed to the -wal only: a reader holds the store open
+    # so the saving process neither checkpoints it nor removes the log
+    holder = sqlite3.connect(db)
+    holder.execute("SELECT count(*) FROM plans").fetchone()
+    rc, out, err = run("fit", os.path.join(SAMPLES, "harmful_hold.routine"), "--budget", "minimize", "--save", db=db)
+    check(rc == 0 and os.path.getsize(db + "-wal") > 0, err)
+    ro = os.path.join(TMP, "walro")
+    os.makedirs(ro)
+    for suffix in ("", "-wal"):
+        with open(db + suffix, "rb") as f, open(os.path.join(ro, "s.db" + suffix), "wb") as g:
+            g.write(f.read())
+        os.chmod(os.path.join(ro, "s.db" + suffix), 0o444)
+    holder.close()
+    os.chmod(ro, 0o555)
+    os.chmod(TMP, 0o755)
+    p = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", BIN, "plans", "--json",
+                        "--db", os.path.join(ro, "s.db")], capture_output=True, text=True, timeout=60)
+    check(p.returncode == 3 and "write-ahead log" in p.stderr and "-shm is missing" in p.stderr and not p.stdout,
+          (p.returncode, p.stdout, p.stderr))
+    # without a -wal the read-only store still lists
+    os.chmod(ro, 0o755)
+    os.unlink(os.path.join(ro, "s.db-wal"))
+    os.chmod(ro, 0o555)
+    p = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", BIN, "plans", "--json",
+                        "--db", os.path.join(ro, "s.db")], capture_output=True, text=True, timeout=60)
+    check(p.returncode == 0 and len(json.loads(p.stdout)) >= 1, (p.returncode, p.stdout, p.stderr))
 
 
 finish()

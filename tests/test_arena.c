@@ -1,19 +1,20 @@
-/* Tests for core/arena.c: the greedy of DESIGN §3 (each sort key, best fit,
+/* Tests for core/layout/bestfit.c and arena.c: the greedy of DESIGN §3 (each sort key, best fit,
  * alignment), max-live, and agreement with a plain quadratic reference. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "layout/arena.h"
+#include "layout/layout.h"
+#include "layout/bestfit.h"
+#include "layout/tight.h"
 #include "minimalloc.h"
-#include "placer.h"
-#include "tight.h"
 #include "testutil.h"
 
 static int64_t layout(const arena_buf_t *b, int32_t n, int64_t align, int64_t *off)
 {
     int64_t h;
     rs_error_t err;
-    assert_int_equal(arena_layout(b, n, align, ARENA_GREEDY, off, &h, &err), RS_OK);
+    assert_int_equal(layout_run(b, n, align, LAYOUT_GREEDY, off, &h, &err), RS_OK);
     int32_t x, y;
     assert_true(arena_check(b, n, align, off, &x, &y));
     return h;
@@ -258,7 +259,7 @@ static void test_tight(void **state)
     int64_t *a = malloc((size_t)p.n * sizeof *a), *b = malloc((size_t)p.n * sizeof *b), ha, hb, hg;
     tight_stats_t st;
     assert_int_equal(tight_layout(p.bufs, p.n, 1, NULL, a, &ha, &st, &err), RS_OK);
-    assert_int_equal(arena_layout(p.bufs, p.n, 1, ARENA_GREEDY, b, &hg, &err), RS_OK);
+    assert_int_equal(layout_run(p.bufs, p.n, 1, LAYOUT_GREEDY, b, &hg, &err), RS_OK);
     assert_int_equal(st.greedy_height, hg);
     assert_true(ha <= hg);
     assert_int_equal(ha, 1048576); /* max-live: a perfect packing, proven optimal */
@@ -293,7 +294,7 @@ static void test_tight(void **state)
         tu_random_bufs(&seed, bb, n, 12, 5, 9);
         int64_t o1[24], o2[24], h1, h2;
         tight_options_t o = { .max_iterations = 200 };
-        assert_int_equal(arena_layout(bb, n, 2, ARENA_GREEDY, o1, &h1, &err), RS_OK);
+        assert_int_equal(layout_run(bb, n, 2, LAYOUT_GREEDY, o1, &h1, &err), RS_OK);
         assert_int_equal(tight_layout(bb, n, 2, &o, o2, &h2, &st, &err), RS_OK);
         assert_true(h2 <= h1 && h2 <= st.timeline_height && h2 >= st.lower_bound);
         assert_true(arena_check(bb, n, 2, o2, &x, &y));
@@ -307,25 +308,25 @@ static void test_pinned(void **state)
 {
     (void)state;
     arena_buf_t b[] = { { 4, 0, 3 }, { 2, 1, 2 }, { 4, 3, 5 } };
-    placer_t *p;
+    bestfit_t *p;
     rs_error_t err;
-    assert_int_equal(placer_new(b, 3, 1, &p, &err), RS_OK);
+    assert_int_equal(bestfit_new(b, 3, 1, &p, &err), RS_OK);
     int32_t order[] = { 2, 0, 1 };
     bool pinned[] = { true, false, false };
     int64_t off[] = { 2, -1, -1 }, h;
-    assert_int_equal(placer_run_pinned(p, order, pinned, off, &h, &err), RS_OK);
+    assert_int_equal(bestfit_run_pinned(p, order, pinned, off, &h, &err), RS_OK);
     assert_int_equal(off[0], 2);
     assert_int_equal(off[1], 0);
     assert_int_equal(off[2], 6);
     assert_int_equal(h, 10);
     /* unpinned, the same order is the plain best fit: C at 0, A on it (they
      * share step 3), B under A (it meets A only) */
-    assert_int_equal(placer_run(p, order, off, &h, &err), RS_OK);
+    assert_int_equal(bestfit_run(p, order, off, &h, &err), RS_OK);
     assert_int_equal(off[2], 0);
     assert_int_equal(off[0], 4);
     assert_int_equal(off[1], 0);
     assert_int_equal(h, 8);
-    placer_free(p);
+    bestfit_free(p);
 }
 
 /* Above 2,048 buffers tight re-packs windows of time: F (a perfect packing
@@ -347,7 +348,7 @@ static void test_tight_windows(void **state)
         b[p.n + k] = (arena_buf_t){ 1024, 2000000 + 2 * k, 2000000 + 2 * k };
     int64_t *o1 = malloc((size_t)n * sizeof *o1), *o2 = malloc((size_t)n * sizeof *o2), h1, h2;
     tight_stats_t st;
-    assert_int_equal(arena_layout(b, n, 1, ARENA_GREEDY, o1, &h1, &err), RS_OK);
+    assert_int_equal(layout_run(b, n, 1, LAYOUT_GREEDY, o1, &h1, &err), RS_OK);
     assert_int_equal(h1, 1433600);
     tight_options_t o = { .max_iterations = 200 };
     assert_int_equal(tight_layout(b, n, 1, &o, o1, &h1, &st, &err), RS_OK);

@@ -1,7 +1,7 @@
-/* Tests for core/cand.c: flip candidates and compare_relief_ratio. */
+/* Tests for core/plan/cand.c: flip candidates and compare_relief_ratio. */
 #include <stdlib.h>
 
-#include "cand.h"
+#include "plan/cand.h"
 #include "testutil.h"
 
 #define LT(a, b, c, d) assert_true(compare_relief_ratio(a, b, c, d) < 0)
@@ -72,7 +72,7 @@ static void test_candidates(void **state)
     placement_t p;
     liveness_t lv;
     rs_error_t err;
-    assert_int_equal(place_virtualize(t.l, NULL, 8, &p, &err), RS_OK);
+    assert_int_equal(virtualizer_run(t.l, NULL, 8, &p, &err), RS_OK);
     assert_int_equal(live_compute(t.l, &p, &lv, &err), RS_OK);
     flip_candidate_t *c;
     int32_t n;
@@ -91,7 +91,7 @@ static void test_candidates(void **state)
     assert_int_equal(c[3].cost_bound, 20);   /* listed: legality is the virtualizer's */
     free(c);
     live_free(&lv);
-    place_free(&p);
+    virtualizer_free(&p);
     tr_free(&t);
 }
 

@@ -1,13 +1,13 @@
-/* Tests for core/canon.c: on small random instances the canonical search
+/* Tests for core/layout/canon.c: on small random instances the canonical search
  * finds exactly the optimum an exhaustive search finds, proves every
  * capacity below it infeasible, and its layouts are valid; a hand-checked
  * perfect packing; an instance no layout packs within max-live. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "canon.h"
-#include "tight.h"
+#include "layout/arena.h"
+#include "layout/canon.h"
+#include "layout/tight.h"
 #include "testutil.h"
 
 static bool overlaps(const arena_buf_t *a, const arena_buf_t *b)

@@ -1,7 +1,7 @@
-/* Tests for core/expr.c: precedence, floor division, overflow, errors. */
+/* Tests for core/model/expr.c: precedence, floor division, overflow, errors. */
 #include <string.h>
 
-#include "expr.h"
+#include "model/expr.h"
 #include "testutil.h"
 
 static int eval(const char *src, int64_t *out, rs_error_t *err, const char *bind_name, int64_t bind_value)

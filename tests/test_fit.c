@@ -1,11 +1,11 @@
-/* Tests for core/fit.c: every round-two branch on routines worked by hand
+/* Tests for core/plan/fit.c: every round-two branch on routines worked by hand
  * (see tests/fitutil.c for their layouts), the candidate cap, budgets,
  * determinism, and properties on random routines. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "fitutil.h"
-#include "score.h"
+#include "lower/score.h"
 
 /* X and Y pin the same peak.  Round one: both relieve 0; order X, Y (equal
  * cost 100, definition order).  Round two: X alone 104 = cur -> held; Y

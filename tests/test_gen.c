@@ -1,10 +1,10 @@
-/* Tests for core/gen.c: the generators parse, lower and score; they are
+/* Tests for core/model/gen.c: the generators parse, lower and score; they are
  * deterministic; transformer sizes and chain footprints follow formulas. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "fitutil.h"
-#include "gen.h"
+#include "model/gen.h"
 
 static char *gen(gen_kind_t k, int32_t layers, const char *const *binds, int n_binds)
 {

@@ -1,8 +1,8 @@
-/* Tests for core/live.c: spans with transitive inline substitution, R(N),
+/* Tests for core/lower/live.c: spans with transitive inline substitution, R(N),
  * exec(N) and compute, each worked by hand. */
 #include <stdlib.h>
 
-#include "live.h"
+#include "lower/live.h"
 #include "testutil.h"
 
 /* steps: a=0 b=1 c=2 d=3; every default cost is 10 elements x 1 arg */
@@ -21,7 +21,7 @@ static void run(const char *text, const char *const *inl, int n_inl, tr_t *t, pl
     for (int i = 0; i < n_inl; i++)
         prefs[tr_node(t, inl[i])] = 1;
     rs_error_t err;
-    assert_int_equal(place_virtualize(t->l, prefs, 8, p, &err), RS_OK);
+    assert_int_equal(virtualizer_run(t->l, prefs, 8, p, &err), RS_OK);
     assert_int_equal(live_compute(t->l, p, lv, &err), RS_OK);
     free(prefs);
 }
@@ -46,7 +46,7 @@ static void test_no_inline(void **state)
     SPAN("d", 3, 3); /* output: to the end, which is step 3 */
     assert_int_equal(lv.compute, 40);
     live_free(&lv);
-    place_free(&p);
+    virtualizer_free(&p);
     tr_free(&t);
 }
 
@@ -66,7 +66,7 @@ static void test_inline_extends_argument(void **state)
     assert_int_equal(lv.exec[tr_node(&t, "b")], 1);
     assert_int_equal(lv.compute, 40); /* b runs once, inside c */
     live_free(&lv);
-    place_free(&p);
+    virtualizer_free(&p);
     tr_free(&t);
 }
 
@@ -85,7 +85,7 @@ static void test_two_level_inline(void **state)
     assert_int_equal(lv.last_read[tr_node(&t, "b")], 3);
     assert_int_equal(lv.compute, 40);
     live_free(&lv);
-    place_free(&p);
+    virtualizer_free(&p);
     tr_free(&t);
 }
 
@@ -114,7 +114,7 @@ static void test_reads_multiply(void **state)
     assert_int_equal(lv.compute, 110);
     SPAN("a", 0, 3); /* read through y and b by z at step 3 */
     live_free(&lv);
-    place_free(&p);
+    virtualizer_free(&p);
     /* an inline node nobody reads: exec 0, its step never runs */
     const char *inl2[] = { "z" };
     tr_free(&t);
@@ -123,7 +123,7 @@ static void test_reads_multiply(void **state)
     assert_int_equal(lv.compute, 10);
     SPAN("a", 0, 0);
     live_free(&lv);
-    place_free(&p);
+    virtualizer_free(&p);
     tr_free(&t);
 }
 
@@ -137,7 +137,7 @@ static void test_empty_routine(void **state)
     SPAN("x", 0, 0); /* S - 1 is taken as 0 */
     assert_int_equal(lv.compute, 0);
     live_free(&lv);
-    place_free(&p);
+    virtualizer_free(&p);
     tr_free(&t);
 }
 

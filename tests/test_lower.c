@@ -1,4 +1,4 @@
-/* Tests for core/lower.c: evaluated bytes, costs, readers; copies. */
+/* Tests for core/lower/lower.c: evaluated bytes, costs, readers; copies. */
 #include <string.h>
 
 #include "testutil.h"

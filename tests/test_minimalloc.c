@@ -5,7 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "arena.h"
+#include "layout/arena.h"
+#include "layout/layout.h"
 #include "minimalloc.h"
 #include "testutil.h"
 
@@ -41,7 +42,7 @@ static void test_example12(void **state)
         fail_msg("%s", err.msg);
     assert_int_equal(p.n, 5);
     int64_t off[5], h;
-    assert_int_equal(arena_layout(p.bufs, p.n, 1, ARENA_GREEDY, off, &h, &err), RS_OK);
+    assert_int_equal(layout_run(p.bufs, p.n, 1, LAYOUT_GREEDY, off, &h, &err), RS_OK);
     assert_int_equal(h, 12);
     int32_t a, b;
     assert_true(arena_check(p.bufs, p.n, 1, off, &a, &b));
@@ -76,7 +77,7 @@ static void test_half_open_spans(void **state)
     assert_int_equal(p.bufs[0].end, 1);
     assert_string_equal(p.ids[2], "c,1");
     int64_t off[3], h;
-    assert_int_equal(arena_layout(p.bufs, p.n, 1, ARENA_GREEDY, off, &h, &err), RS_OK);
+    assert_int_equal(layout_run(p.bufs, p.n, 1, LAYOUT_GREEDY, off, &h, &err), RS_OK);
     assert_int_equal(off[0], 0);
     assert_int_equal(off[1], 0);
     assert_int_equal(h, 12);
@@ -88,16 +89,23 @@ static void test_errors(void **state)
 {
     (void)state;
     expect_bad("", 1, 1, "empty file");
-    expect_bad("id,lower,upper\n", 1, 0, "expected the header");
+    expect_bad("id,lower,upper\n", 1, 15, "expected the header"); /* where 'size' was expected */
     expect_bad("id,low,upper,size\n", 1, 4, "column 2 should be 'lower'");
     expect_bad("id,lower,upper,size,colour\n", 1, 21, "unknown column 'colour'");
     expect_bad("id,lower,upper,size\n0,5,5,4\n", 2, 5, "must be greater than lower");
     expect_bad("id,lower,upper,size\n0,5,3,4\n", 2, 5, "must be greater than lower");
     expect_bad("id,lower,upper,size\n0,1,3,-4\n", 2, 7, "size must be >= 0");
     expect_bad("id,lower,upper,size\n0,1,3,4\n1,1,x3,4\n", 3, 5, "expected an integer for upper");
-    expect_bad("id,lower,upper,size\n0,1,3\n", 2, 0, "expected 4 fields, found 3");
+    expect_bad("id,lower,upper,size\n0,1,3\n", 2, 6, "expected 4 fields, found 3");
+    expect_bad("id,lower,upper,size\n0,1,3,4,5,6\n", 2, 9, "expected 4 fields, found 6");
+    expect_bad("id,lower,upper,size\n\"a,b\",1,3,4,5\n", 2, 13, "expected 4 fields, found 5");
+    expect_bad("id,lower,upper,size\n\"a,b\",-1,3,4\n", 2, 7, "lower must be >= 0");
+    expect_bad("id,lower,upper,size\n0,1,3,4\na\"b,1,3,4\n", 3, 2, "malformed CSV");
+    expect_bad("id,lower,upper,size\n\"a\"b,1,3,4\n", 2, 4, "malformed CSV");
+    expect_bad("id,lower,upper,size\n\"a\nb\",1,3\n", 2, 1, "expected 4 fields, found 3");
     expect_bad("id,lower,upper,size\n0,1,3,99999999999999999999\n", 2, 7, "expected an integer for size");
-    expect_bad("id,lower,upper,size\n0,\"1,3,4\n", 2, 0, "malformed CSV");
+    expect_bad("id,lower,upper,size\n0,\"1,3,4\n", 2, 3, "this quote is never closed");
+    expect_bad("id,lower,upper,size\n0,1,3,4\n\n1,\"1\n3,4\n", 4, 3, "this quote is never closed");
     expect_bad("\x7f\x45\x4c\x46\x02\x01\x01\n", 1, 1, "expected the header");
 }
 

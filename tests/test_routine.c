@@ -1,5 +1,7 @@
-/* Tests for core/routine.c: the format of DESIGN §1 and every error kind
+/* Tests for core/model/routine.c: the format of DESIGN §1 and every error kind
  * with its exact line and column. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "testutil.h"
@@ -97,6 +99,53 @@ static void test_nul_byte(void **state)
     assert_non_null(strstr(err.msg, "NUL byte"));
 }
 
+/* Issue 19: nothing after a statement but a comment, a routine declares a
+ * node, and LF, CRLF and a lone CR all end a line. */
+static void test_garbage_and_line_ends(void **state)
+{
+    (void)state;
+    expect_routine_error("routine r (((\n", 1, 11, "expected end of line after the routine's name, found '('");
+    expect_routine_error("routine r\n", 1, 1, "routine 'r' declares nothing");
+    expect_routine_error("routine r\nbind B=2\ndtype f16  # no node\n", 1, 1, "declares nothing");
+    expect_routine_error("routine r\ninput x [4] f32 junk\n", 2, 17, "expected a type, @flags, hlo=/op_name=/source= or end of line");
+    expect_routine_error("routine r\ndtype f32 f16\n", 2, 11, "end of line after the type");
+    /* a CR-only file: three lines, the error on the third */
+    expect_routine_error("routine r\rinput x [4]\ry = f(z) [4]\r", 3, 7, "unknown name 'z'");
+    expect_routine_error("routine r\r\n\r\ninput x [4]\r\ny = f(z) [4]\r\n", 4, 7, "unknown name 'z'");
+    const char *ends[] = { "\n", "\r\n", "\r" };
+    for (int i = 0; i < 3; i++) {
+        char text[128];
+        snprintf(text, sizeof text, "routine r%sinput x [4]%s%sy = f(x) [4]%sz = g(y, x) [2]", ends[i], ends[i],
+                 ends[i], ends[i]);
+        tr_t t;
+        tr_load(&t, text);
+        assert_int_equal(t.r->n_nodes, 3);
+        assert_int_equal(t.r->n_steps, 2);
+        assert_int_equal(t.r->steps[1].line, 5);
+        assert_int_equal(t.r->steps[1].nargs, 2);
+        tr_free(&t);
+    }
+}
+
+/* Columns are counted incrementally; they must still be right far along a
+ * long line and after a backtrack. */
+static void test_columns_on_a_long_line(void **state)
+{
+    (void)state;
+    enum { TERMS = 5000 };
+    char *text = malloc(TERMS * 2 + 64);
+    assert_non_null(text);
+    int n = sprintf(text, "routine r\ninput x [");
+    for (int i = 0; i < TERMS; i++)
+        n += sprintf(text + n, "1+");
+    sprintf(text + n, "y]\n");
+    /* "input x [" is 9 characters; the symbol follows 5000 "1+" */
+    expect_routine_error(text, 2, 10 + 2 * TERMS, "unbound symbol 'y'");
+    free(text);
+    expect_routine_error("routine r\ninput x [4]\ny = f(x, x, \xc3\xa9) [4]\n", 3, 13, "expected an argument name");
+    expect_routine_error("routine r\ninput x [4]\ny = f(x) [4] f16 f32\n", 3, 18, "unexpected 'f32'");
+}
+
 static void test_bindings_override(void **state)
 {
     (void)state;
@@ -135,14 +184,48 @@ static void test_mlp_sample_parses(void **state)
     tr_free(&t);
 }
 
+/* §10's additions to §1: XLA's element types (half-byte ones rounding up)
+ * and where a node came from, as quoted attributes. */
+static void test_xla_types_and_origin(void **state)
+{
+    (void)state;
+    tr_t t;
+    tr_load(&t, "routine x\ndtype s64\ninput a [3]\ninput q [5] s4 hlo=\"q-1\" source=\"m.py:3\"\n"
+                "b = negate(a) [3] pred cost=3 @output hlo=\"neg.1\" op_name=\"jit(f)/\\\"n\\\"\\x41\\n\\t\\\\\"\n"
+                "c = add(b, q) [3] c128\n");
+    assert_int_equal(t.l->bytes[tr_node(&t, "a")], 24);
+    assert_int_equal(t.l->bytes[tr_node(&t, "q")], 3);
+    assert_int_equal(t.l->bytes[tr_node(&t, "b")], 3);
+    assert_int_equal(t.l->bytes[tr_node(&t, "c")], 48);
+    const routine_node_t *q = &t.r->nodes[tr_node(&t, "q")], *b = &t.r->nodes[tr_node(&t, "b")];
+    assert_string_equal(q->hlo, "q-1");
+    assert_string_equal(q->source, "m.py:3");
+    assert_null(q->op_name);
+    assert_string_equal(b->op_name, "jit(f)/\"n\"A\n\t\\");
+    assert_true(b->flags & FLAG_OUTPUT);
+    char buf[128];
+    assert_string_equal(routine_node_origin(t.r, tr_node(&t, "q"), buf, sizeof buf), "%q-1 m.py:3");
+    assert_string_equal(routine_node_origin(t.r, tr_node(&t, "c"), buf, sizeof buf), "");
+    tr_free(&t);
+    expect_routine_error("routine x\ninput a [3] hlo=\"x\n", 2, 17, "unterminated string");
+    expect_routine_error("routine x\ninput a [3] hlo=\"\\q\"\n", 2, 18, "unknown escape");
+    expect_routine_error("routine x\ninput a [3] hlo=\"a\" hlo=\"b\"\n", 2, 21, "hlo= given twice");
+    expect_routine_error("routine x\ninput a [3] source\n", 2, 19, "'=' and a quoted string");
+    expect_routine_error("routine x\ninput a [3]\nb = f(a) [3] op_name=x\n", 3, 22, "a double-quoted string");
+    expect_routine_error("routine x\ninput a [3] s3\n", 2, 13, "expected a type, @flags");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_golden_parse),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_nul_byte),
+        cmocka_unit_test(test_garbage_and_line_ends),
+        cmocka_unit_test(test_columns_on_a_long_line),
         cmocka_unit_test(test_bindings_override),
         cmocka_unit_test(test_mlp_sample_parses),
+        cmocka_unit_test(test_xla_types_and_origin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,11 +1,11 @@
-/* Tests for core/timeline.c: a hand-worked layout (the order of births, a
+/* Tests for core/layout/timeline.c: a hand-worked layout (the order of births, a
  * gap the dead leave, best fit, the open top), buffers of no size, the
  * overflow error, and agreement with a plain quadratic reference. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "timeline.h"
+#include "layout/arena.h"
+#include "layout/timeline.h"
 #include "testutil.h"
 
 static int64_t run(const arena_buf_t *b, int32_t n, int64_t *off)

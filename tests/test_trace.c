@@ -1,8 +1,9 @@
-/* Tests for core/trace.c: event sentences, chains and explanations. */
+/* Tests for core/plan/trace.c: event sentences, chains and explanations. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "fitutil.h"
-#include "trace.h"
+#include "plan/trace.h"
 
 static void test_explain_commit_group(void **state)
 {
@@ -12,8 +13,8 @@ static void test_explain_commit_group(void **state)
     char buf[512];
     trace_explain(f.plan, tr_node(&f.t, "Y"), buf, sizeof buf);
     assert_string_equal(buf, "Y committed in round two, closing the load-bearing group {X}: together they "
-                             "relieved 100 B that none relieved alone, all of it carried by Y; ranked 2nd by "
-                             "relief per cost (0 B/op)");
+                             "relieved 100 B that none relieved alone, all of it credited to Y; ranked 2nd by "
+                             "relief per cost (0 B/FLOP)");
     trace_explain(f.plan, tr_node(&f.t, "X"), buf, sizeof buf);
     assert_non_null(strstr(buf, "X committed in round two as a held member of the load-bearing group {X} closed by Y"));
     trace_explain(f.plan, tr_node(&f.t, "x"), buf, sizeof buf);
@@ -31,6 +32,41 @@ static void test_explain_commit_group(void **state)
     tf_free(&f);
 }
 
+/* The closer relieves on its own too: cur 133 B after n1, n2 alone 118 B,
+ * with the held {n0} 76 B; the group is load-bearing for the 42 B between. */
+static void test_explain_commit_group_closer_relieves_alone(void **state)
+{
+    (void)state;
+    tf_t f;
+    tf_fit(&f,
+           "routine r69\ndtype u8\ninput i0 [22]\nn0 = op(i0) [42] cost=18\nn1 = op(n0, n0) [73] cost=15\n"
+           "n2 = op(n0, n1, n1) [57] cost=5\nn3 = op(n2, i0) [54] cost=10 @output\n",
+           "minimize", -1, 0);
+    char buf[512];
+    trace_explain(f.plan, tr_node(&f.t, "n2"), buf, sizeof buf);
+    assert_string_equal(buf, "n2 committed in round two, closing the load-bearing group {n0}: together they "
+                             "relieved 57 B (133 B -> 76 B), 42 B more than n2 alone (118 B); round two credits "
+                             "all of it to n2 and 0 to the held flips; ranked 3rd by relief per cost (0.6 B/FLOP)");
+    tf_free(&f);
+}
+
+/* The end says by how much a byte budget was missed: pair's best is 4 B. */
+static void test_end_says_the_miss(void **state)
+{
+    (void)state;
+    tf_t f;
+    tf_fit(&f, ROUTINE_PAIR, "1", -1, 0);
+    char buf[512];
+    trace_describe(f.plan, f.plan->n_events - 1, buf, sizeof buf);
+    assert_string_equal(buf, "end: 4 B after 2 flips, 2 considered, 0 dropped; over the budget 1 B by 3 B, at its "
+                             "max-live lower bound: no layout of these flips is smaller, only other flips");
+    tf_free(&f);
+    tf_fit(&f, ROUTINE_PAIR, "4", -1, 0);
+    trace_describe(f.plan, f.plan->n_events - 1, buf, sizeof buf);
+    assert_string_equal(buf, "end: 4 B after 2 flips, 2 considered, 0 dropped");
+    tf_free(&f);
+}
+
 static void test_explain_accept_on_top(void **state)
 {
     (void)state;
@@ -40,10 +76,10 @@ static void test_explain_accept_on_top(void **state)
     trace_explain(f.plan, tr_node(&f.t, "Y"), buf, sizeof buf);
     /* Y relieved 46 B on top of {P}; its solo relief was 0 (rank 3) */
     assert_string_equal(buf, "Y accepted in round two: relieved 46 B on top of {P}; ranked 3rd by relief per "
-                             "cost (0 B/op)");
+                             "cost (0 B/FLOP)");
     trace_explain(f.plan, tr_node(&f.t, "P"), buf, sizeof buf);
     assert_string_equal(buf, "P accepted in round two: relieved 10 B on top of the baseline; ranked 1st by relief "
-                             "per cost (0.0943 B/op)"); /* 10 / 106 */
+                             "per cost (0.0943 B/FLOP)"); /* 10 / 106 */
     trace_explain(f.plan, tr_node(&f.t, "n1"), buf, sizeof buf);
     assert_non_null(strstr(buf, "n1 discarded in round two: held because alone it relieved nothing, then still "
                                 "held at the end"));
@@ -62,7 +98,27 @@ static void test_explain_harmful_and_rejected(void **state)
     tf_fit(&f, ROUTINE_NEGATIVE, "minimize", -1, 0);
     trace_explain(f.plan, tr_node(&f.t, "m"), buf, sizeof buf);
     assert_string_equal(buf, "m rejected in round two: alone it made the arena 114 B, above the current 84 B; "
-                             "ranked 2nd by relief per cost (-1 B/op)");
+                             "ranked 2nd by relief per cost (-1 B/FLOP)");
+    tf_free(&f);
+}
+
+/* Two sizes that print alike are told apart by their difference in bytes:
+ * the harmful discard at 36 MiB + 36 B against 36 MiB. */
+static void test_rounding_shows_the_difference(void **state)
+{
+    (void)state;
+    tf_t f;
+    tf_fit(&f, ROUTINE_HARMFUL, "minimize", -1, 0);
+    int32_t k = tf_find_event(&f, EV_DISCARD_GROUP, NULL);
+    assert_true(k >= 0);
+    fit_event_t *e = &f.plan->events[k];
+    char buf[512];
+    trace_describe(f.plan, k, buf, sizeof buf);
+    assert_null(strstr(buf, "(by ")); /* 74 B > 54 B: nothing to add */
+    e->with = (36LL << 20) + 36;
+    e->alone = 36LL << 20;
+    trace_describe(f.plan, k, buf, sizeof buf);
+    assert_non_null(strstr(buf, "scores 36.0 MiB > 36.0 MiB (by 36 B) without"));
     tf_free(&f);
 }
 
@@ -85,13 +141,130 @@ static void test_every_event_describes(void **state)
     }
 }
 
+/* The round-two verdict of candidate name after event upto, as text. */
+static const char *r2_at(const tf_t *f, int32_t upto, const char *name, bool narrow, trace_r2_t *v)
+{
+    static char buf[32];
+    trace_r2_t *all = calloc((size_t)f->plan->n_cands + 1, sizeof *all);
+    assert_non_null(all);
+    assert_int_equal(trace_round_two_at(f->plan, upto, all), RS_OK);
+    int32_t node = tr_node(&f->t, name), k = 0;
+    while (k < f->plan->n_cands && f->plan->cands[k].node != node)
+        k++;
+    assert_true(k < f->plan->n_cands);
+    *v = all[k];
+    free(all);
+    trace_round_two_text(v, narrow, buf, sizeof buf);
+    return buf;
+}
+
+/* ROUTINE_HARMFUL under Minimize, as `fit --events` prints it: 10 try P,
+ * 11 P accepted (110 -> 100: relief 10), 12 try c1, 13 c1 held, 14 try Y
+ * (alone 54, with {c1} 74), 15 {c1} discarded as harmful, 16 Y accepted
+ * (100 -> 54: relief 46), 17 end. */
+static void test_round_two_harmful(void **state)
+{
+    (void)state;
+    tf_t f;
+    tf_fit(&f, ROUTINE_HARMFUL, "minimize", -1, 0);
+    assert_int_equal(f.plan->events[15].kind, EV_DISCARD_GROUP);
+    trace_r2_t v;
+    assert_string_equal(r2_at(&f, 9, "P", true, &v), "not yet"); /* round one's last order event */
+    assert_int_equal(v.event, -1);
+    assert_string_equal(r2_at(&f, 10, "P", true, &v), "trying");
+    assert_string_equal(r2_at(&f, 10, "c1", true, &v), "not yet");
+    assert_string_equal(r2_at(&f, 11, "P", true, &v), "+10 B");
+    assert_int_equal(v.kind, R2_ACCEPTED);
+    assert_int_equal(v.relief, 10);
+    assert_int_equal(v.event, 11);
+    assert_string_equal(r2_at(&f, 13, "c1", true, &v), "held");
+    assert_string_equal(r2_at(&f, 13, "c1", false, &v), "held (= cur)");
+    assert_string_equal(r2_at(&f, 14, "c1", true, &v), "held");
+    assert_string_equal(r2_at(&f, 14, "Y", true, &v), "trying");
+    assert_string_equal(r2_at(&f, 15, "c1", true, &v), "harmful");
+    assert_int_equal(v.reason, WHY_HARMFUL);
+    assert_int_equal(v.event, 15);
+    assert_string_equal(r2_at(&f, 15, "Y", true, &v), "trying"); /* judged alone next */
+    assert_string_equal(r2_at(&f, 16, "Y", true, &v), "+46 B");
+    assert_string_equal(r2_at(&f, 17, "P", false, &v), "+10 B");
+    assert_string_equal(r2_at(&f, 17, "c1", false, &v), "harmful group");
+    tf_free(&f);
+}
+
+/* ROUTINE_PAIR: 8 X held, 10 {X} committed with Y (together 4 B, current
+ * 104 B): X carries 0, Y 100.  ROUTINE_NEGATIVE: 10 m rejected (alone
+ * 114 B > current 84 B). */
+static void test_round_two_group_and_reject(void **state)
+{
+    (void)state;
+    tf_t f;
+    tf_fit(&f, ROUTINE_PAIR, "minimize", -1, 0);
+    trace_r2_t v;
+    assert_string_equal(r2_at(&f, 9, "X", true, &v), "held");
+    assert_string_equal(r2_at(&f, 9, "Y", true, &v), "trying");
+    assert_string_equal(r2_at(&f, 10, "X", true, &v), "+0 group");
+    assert_int_equal(v.kind, R2_COMMITTED);
+    assert_false(v.closer);
+    assert_string_equal(r2_at(&f, 10, "X", false, &v), "+0 held group");
+    assert_string_equal(r2_at(&f, 10, "Y", true, &v), "+100 B");
+    assert_true(v.closer);
+    assert_int_equal(v.relief, 100);
+    assert_string_equal(r2_at(&f, 10, "Y", false, &v), "+100 B group");
+    tf_free(&f);
+    tf_fit(&f, ROUTINE_NEGATIVE, "minimize", -1, 0);
+    assert_string_equal(r2_at(&f, 9, "m", true, &v), "trying");
+    assert_string_equal(r2_at(&f, 10, "m", true, &v), "worse alone");
+    assert_int_equal(v.reason, WHY_WORSE_ALONE);
+    assert_string_equal(r2_at(&f, 11, "P", true, &v), "+20 B");
+    tf_free(&f);
+}
+
+/* ROUTINE_HARMFUL with budget 100 B: P's relief 10 brings 110 to 100, the
+ * budget is met and c1 and Y are never tried.  With a cap of 2 (and no
+ * budget in reach) P, the dearest, is dropped at event 3; c1 and Y are
+ * both held (each relieves nothing, with each other too) and discarded at
+ * the end. */
+static void test_round_two_budget_and_cap(void **state)
+{
+    (void)state;
+    tf_t f;
+    tf_fit(&f, ROUTINE_HARMFUL, "100", -1, 0);
+    int32_t met = tf_find_event(&f, EV_BUDGET_MET, NULL);
+    assert_true(met > 0);
+    trace_r2_t v;
+    assert_string_equal(r2_at(&f, met - 1, "Y", true, &v), "not yet");
+    assert_string_equal(r2_at(&f, met, "Y", true, &v), "budget met");
+    assert_string_equal(r2_at(&f, met, "c1", false, &v), "budget met first");
+    assert_string_equal(r2_at(&f, met, "P", true, &v), "+10 B");
+    tf_free(&f);
+    tf_fit(&f, ROUTINE_HARMFUL, "1", 2, 0);
+    assert_int_equal(f.plan->events[3].kind, EV_DROPPED);
+    assert_string_equal(r2_at(&f, 2, "P", true, &v), "not yet");
+    assert_string_equal(r2_at(&f, 3, "P", true, &v), "over cap");
+    assert_string_equal(r2_at(&f, 3, "P", false, &v), "dropped by cap");
+    int32_t end = f.plan->n_events - 1;
+    assert_int_equal(f.plan->events[end - 1].kind, EV_DISCARD_GROUP);
+    assert_string_equal(r2_at(&f, end - 2, "Y", true, &v), "held");
+    assert_string_equal(r2_at(&f, end, "Y", true, &v), "left over");
+    assert_int_equal(v.reason, WHY_LEFT_OVER);
+    assert_string_equal(r2_at(&f, end, "c1", false, &v), "left held at end");
+    assert_string_equal(r2_at(&f, end, "P", true, &v), "over cap");
+    tf_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_explain_commit_group),
+        cmocka_unit_test(test_explain_commit_group_closer_relieves_alone),
+        cmocka_unit_test(test_end_says_the_miss),
         cmocka_unit_test(test_explain_accept_on_top),
         cmocka_unit_test(test_explain_harmful_and_rejected),
+        cmocka_unit_test(test_rounding_shows_the_difference),
         cmocka_unit_test(test_every_event_describes),
+        cmocka_unit_test(test_round_two_harmful),
+        cmocka_unit_test(test_round_two_group_and_reject),
+        cmocka_unit_test(test_round_two_budget_and_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,8 +1,8 @@
-/* Tests for core/units.c: budget parsing and resolution. */
+/* Tests for core/model/units.c: budget parsing and resolution. */
 #include <string.h>
 
+#include "model/units.h"
 #include "testutil.h"
-#include "units.h"
 
 static budget_spec_t parse_ok(const char *s)
 {
@@ -88,6 +88,35 @@ static void test_format(void **state)
     assert_string_equal(b, "48.0 MiB");
 }
 
+/* FLOPs in decimal prefixes, three significant digits, and the time they
+ * take on a device (mlp_step's compute, 211,503,364, on a100-80gb's
+ * 312e12 FLOP/s is 678 ns). */
+static void test_format_flops_and_time(void **state)
+{
+    (void)state;
+    char b[32];
+    static const struct { int64_t v; const char *want; } flops[] = {
+        { 0, "0 FLOPs" },           { 640, "640 FLOPs" },         { 999, "999 FLOPs" },
+        { 1000, "1.00 kFLOPs" },    { 1310720, "1.31 MFLOPs" },   { 12345678, "12.3 MFLOPs" },
+        { 211503364, "212 MFLOPs" }, { 999700, "1.00 MFLOPs" },   { 204800000000, "205 GFLOPs" },
+        { -12000, "-12.0 kFLOPs" }, { 3000000000000, "3.00 TFLOPs" }, { INT64_MAX, "9.22 EFLOPs" },
+    };
+    for (size_t i = 0; i < sizeof flops / sizeof flops[0]; i++) {
+        units_format_flops(flops[i].v, b, sizeof b);
+        assert_string_equal(b, flops[i].want);
+    }
+    static const struct { double s; const char *want; } secs[] = {
+        { 0, "0 s" },          { 850e-9, "850 ns" },  { 211503364 / 312e12, "678 ns" },
+        { 12.34e-6, "12.3 us" }, { 4.561e-3, "4.56 ms" }, { 0.9996, "1.00 s" },
+        { 1.234, "1.23 s" },   { 150, "2.50 min" },   { 7200, "2.00 h" },
+        { -0.002, "-2.00 ms" },
+    };
+    for (size_t i = 0; i < sizeof secs / sizeof secs[0]; i++) {
+        units_format_seconds(secs[i].s, b, sizeof b);
+        assert_string_equal(b, secs[i].want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -95,6 +124,7 @@ int main(void)
         cmocka_unit_test(test_kinds),
         cmocka_unit_test(test_bad),
         cmocka_unit_test(test_format),
+        cmocka_unit_test(test_format_flops_and_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

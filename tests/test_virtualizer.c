@@ -1,7 +1,7 @@
-/* Tests for core/place.c: the virtualizer, one test per rejection reason. */
+/* Tests for core/lower/virtualizer.c: the virtualizer, one test per rejection reason. */
 #include <stdlib.h>
 
-#include "place.h"
+#include "lower/virtualizer.h"
 #include "testutil.h"
 
 static const char *R =
@@ -17,26 +17,26 @@ static const char *R =
     "d = f(acc) [4] @inline\n"
     "e = f(d, q, o) [4] @output\n";
 
-static place_reason_t rejected_for(const placement_t *p, int32_t node)
+static virtualizer_reason_t rejected_for(const placement_t *p, int32_t node)
 {
     for (int32_t k = 0; k < p->n_rejected; k++)
         if (p->rejected[k].node == node)
-            return (place_reason_t)p->rejected[k].reason;
+            return (virtualizer_reason_t)p->rejected[k].reason;
     return REJECT_NONE;
 }
 
-static void check_one(const char *name, place_reason_t want)
+static void check_one(const char *name, virtualizer_reason_t want)
 {
     tr_t t;
     tr_load(&t, R);
     uint8_t *prefs = tr_prefs(&t, name, NULL);
     placement_t p;
     rs_error_t err;
-    assert_int_equal(place_virtualize(t.l, prefs, 8, &p, &err), RS_OK);
+    assert_int_equal(virtualizer_run(t.l, prefs, 8, &p, &err), RS_OK);
     int32_t n = tr_node(&t, name);
     assert_int_equal(rejected_for(&p, n), want);
     assert_int_equal(p.is_inline[n], want == REJECT_NONE);
-    place_free(&p);
+    virtualizer_free(&p);
     free(prefs);
     tr_free(&t);
 }
@@ -54,11 +54,11 @@ static void test_default_policy(void **state)
     tr_load(&t, R);
     placement_t p;
     rs_error_t err;
-    assert_int_equal(place_virtualize(t.l, NULL, 8, &p, &err), RS_OK);
+    assert_int_equal(virtualizer_run(t.l, NULL, 8, &p, &err), RS_OK);
     assert_true(p.is_inline[tr_node(&t, "d")]);   /* @inline */
     assert_false(p.is_inline[tr_node(&t, "a")]);
     assert_int_equal(p.n_rejected, 0);
-    place_free(&p);
+    virtualizer_free(&p);
     tr_free(&t);
 }
 
@@ -72,7 +72,7 @@ static void test_depth_limit(void **state)
     uint8_t *prefs = tr_prefs(&t, "a", "b", "c", NULL);
     placement_t p;
     rs_error_t err;
-    assert_int_equal(place_virtualize(t.l, prefs, 2, &p, &err), RS_OK);
+    assert_int_equal(virtualizer_run(t.l, prefs, 2, &p, &err), RS_OK);
     assert_true(p.is_inline[tr_node(&t, "a")]);
     assert_true(p.is_inline[tr_node(&t, "b")]);
     assert_false(p.is_inline[tr_node(&t, "c")]);
@@ -80,11 +80,11 @@ static void test_depth_limit(void **state)
     assert_int_equal(p.depth[tr_node(&t, "b")], 2);
     assert_int_equal(rejected_for(&p, tr_node(&t, "c")), REJECT_DEPTH);
     assert_int_equal(p.rejected[0].depth, 3);
-    place_free(&p);
+    virtualizer_free(&p);
     /* a limit of 0 rejects every preference, the default policy's too */
-    assert_int_equal(place_virtualize(t.l, prefs, 0, &p, &err), RS_OK);
+    assert_int_equal(virtualizer_run(t.l, prefs, 0, &p, &err), RS_OK);
     assert_int_equal(p.n_rejected, 4); /* a b c d */
-    place_free(&p);
+    virtualizer_free(&p);
     free(prefs);
     tr_free(&t);
 }

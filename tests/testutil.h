@@ -9,11 +9,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "arena.h"
-#include "error.h"
-#include "lower.h"
-#include "routine.h"
-#include "score.h"
+#include "layout/arena.h"
+#include "lower/lower.h"
+#include "lower/score.h"
+#include "model/routine.h"
+#include "util/error.h"
 
 /* A routine parsed and lowered with its default bindings. */
 typedef struct tr {

@@ -4,10 +4,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "arena.h"
-#include "cli.h"
+#include "cli/cli.h"
+#include "config.h"
+#include "layout/arena.h"
+#include "layout/layout.h"
+#include "model/units.h"
 #include "text.h"
-#include "units.h"
 
 #define M(cmd) (1u << (cmd))
 #define COMMON (M(CMD_SCORE) | M(CMD_FIT) | M(CMD_SWEEP))
@@ -23,9 +25,9 @@ typedef struct cmd_entry {
 
 static const cmd_entry_t COMMANDS[CMD_COUNT] = {
     [CMD_SCORE] = { "score", "ROUTINE [common] [--json]", "footprint and per-buffer table", cmd_score, 1, 1 },
-    [CMD_LAYOUT] = { "layout", "BUFFERS.csv [--alignment N] [--strategy greedy|timeline|tight] [--time-limit S] [--iterations N] [--output SOLUTION.csv] [--json]",
+    [CMD_LAYOUT] = { "layout", "BUFFERS.csv [--alignment N] [--strategy greedy|timeline|tight] [--time-limit S] [--iterations N] [--output SOLUTION.csv] [--svg F.svg] [--json]",
                      "lay out a MiniMalloc buffer CSV", cmd_layout, 1, 1 },
-    [CMD_FIT] = { "fit", "ROUTINE --budget B [--max-candidates N] [common] [--events] [--json] [--audit] [--save [--label L]]",
+    [CMD_FIT] = { "fit", "ROUTINE [--budget B] [--max-candidates N] [common] [--events] [--json] [--audit] [--exact] [--improve] [--time-limit S] [--save [--label L]]",
                   "run the recompute-vs-store planner", cmd_fit, 1, 1 },
     [CMD_SWEEP] = { "sweep", "ROUTINE --budgets B1,B2,... [common] [--json] [--audit] [--save [--label L]]",
                     "several budgets as one search (one reuse cell)", cmd_sweep, 1, 1 },
@@ -38,11 +40,17 @@ static const cmd_entry_t COMMANDS[CMD_COUNT] = {
     [CMD_PLANS] = { "plans", "[--json]", "saved plans, newest first", cmd_plans, 0, 0 },
     [CMD_SHOW] = { "show", "PLAN [--events] [--json]", "one saved plan", cmd_show, 1, 1 },
     [CMD_COMPARE] = { "compare", "PLAN PLAN", "two saved plans side by side", cmd_compare, 2, 2 },
-    [CMD_EXPORT] = { "export", "PLAN... --what plans|flips|events|layout --output F.csv", "saved plans as CSV",
+    [CMD_EXPORT] = { "export", "PLAN... --what plans|flips|events|layout|svg --output F.csv [--raw]", "saved plans as CSV (svg: one plan's arena)",
                      cmd_export, 1, 100000 },
     [CMD_DELETE] = { "delete", "PLAN...", "delete saved plans", cmd_delete, 1, 100000 },
     [CMD_TUI] = { "tui", "[FILE...] [--theme NAME] [--no-mouse]",
                   "the full-screen interface (also with no command); FILEs are imported first", cmd_tui, 0, 100000 },
+    [CMD_CONVERT] = { "convert", "F.hlo [-o F.routine]", "an XLA HLO dump as a routine in the .routine format",
+                      cmd_convert, 1, 1 },
+    [CMD_CONFIG] = { "config", "[--config PATH] [settings flags] [--json]",
+                     "each effective setting and where it comes from", cmd_config, 0, 0 },
+    [CMD_VERIFY] = { "verify", "[PLAN...]", "re-check stored plans through a separate plain path (all when none named)",
+                     cmd_verify, 0, 100000 },
 };
 
 typedef enum opt_kind { OPT_FLAG, OPT_STR, OPT_LIST, OPT_INT, OPT_SECONDS } opt_kind_t;
@@ -61,32 +69,38 @@ typedef struct opt_entry {
 static const opt_entry_t OPTIONS[] = {
     { "--db", NULL, OPT_STR, F(db), 0, ANY, "PATH  the session store (:memory: for none)" },
     { "--theme", NULL, OPT_STR, F(theme), 0, ANY, "NAME  colour theme of the TUI" },
+    { "--config", NULL, OPT_STR, F(config_path), 0, ANY, "PATH  the configuration file to read" },
     { "--bind", NULL, OPT_LIST, F(binds), F(n_binds), COMMON | M(CMD_GEN), "K=V   override a binding (repeatable)" },
-    { "--profile", NULL, OPT_STR, F(profile), 0, COMMON, "NAME  hardware profile (alignment, depth, memory)" },
-    { "--alignment", NULL, OPT_INT, F(alignment), 0, COMMON | M(CMD_LAYOUT), "N     buffer alignment in bytes" },
-    { "--max-inline-depth", NULL, OPT_INT, F(max_depth), 0, COMMON, "N     inline depth limit" },
+    { "--profile", NULL, OPT_STR, F(profile), 0, COMMON | M(CMD_CONFIG), "NAME  hardware profile (alignment, depth, memory)" },
+    { "--alignment", NULL, OPT_INT, F(alignment), 0, COMMON | M(CMD_LAYOUT) | M(CMD_CONFIG), "N     buffer alignment in bytes" },
+    { "--max-inline-depth", NULL, OPT_INT, F(max_depth), 0, COMMON | M(CMD_CONFIG), "N     inline depth limit" },
     { "--inline", NULL, OPT_LIST, F(inlines), F(n_inlines), COMMON, "NODE  a context inline preference (repeatable)" },
-    { "--no-aliasing", NULL, OPT_FLAG, F(no_aliasing), 0, COMMON, "      buffer_aliasing=off" },
-    { "--layout", NULL, OPT_STR, F(layout), 0, COMMON, "S     layout: " ARENA_STRATEGY_NAMES " (greedy by default)" },
+    { "--no-aliasing", NULL, OPT_FLAG, F(no_aliasing), 0, COMMON | M(CMD_CONFIG), "      buffer_aliasing=off" },
+    { "--layout", NULL, OPT_STR, F(layout), 0, COMMON | M(CMD_CONFIG), "S     layout: " LAYOUT_STRATEGY_NAMES " (greedy by default)" },
     { "--json", NULL, OPT_FLAG, F(json), 0, ANY, "      machine-readable output" },
     { "--no-mouse", NULL, OPT_FLAG, F(no_mouse), 0, M(CMD_TUI), "      the TUI ignores the mouse" },
-    { "--budget", NULL, OPT_STR, F(budget), 0, M(CMD_FIT), "B     48MiB, 1.5GB, 60%, device, minimize" },
+    { "--budget", NULL, OPT_STR, F(budget), 0, M(CMD_FIT) | M(CMD_CONFIG), "B     48MiB, 1.5GB, 60%, device, minimize (else memory_budget)" },
     { "--budgets", NULL, OPT_STR, F(budgets), 0, M(CMD_SWEEP), "B,... budgets of a sweep" },
     { "--max-candidates", NULL, OPT_INT, F(max_candidates), 0, M(CMD_FIT) | M(CMD_SWEEP), "N     candidate cap" },
     { "--events", NULL, OPT_FLAG, F(events), 0, M(CMD_FIT) | M(CMD_SHOW), "      print the trace" },
     { "--save", NULL, OPT_FLAG, F(save), 0, M(CMD_FIT) | M(CMD_SWEEP), "      record the plan(s) in the store" },
     { "--label", NULL, OPT_STR, F(label), 0, M(CMD_FIT) | M(CMD_SWEEP), "L     a label for saved plans" },
-    { "--what", NULL, OPT_STR, F(what), 0, M(CMD_EXPORT), "W     plans, flips, events or layout" },
+    { "--what", NULL, OPT_STR, F(what), 0, M(CMD_EXPORT), "W     plans, flips, events, layout or svg" },
     { "--audit", NULL, OPT_FLAG, F(audit), 0, M(CMD_FIT) | M(CMD_SWEEP), "      re-lower on every reuse and compare" },
-    { "--log-memory-budget", NULL, OPT_FLAG, F(log_budget), 0, M(CMD_FIT) | M(CMD_SWEEP),
+    { "--log-memory-budget", NULL, OPT_FLAG, F(log_budget), 0, M(CMD_FIT) | M(CMD_SWEEP) | M(CMD_CONFIG),
       "      log each candidate the cap drops (stderr)" },
     { "--strategy", NULL, OPT_STR, F(strategy), 0, M(CMD_LAYOUT), "S     layout strategy (greedy, tight)" },
-    { "--time-limit", NULL, OPT_SECONDS, F(time_limit), 0, M(CMD_LAYOUT), "S     tight: stop searching after S seconds" },
+    { "--time-limit", NULL, OPT_SECONDS, F(time_limit), 0, M(CMD_LAYOUT) | M(CMD_FIT),
+      "S     tight, fit --exact/--improve: stop searching after S seconds" },
+    { "--exact", NULL, OPT_FLAG, F(exact), 0, M(CMD_FIT), "      also the best plan over every candidate subset" },
+    { "--improve", NULL, OPT_FLAG, F(improve), 0, M(CMD_FIT), "      also a local search from the two-round plan" },
     { "--iterations", NULL, OPT_INT, F(iterations), 0, M(CMD_LAYOUT), "N     tight: the search's budget (deterministic)" },
-    { "--output", "-o", OPT_STR, F(output), 0, M(CMD_LAYOUT) | M(CMD_GEN) | M(CMD_EXPORT),
+    { "--output", "-o", OPT_STR, F(output), 0, M(CMD_LAYOUT) | M(CMD_GEN) | M(CMD_EXPORT) | M(CMD_CONVERT),
       "FILE  where to write (solution, routine, export)" },
+    { "--svg", NULL, OPT_STR, F(svg), 0, M(CMD_LAYOUT), "F.svg the arena as an SVG picture" },
     { "--layers", NULL, OPT_INT, F(layers), 0, M(CMD_GEN), "N     layers (blocks, levels) to generate" },
     { "--dtype", NULL, OPT_STR, F(dtype), 0, M(CMD_GEN), "T     element type of what gen writes" },
+    { "--raw", NULL, OPT_FLAG, F(raw), 0, M(CMD_EXPORT), "      text cells verbatim (no ' before = + - @)" },
 };
 #undef F
 #define N_OPTIONS ((int)(sizeof OPTIONS / sizeof OPTIONS[0]))
@@ -223,6 +237,9 @@ int cli_parse(int argc, char **argv, cli_t *c, rs_error_t *err)
     }
     if (c->cmd < 0)
         c->cmd = CMD_TUI;
+    /* SQLite would open "" as an anonymous temporary store and lose what is saved */
+    if (c->db && !*c->db)
+        return error_set(err, RS_EINPUT, "--db", 0, 0, "an empty path (give a file, or :memory: for no store)");
     for (int k = 0; k < n_seen; k++)
         if (!(seen[k]->commands & M(c->cmd)))
             return error_set(err, RS_EINPUT, NULL, 0, 0, "option %s does not apply to '%s'", seen[k]->name,
@@ -241,7 +258,19 @@ void cli_free(cli_t *c)
     memset(c, 0, sizeof *c);
 }
 
-int cli_run(const cli_t *c) { return COMMANDS[c->cmd].run(c); }
+int cli_run(const cli_t *c)
+{
+    config_t cfg;
+    rs_error_t err;
+    error_clear(&err);
+    if (config_load(c->config_path, NULL, &cfg, &err))
+        return cli_fail(&err);
+    cli_t with = *c;
+    with.config = &cfg;
+    int status = COMMANDS[c->cmd].run(&with);
+    config_free(&cfg);
+    return status;
+}
 
 int cli_fail(const rs_error_t *e)
 {

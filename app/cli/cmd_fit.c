@@ -4,13 +4,16 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
-#include "fit.h"
-#include "json.h"
+#include "audit.h"
+#include "cli/best_out.h"
+#include "cli/cli.h"
+#include "cli/json.h"
+#include "model/units.h"
+#include "plan/fit.h"
+#include "plan/trace.h"
 #include "save.h"
 #include "target.h"
-#include "trace.h"
-#include "units.h"
+#include "text.h"
 
 static int64_t now_us(void)
 {
@@ -49,7 +52,8 @@ static void json_events(json_t *j, const fit_plan_t *p)
 }
 
 /* The keys of DESIGN §9, in its order; events when asked. */
-static void json_plan(json_t *j, const char *key, const fit_plan_t *p, bool events, int64_t plan_id)
+static void json_plan(json_t *j, const char *key, const fit_plan_t *p, bool events, int64_t plan_id,
+                      const best_plan_t *best)
 {
     json_obj_begin(j, key);
     json_str(j, "routine", p->routine->name);
@@ -69,6 +73,7 @@ static void json_plan(json_t *j, const char *key, const fit_plan_t *p, bool even
         json_str(j, "node", p->routine->nodes[p->flips[i].node].name);
         json_int(j, "relief", p->flips[i].relief);
         json_int(j, "cost", p->flips[i].cost);
+        json_node_origin(j, p->routine, p->flips[i].node);
         json_obj_end(j);
     }
     json_arr_end(j);
@@ -81,6 +86,8 @@ static void json_plan(json_t *j, const char *key, const fit_plan_t *p, bool even
     json_obj_end(j);
     if (plan_id)
         json_int(j, "plan_id", plan_id);
+    for (int k = 0; best && k < 2; k++)
+        best_out_json(j, p, &best[k]);
     if (events)
         json_events(j, p);
     json_obj_end(j);
@@ -88,12 +95,10 @@ static void json_plan(json_t *j, const char *key, const fit_plan_t *p, bool even
 
 static void print_recompute(const target_t *t, const fit_plan_t *p)
 {
-    int64_t extra = p->final.compute - p->baseline.compute;
-    double pct = p->baseline.compute ? 100.0 * (double)extra / (double)p->baseline.compute : 0.0;
-    printf("recompute  +%lld ops (+%.3f%%)", (long long)extra, pct);
-    if (t->has_profile && t->profile.flops_per_s > 0)
-        printf(", about +%.3g s on %s", profile_seconds(&t->profile, extra), t->profile.name);
-    printf("\n");
+    char r[192];
+    text_recompute(p->final.compute - p->baseline.compute, p->baseline.compute,
+                   t->has_profile ? t->profile.flops_per_s : 0, text_shown(t->profile.name), r, sizeof r);
+    printf("recompute  %s\n", r);
 }
 
 static void print_budget(const fit_plan_t *p)
@@ -109,26 +114,32 @@ static void print_budget(const fit_plan_t *p)
 
 static void print_plan(const target_t *t, const fit_plan_t *p, bool events)
 {
-    char a[32], b[32];
+    char a[32], b[32], f[32];
     printf("fit %s: budget ", p->routine->name);
     print_budget(p);
     printf(", candidate cap %s\n", p->cap < 0 ? "none" : (snprintf(a, sizeof a, "%d", (int)p->cap), a));
     units_format_bytes(p->baseline.total, a, sizeof a);
-    printf("baseline   %-10s (%lld B), compute %lld\n", a, (long long)p->baseline.total,
-           (long long)p->baseline.compute);
+    units_format_flops(p->baseline.compute, f, sizeof f);
+    printf("baseline   %-10s (%lld B), compute %s\n", a, (long long)p->baseline.total, f);
     units_format_bytes(p->final.total, a, sizeof a);
     units_format_bytes(p->baseline.total - p->final.total, b, sizeof b);
-    printf("final      %-10s (%lld B), compute %lld, relieved %s\n", a, (long long)p->final.total,
-           (long long)p->final.compute, b);
+    units_format_flops(p->final.compute, f, sizeof f);
+    printf("final      %-10s (%lld B), compute %s, relieved %s\n", a, (long long)p->final.total, f, b);
     print_recompute(t, p);
-    printf("within budget: %s\n", p->within_budget ? "yes" : "no");
-    printf("\nflips (%d, in acceptance order):\n", (int)p->n_flips);
+    printf("within budget: %s", p->within_budget ? "yes" : "no");
+    if (!p->within_budget && p->dropped > 0)
+        printf(" (the cap kept the %d cheapest of %d candidates: --max-candidates %d considers every one)",
+               (int)p->considered, (int)(p->considered + p->dropped), (int)(p->considered + p->dropped));
+    printf("\n\nflips (%d, in acceptance order):\n", (int)p->n_flips);
     if (p->n_flips)
         printf("  %3s  %-20s %12s %14s %16s\n", "#", "node", "relief", "relief B", "cost bound");
     for (int32_t i = 0; i < p->n_flips; i++) {
         units_format_bytes(p->flips[i].relief, a, sizeof a);
-        printf("  %3d  %-20s %12s %14lld %16lld\n", (int)i + 1, p->routine->nodes[p->flips[i].node].name, a,
-               (long long)p->flips[i].relief, (long long)p->flips[i].cost);
+        char src[1024], shown[1024];
+        routine_node_origin(p->routine, p->flips[i].node, src, sizeof src);
+        units_format_flops(p->flips[i].cost, f, sizeof f);
+        printf("  %3d  %-20s %12s %14lld %16s  %s\n", (int)i + 1, p->routine->nodes[p->flips[i].node].name, a,
+               (long long)p->flips[i].relief, f, text_escape(src, shown, sizeof shown));
     }
     printf("\ncandidates: %d considered, %d dropped\n", (int)p->considered, (int)p->dropped);
     printf("reuse: %lld reused, %lld lowered\n", (long long)p->reused, (long long)p->lowered);
@@ -151,8 +162,12 @@ static void log_dropped(const target_t *t, const fit_plan_t *p)
         return;
     for (int32_t i = 0; i < p->n_events; i++)
         if (p->events[i].kind == EV_DROPPED)
-            fprintf(stderr, "rematscope: memory budget: dropped candidate %s (cost bound %lld): over the cap of %d\n",
-                    p->routine->nodes[p->events[i].node].name, (long long)p->events[i].cost, (int)p->cap);
+        {
+            char f[32];
+            units_format_flops(p->events[i].cost, f, sizeof f);
+            fprintf(stderr, "rematscope: memory budget: dropped candidate %s (cost bound %s): over the cap of %d\n",
+                    p->routine->nodes[p->events[i].node].name, f, (int)p->cap);
+        }
 }
 
 static void fill_options(const cli_t *c, const target_t *t, fit_options_t *o)
@@ -160,50 +175,88 @@ static void fill_options(const cli_t *c, const target_t *t, fit_options_t *o)
     memset(o, 0, sizeof *o);
     o->max_candidates = c->max_candidates > INT32_MAX ? INT32_MAX : (int32_t)c->max_candidates;
     o->device_bytes = t->has_profile ? t->profile.memory_bytes : -1;
-    o->audit = c->audit;
+}
+
+/* --audit: the summary and each difference on stderr; returns the exit
+ * status it asks for at the end (2 when any reuse differed). */
+static int report_audit(const audit_t *a, const char *what)
+{
+    fprintf(stderr, "rematscope: audit%s%s: %lld reuses checked, %lld differences\n", what ? " " : "",
+            what ? what : "", (long long)a->checked, (long long)a->differences);
+    for (const char *l = a->lines.s; l && *l;) {
+        const char *nl = strchr(l, '\n');
+        int len = nl ? (int)(nl - l) : (int)strlen(l);
+        fprintf(stderr, "rematscope: audit: %.*s\n", len, l);
+        l += len + (nl != NULL);
+    }
+    if (a->differences > AUDIT_MAX_LINES)
+        fprintf(stderr, "rematscope: audit: ... and %lld more\n", (long long)(a->differences - AUDIT_MAX_LINES));
+    return a->differences ? 2 : 0;
 }
 
 int cmd_fit(const cli_t *c)
 {
     rs_error_t err;
     error_clear(&err);
-    if (!c->budget) {
-        error_set(&err, RS_EINPUT, NULL, 0, 0, "fit needs --budget B (48MiB, 1.5GB, 60%%, device, minimize)");
-        return cli_fail(&err);
-    }
     fit_options_t opt;
-    budget_spec_t spec;
-    if (units_parse_budget(c->budget, "--budget", &spec, &err))
+    budget_spec_t spec; /* a bad --budget is told before the routine is read */
+    if (c->budget && units_parse_budget(c->budget, "--budget", &spec, &err))
         return cli_fail(&err);
     target_t t;
     if (target_open(c, c->pos[0], &t, &err))
         return cli_fail(&err);
+    /* without --budget, the config file's memory_budget (DESIGN §11) */
+    if (!t.settings.has_budget) {
+        error_set(&err, RS_EINPUT, NULL, 0, 0,
+                  "fit needs --budget B (48MiB, 1.5GB, 60%%, device, minimize) or memory_budget in the config file");
+        target_free(&t);
+        return cli_fail(&err);
+    }
     fill_options(c, &t, &opt);
-    opt.budget = spec;
+    opt.budget = t.settings.budget;
     fit_context_t *ctx = NULL;
     fit_plan_t *plan = NULL;
+    best_plan_t best[2] = { { 0 }, { 0 } };
     int rc = target_context(&t, &ctx, &err);
     int64_t t0 = now_us(), elapsed = 0, plan_id = 0;
-    if (!rc)
-        rc = fit_run(&opt, ctx, NULL, &plan, &err);
+    audit_t audit;
+    audit_init(&audit);
+    char *record = NULL;
+    if (!rc && (rc = audit_fit_run(c->audit ? &audit : NULL, &opt, ctx, NULL, &plan, &err)) &&
+        strcmp(err.file, "--budget") == 0) /* e.g. `device` with no profile */
+        settings_locate_error(&t.settings, c->config, CONFIG_MEMORY_BUDGET, &err);
     elapsed = now_us() - t0;
     if (!rc)
         log_dropped(&t, plan);
+    if (!rc && c->audit && !(record = audit_record(&audit)))
+        rc = error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    if (!rc)
+        rc = best_out_run(c, plan, ctx, best, &err);
     if (!rc && c->save)
-        rc = save_plans(c, &t, &plan, &elapsed, 1, NULL, &plan_id, &err);
+        rc = save_plans_audited(c, &t, &plan, &elapsed, 1, NULL, &record, &plan_id, &err);
+    if (!rc && c->save && best_out_gap(best))
+        rc = best_out_save(&t, plan, plan_id, best_out_gap(best), &err);
     int status = 0;
     if (rc) {
         status = cli_fail(&err);
     } else if (c->json) {
         json_t j;
         json_init(&j, stdout);
-        json_plan(&j, NULL, plan, c->events, plan_id);
+        json_plan(&j, NULL, plan, c->events, plan_id, best);
         json_finish(&j);
     } else {
         print_plan(&t, plan, c->events);
+        for (int k = 0; k < 2; k++)
+            best_out_print(plan, &best[k]);
         if (plan_id)
-            printf("\nsaved as plan %lld in %s\n", (long long)plan_id, store_path(t.store));
+            printf("\nsaved as plan %lld in %s\n", (long long)plan_id, text_shown(store_path(t.store)));
     }
+    if (!rc && c->audit)
+        status = report_audit(&audit, NULL);
+    free(record);
+    audit_free(&audit);
+    best_plan_free(&best[0]);
+    best_plan_free(&best[1]);
     fit_plan_free(plan);
     fit_context_free(ctx);
     target_free(&t);
@@ -288,24 +341,29 @@ int cmd_sweep(const cli_t *c)
     int rc = plans ? target_context(&t, &ctx, &err) : error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     if (!rc) {
         /* one search: every budget's fit shares one reuse cell */
-        reuse_owner_t owner = fit_owner(ctx, opt.name);
-        cell = reuse_cell_new(&owner, opt.audit);
+        cell = reuse_cell_new();
         if (!cell)
             rc = error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     }
     int64_t *elapsed = calloc((size_t)n, sizeof *elapsed), *ids = calloc((size_t)n, sizeof *ids);
-    if (!rc && (!elapsed || !ids))
+    audit_t *audits = calloc((size_t)n, sizeof *audits); /* one per budget: each plan records its own */
+    char **records = calloc((size_t)n, sizeof *records);
+    if (!rc && (!elapsed || !ids || !audits || !records))
         rc = error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    for (int i = 0; audits && i < n; i++)
+        audit_init(&audits[i]);
     for (int i = 0; i < n && !rc; i++) {
         opt.budget = specs[i];
         int64_t t0 = now_us();
-        rc = fit_run(&opt, ctx, cell, &plans[i], &err);
+        rc = audit_fit_run(c->audit ? &audits[i] : NULL, &opt, ctx, cell, &plans[i], &err);
         elapsed[i] = now_us() - t0;
         if (!rc)
             log_dropped(&t, plans[i]);
+        if (!rc && c->audit && !(records[i] = audit_record(&audits[i])))
+            rc = error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     }
     if (!rc && c->save)
-        rc = save_plans(c, &t, plans, elapsed, n, c->budgets, ids, &err);
+        rc = save_plans_audited(c, &t, plans, elapsed, n, c->budgets, records, ids, &err);
     int status = 0;
     if (rc) {
         status = cli_fail(&err);
@@ -316,7 +374,7 @@ int cmd_sweep(const cli_t *c)
         json_str(&j, "routine", t.routine->name);
         json_arr_begin(&j, "plans");
         for (int i = 0; i < n; i++)
-            json_plan(&j, NULL, plans[i], false, ids[i]);
+            json_plan(&j, NULL, plans[i], false, ids[i], NULL);
         json_arr_end(&j);
         int64_t reused, lowered;
         reuse_cell_counters(cell, &reused, &lowered);
@@ -327,12 +385,13 @@ int cmd_sweep(const cli_t *c)
         json_obj_end(&j);
         json_finish(&j);
     } else {
-        char a[32], b[32];
+        char a[32], b[32], f[32];
         units_format_bytes(plans[0]->baseline.total, a, sizeof a);
-        printf("sweep %s: %d budgets, baseline %s (%lld B), compute %lld\n\n", t.routine->name, n, a,
-               (long long)plans[0]->baseline.total, (long long)plans[0]->baseline.compute);
-        printf("%-22s %12s %14s %6s %12s %8s %s\n", "budget", "final", "final B", "flips", "recompute", "within",
-               "flips changed from the budget above");
+        units_format_flops(plans[0]->baseline.compute, f, sizeof f);
+        printf("sweep %s: %d budgets, baseline %s (%lld B), compute %s\n\n", t.routine->name, n, a,
+               (long long)plans[0]->baseline.total, f);
+        printf("%-22s %12s %14s %6s %12s %10s %8s %s\n", "budget", "final", "final B", "flips", "recompute", "",
+               "within", "flips changed from the budget above");
         for (int i = 0; i < n; i++) {
             const fit_plan_t *p = plans[i];
             char bud[48];
@@ -344,17 +403,41 @@ int cmd_sweep(const cli_t *c)
             double pct = p->baseline.compute ? 100.0 * (double)(p->final.compute - p->baseline.compute) /
                                                    (double)p->baseline.compute
                                              : 0.0;
-            printf("%-22s %12s %14lld %6d %+11.3f%% %8s ", bud, b, (long long)p->final.total, (int)p->n_flips, pct,
-                   p->within_budget ? "yes" : "no");
+            int64_t extra = p->final.compute - p->baseline.compute;
+            char rec[40];
+            units_format_flops(extra, f, sizeof f);
+            snprintf(rec, sizeof rec, "%s%s", extra >= 0 ? "+" : "", f);
+            printf("%-22s %12s %14lld %6d %12s %+9.3f%% %8s ", bud, b, (long long)p->final.total, (int)p->n_flips,
+                   rec, pct, p->within_budget ? "yes" : "no");
             print_flip_changes(&t, i > 0 ? plans[i - 1] : NULL, p);
             printf("\n");
         }
+        /* a byte budget missed while the cap dropped candidates: say so once */
+        for (int i = 0; i < n; i++)
+            if (!plans[i]->within_budget && plans[i]->dropped > 0) {
+                int all = (int)(plans[i]->considered + plans[i]->dropped);
+                printf("\nmissed budgets kept the %d cheapest of %d candidates: --max-candidates %d considers every one\n",
+                       (int)plans[i]->considered, all, all);
+                break;
+            }
         int64_t reused, lowered;
         reuse_cell_counters(cell, &reused, &lowered);
         printf("\nreuse (one search): %lld reused, %lld lowered\n", (long long)reused, (long long)lowered);
         if (c->save)
-            printf("saved as plans %lld-%lld in %s\n", (long long)ids[0], (long long)ids[n - 1], store_path(t.store));
+            printf("saved as plans %lld-%lld in %s\n", (long long)ids[0], (long long)ids[n - 1], text_shown(store_path(t.store)));
     }
+    for (int i = 0; !rc && c->audit && i < n; i++) {
+        char what[64];
+        snprintf(what, sizeof what, "of budget %d", i + 1);
+        if (report_audit(&audits[i], what))
+            status = 2;
+    }
+    for (int i = 0; audits && i < n; i++)
+        audit_free(&audits[i]);
+    for (int i = 0; records && i < n; i++)
+        free(records[i]);
+    free(audits);
+    free(records);
     for (int i = 0; plans && i < n; i++)
         fit_plan_free(plans[i]);
     free(plans);

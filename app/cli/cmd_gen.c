@@ -5,8 +5,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "gen.h"
+#include "cli/cli.h"
+#include "model/gen.h"
+#include "store.h"
 #include "wfile.h"
 
 int cmd_gen(const cli_t *c)
@@ -23,16 +24,23 @@ int cmd_gen(const cli_t *c)
     char *text;
     if (gen_routine(&o, &text, &err))
         return cli_fail(&err);
-    int status = 0;
-    if (c->output) {
-        wfile_t w;
-        size_t n = strlen(text);
-        if (wfile_open(&w, c->output, &err) || wfile_close(&w, fwrite(text, 1, n, w.f) == n, &err))
-            status = cli_fail(&err);
-    } else if (fputs(text, stdout) < 0) {
-        error_set(&err, RS_EINPUT, "stdout", 0, 0, "write failed");
-        status = cli_fail(&err);
-    }
+    int status = cli_write_text(c, c->output, text, strlen(text));
     free(text);
     return status;
+}
+
+int cli_write_text(const cli_t *c, const char *path, const char *text, size_t n)
+{
+    rs_error_t err;
+    error_clear(&err);
+    if (path) {
+        wfile_t w;
+        if (store_refuse_output(c->db, path, "the routine", &err) || wfile_open(&w, path, &err) ||
+            wfile_close(&w, fwrite(text, 1, n, w.f) == n, &err))
+            return cli_fail(&err);
+    } else if (fwrite(text, 1, n, stdout) != n) {
+        error_set(&err, RS_EINPUT, "stdout", 0, 0, "write failed");
+        return cli_fail(&err);
+    }
+    return 0;
 }

@@ -3,12 +3,15 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "arena.h"
-#include "cli.h"
-#include "json.h"
+#include "cli/cli.h"
+#include "cli/json.h"
+#include "layout/arena.h"
+#include "layout/layout.h"
+#include "layout/tight.h"
 #include "minimalloc.h"
-#include "tight.h"
-#include "units.h"
+#include "model/units.h"
+#include "svg.h"
+#include "text.h"
 
 static double deadline_s;
 
@@ -17,6 +20,45 @@ static double now_s(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static const char *buffer_id(const void *ud, int32_t node)
+{
+    return ((const minimalloc_problem_t *)ud)->ids[node];
+}
+
+/* The laid-out problem as an SVG picture: one role, the whole span of
+ * steps, the height and the peak step of max live marked. */
+static int write_svg(const cli_t *c, const minimalloc_problem_t *p, const int64_t *off, int64_t alignment,
+                     int64_t height, layout_strategy_t strategy, svg_stats_t *st, rs_error_t *err)
+{
+    int64_t *size = malloc(((size_t)p->n + 1) * sizeof *size);
+    view_buf_t *v = malloc(((size_t)p->n + 1) * sizeof *v);
+    int rc = !size || !v ? error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory")
+                         : arena_align_sizes(p->bufs, p->n, alignment, size, err);
+    int64_t steps = 1, peak = 0, lower = 0;
+    for (int32_t i = 0; !rc && i < p->n; i++) {
+        v[i] = (view_buf_t){ p->bufs[i].start, p->bufs[i].end, off[i], size[i], i, 0 };
+        if (p->bufs[i].end + 1 > steps)
+            steps = p->bufs[i].end + 1;
+    }
+    if (!rc) {
+        lower = arena_max_live(p->bufs, p->n, alignment, &peak);
+        char title[512], sub[256], h[32], lb[32];
+        units_format_bytes(height, h, sizeof h);
+        units_format_bytes(lower, lb, sizeof lb);
+        snprintf(title, sizeof title, "%s: %d buffers, %s layout", c->pos[0], (int)p->n,
+                 layout_strategy_name(strategy));
+        snprintf(sub, sizeof sub, "height %s (%lld B), max live %s (%lld B, lower bound), ratio %.4f, alignment %lld",
+                 h, (long long)height, lb, (long long)lower, lower ? (double)height / (double)lower : 1.0,
+                 (long long)alignment);
+        svg_arena_t a = { title, sub, v, p->n, buffer_id, p,
+                          { SVG_WIDTH, SVG_HEIGHT, 0, steps, height, -1, p->n ? peak : -1, 1 }, SVG_PLAIN_ROLE, lower };
+        rc = svg_write_arena(&a, c->svg, st, err);
+    }
+    free(size);
+    free(v);
+    return rc;
 }
 
 static int deadline_passed(void *ud)
@@ -34,9 +76,9 @@ int cmd_layout(const cli_t *c)
         error_set(&err, RS_EINPUT, "--alignment", 0, 0, "alignment must be at least 1");
         return cli_fail(&err);
     }
-    int strategy = ARENA_GREEDY;
-    if (c->strategy && (strategy = arena_strategy_parse(c->strategy)) < 0) {
-        error_set(&err, RS_EINPUT, "--strategy", 0, 0, "unknown strategy '%s' (expected " ARENA_STRATEGY_NAMES ")",
+    int strategy = LAYOUT_GREEDY;
+    if (c->strategy && (strategy = layout_strategy_parse(c->strategy)) < 0) {
+        error_set(&err, RS_EINPUT, "--strategy", 0, 0, "unknown strategy '%s' (expected " LAYOUT_STRATEGY_NAMES ")",
                   c->strategy);
         return cli_fail(&err);
     }
@@ -51,18 +93,21 @@ int cmd_layout(const cli_t *c)
     tight_stats_t st = { 0 };
     if (!off) {
         rc = error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-    } else if (strategy == ARENA_TIGHT) {
+    } else if (strategy == LAYOUT_TIGHT) {
         deadline_s = c->time_limit > 0 ? now_s() + c->time_limit : 0;
         tight_options_t o = { .max_iterations = c->iterations, .stop = deadline_passed };
         rc = tight_layout(p.bufs, p.n, alignment, &o, off, &height, &st, &err);
     } else {
-        rc = arena_layout(p.bufs, p.n, alignment, (arena_strategy_t)strategy, off, &height, &err);
+        rc = layout_run(p.bufs, p.n, alignment, (layout_strategy_t)strategy, off, &height, &err);
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (rc && !err.file[0])
         error_set(&err, err.code, c->pos[0], 0, 0, "%s", err.msg);
-    if (!rc && c->output)
+    if (!rc && c->output && !(rc = store_refuse_output(c->db, c->output, "the solution", &err)))
         rc = minimalloc_write_solution(c->output, &p, off, &err);
+    svg_stats_t svg_st = { 0 };
+    if (!rc && c->svg && !(rc = store_refuse_output(c->db, c->svg, "the picture", &err)))
+        rc = write_svg(c, &p, off, alignment, height, (layout_strategy_t)strategy, &svg_st, &err);
     int status = 0;
     if (rc) {
         status = cli_fail(&err);
@@ -76,8 +121,8 @@ int cmd_layout(const cli_t *c)
             json_int(&j, "height", height);
             json_int(&j, "lower_bound", lower);
             json_int(&j, "buffers", p.n);
-            json_str(&j, "strategy", arena_strategy_name((arena_strategy_t)strategy));
-            if (strategy == ARENA_TIGHT) {
+            json_str(&j, "strategy", layout_strategy_name((layout_strategy_t)strategy));
+            if (strategy == LAYOUT_TIGHT) {
                 json_int(&j, "greedy_height", st.greedy_height);
                 json_int(&j, "timeline_height", st.timeline_height);
                 json_int(&j, "iterations", st.iterations);
@@ -93,12 +138,12 @@ int cmd_layout(const cli_t *c)
             char h[32], lb[32];
             units_format_bytes(height, h, sizeof h);
             units_format_bytes(lower, lb, sizeof lb);
-            printf("%s: %d buffers, strategy %s, alignment %lld\n", c->pos[0], (int)p.n,
-                   arena_strategy_name((arena_strategy_t)strategy), (long long)alignment);
+            printf("%s: %d buffers, strategy %s, alignment %lld\n", text_shown(c->pos[0]), (int)p.n,
+                   layout_strategy_name((layout_strategy_t)strategy), (long long)alignment);
             printf("height       %lld B (%s)\nlower bound  %lld B (%s, max live)\nratio        %.4f\n"
                    "time         %.0f us\n",
                    (long long)height, h, (long long)lower, lb, lower ? (double)height / (double)lower : 1.0, us);
-            if (strategy == ARENA_TIGHT)
+            if (strategy == LAYOUT_TIGHT)
             {
                 printf("search       greedy gave %lld B (%.4f), timeline %lld B (%.4f); %lld greedy placements; "
                        "%lld capacities probed",
@@ -119,7 +164,10 @@ int cmd_layout(const cli_t *c)
                     printf("not proven   optimal\n");
             }
             if (c->output)
-                printf("solution     %s\n", c->output);
+                printf("solution     %s\n", text_shown(c->output));
+            if (c->svg)
+                printf("picture      %s (%d buffers as %d rectangles)\n", text_shown(c->svg), (int)svg_st.drawn,
+                       (int)svg_st.rects);
         }
     }
     free(off);

@@ -3,11 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cand.h"
-#include "cli.h"
-#include "json.h"
+#include "cli/cli.h"
+#include "cli/json.h"
+#include "model/units.h"
+#include "plan/cand.h"
 #include "target.h"
-#include "units.h"
+#include "text.h"
 
 static void print_shape(const lowering_t *l, int32_t i, char *buf, size_t n)
 {
@@ -51,6 +52,7 @@ static void print_json(const target_t *t, const footprint_t *fp, const score_det
         json_int(&j, "start", d->live.start[i]);
         json_int(&j, "end", d->live.end[i]);
         json_int(&j, "offset", d->offset[i]);
+        json_node_origin(&j, r, i);
         json_obj_end(&j);
     }
     json_arr_end(&j);
@@ -63,7 +65,7 @@ static void print_json(const target_t *t, const footprint_t *fp, const score_det
     for (int32_t k = 0; k < d->place.n_rejected; k++) {
         json_obj_begin(&j, NULL);
         json_str(&j, "node", r->nodes[d->place.rejected[k].node].name);
-        json_str(&j, "reason", place_reason_name((place_reason_t)d->place.rejected[k].reason));
+        json_str(&j, "reason", virtualizer_reason_name((virtualizer_reason_t)d->place.rejected[k].reason));
         json_obj_end(&j);
     }
     json_arr_end(&j);
@@ -73,6 +75,7 @@ static void print_json(const target_t *t, const footprint_t *fp, const score_det
         json_str(&j, "node", r->nodes[cand[k].node].name);
         json_str(&j, "direction", flip_dir_name((flip_dir_t)cand[k].dir));
         json_int(&j, "cost", cand[k].cost_bound);
+        json_node_origin(&j, r, cand[k].node);
         json_obj_end(&j);
     }
     json_arr_end(&j);
@@ -88,19 +91,25 @@ static void print_table(const target_t *t, const footprint_t *fp, const score_de
     char a[32], b[32], c[32];
     printf("routine %s: %d steps, %d nodes", r->name, (int)l->n_steps, (int)l->n_nodes);
     if (t->has_profile)
-        printf(", profile %s", t->profile.name);
+        printf(", profile %s", text_shown(t->profile.name));
     printf(", alignment %lld, max inline depth %d%s\n", (long long)t->cfg.alignment, (int)t->cfg.max_inline_depth,
            t->cfg.aliasing ? "" : ", aliasing off");
     units_format_bytes(fp->total, a, sizeof a);
     units_format_bytes(fp->live_peak, b, sizeof b);
-    printf("footprint  total %s (%lld B)  live peak %s at step %d  buffers %d  compute %lld\n", a,
-           (long long)fp->total, b, (int)fp->peak_step, (int)fp->buffers, (long long)fp->compute);
+    units_format_flops(fp->compute, c, sizeof c);
+    printf("footprint  total %s (%lld B)  live peak %s at step %d  buffers %d  compute %s", a, (long long)fp->total, b,
+           (int)fp->peak_step, (int)fp->buffers, c);
+    if (t->has_profile && t->profile.flops_per_s > 0) {
+        units_format_seconds(profile_seconds(&t->profile, fp->compute), c, sizeof c);
+        printf(" (about %s on %s)", c, text_shown(t->profile.name));
+    }
+    printf("\n");
     if (t->has_profile && t->profile.memory_bytes > 0) {
         units_format_bytes(t->profile.memory_bytes, c, sizeof c);
         printf("device     %s memory: %s\n", c, fp->total <= t->profile.memory_bytes ? "fits" : "does not fit");
     }
-    printf("\n%-20s %-12s %-18s %-5s %10s %11s %14s  %s\n", "node", "op", "shape", "type", "bytes", "span", "offset",
-           "role");
+    printf("\n%-20s %-12s %-18s %-5s %10s %11s %14s  %-6s  %s\n", "node", "op", "shape", "type", "bytes", "span",
+           "offset", "role", "from");
     for (int32_t i = 0; i < l->n_nodes; i++) {
         if (d->place.is_inline[i])
             continue;
@@ -109,8 +118,11 @@ static void print_table(const target_t *t, const footprint_t *fp, const score_de
         units_format_bytes(l->bytes[i], a, sizeof a);
         snprintf(span, sizeof span, "%d-%d", (int)d->live.start[i], (int)d->live.end[i]);
         const char *op = l->kind[i] == NODE_DEF ? r->steps[l->first_def[i]].op : "-";
-        printf("%-20s %-12s %-18s %-5s %10s %11s %14lld  %s\n", r->nodes[i].name, op, shape,
-               dtype_name((dtype_t)r->nodes[i].dtype), a, span, (long long)d->offset[i], role(l, i));
+        char origin[1024], shown[1024];
+        routine_node_origin(r, i, origin, sizeof origin);
+        printf("%-20s %-12s %-18s %-5s %10s %11s %14lld  %-6s  %s\n", r->nodes[i].name, op, shape,
+               dtype_name((dtype_t)r->nodes[i].dtype), a, span, (long long)d->offset[i], role(l, i),
+               text_escape(origin, shown, sizeof shown));
     }
     int n_inline = 0;
     for (int32_t i = 0; i < l->n_nodes; i++)
@@ -120,13 +132,17 @@ static void print_table(const target_t *t, const footprint_t *fp, const score_de
         printf("\n");
     for (int32_t k = 0; k < d->place.n_rejected; k++)
         printf("%s%s (%s)", k ? ", " : "\nrejected preferences: ", r->nodes[d->place.rejected[k].node].name,
-               place_reason_name((place_reason_t)d->place.rejected[k].reason));
+               virtualizer_reason_name((virtualizer_reason_t)d->place.rejected[k].reason));
     if (d->place.n_rejected)
         printf("\n");
     printf("\nflip candidates (%d):\n", (int)n_cand);
-    for (int32_t k = 0; k < n_cand; k++)
-        printf("  %-20s %-11s cost bound %lld\n", r->nodes[cand[k].node].name, flip_dir_name((flip_dir_t)cand[k].dir),
-               (long long)cand[k].cost_bound);
+    for (int32_t k = 0; k < n_cand; k++) {
+        char origin[1024], shown[1024];
+        routine_node_origin(r, cand[k].node, origin, sizeof origin);
+        units_format_flops(cand[k].cost_bound, c, sizeof c);
+        printf("  %-20s %-11s cost bound %-12s %s\n", r->nodes[cand[k].node].name,
+               flip_dir_name((flip_dir_t)cand[k].dir), c, text_escape(origin, shown, sizeof shown));
+    }
 }
 
 int cmd_score(const cli_t *c)

@@ -7,17 +7,19 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli.h"
+#include "cli/cli.h"
+#include "cli/json.h"
 #include "export.h"
 #include "import.h"
-#include "json.h"
 #include "library.h"
 #include "minimalloc.h"
+#include "model/units.h"
 #include "plans.h"
 #include "profiles.h"
+#include "rebuild.h"
+#include "svg.h"
 #include "target.h"
 #include "text.h"
-#include "units.h"
 
 /* ---- import ------------------------------------------------------------- */
 
@@ -66,15 +68,17 @@ int cmd_routines(const cli_t *c)
             json_str(&j, "hash", rows[i].hash);
             json_str(&j, "path", rows[i].path);
             json_str(&j, "imported_at", rows[i].imported_at);
+            json_str(&j, "kind", rows[i].kind);
             json_obj_end(&j);
         }
         json_arr_end(&j);
         json_finish(&j);
     } else {
-        printf("%-28s %7s %7s %7s  %-20s  %s\n", "routine", "version", "steps", "nodes", "imported", "from");
+        printf("%-28s %7s %-7s %7s %7s  %-20s  %s\n", "routine", "version", "kind", "steps", "nodes", "imported",
+               "from");
         for (int i = 0; i < n; i++)
-            printf("%-28s %7d %7d %7d  %-20s  %s\n", rows[i].name, (int)rows[i].version, (int)rows[i].steps,
-                   (int)rows[i].nodes, rows[i].imported_at, rows[i].path);
+            printf("%-28s %7d %-7s %7d %7d  %-20s  %s\n", rows[i].name, (int)rows[i].version, rows[i].kind,
+                   (int)rows[i].steps, (int)rows[i].nodes, rows[i].imported_at, text_shown(rows[i].path));
         if (!n)
             printf("(no routines: rematscope import FILE...)\n");
     }
@@ -199,45 +203,89 @@ static int parse_plan_id(const char *arg, int64_t *id, rs_error_t *err)
     return units_parse_int(arg, "PLAN", 1, INT64_MAX, id, err);
 }
 
-static void print_recompute(const stored_plan_t *p)
+static void show_plan(const stored_plan_t *p, const routine_t *r, bool events)
 {
-    int64_t extra = p->final.compute - p->baseline.compute;
-    double pct = p->baseline.compute ? 100.0 * (double)extra / (double)p->baseline.compute : 0.0;
-    printf("+%lld ops (+%.3f%%)", (long long)extra, pct);
-    if (p->flops_per_s > 0)
-        printf(", about +%.3g s on %s", (double)extra / (double)p->flops_per_s, p->profile);
-}
-
-static void show_plan(const stored_plan_t *p, bool events)
-{
-    char a[32], b[32], label[256];
+    char a[32], b[32], f[32], label[256], rec[192];
     budget_text(p, b, sizeof b);
     text_escape(p->label, label, sizeof label);
     printf("plan %lld%s%s%s: %s v%d, budget %s%s%s\n", (long long)p->id, p->label[0] ? " \"" : "", label,
-           p->label[0] ? "\"" : "", p->routine, (int)p->routine_version, b, p->profile[0] ? ", profile " : "",
-           p->profile);
-    printf("context    %s; %s%s%s\n", p->bindings, p->config, p->prefs[0] ? "; inline " : "", p->prefs);
+           p->label[0] ? "\"" : "", text_shown(p->routine), (int)p->routine_version, b, p->profile[0] ? ", profile " : "",
+           text_shown(p->profile));
+    /* bindings and preferences grow with the routine: printed whole */
+    printf("context    ");
+    text_print(stdout, p->bindings);
+    printf("; ");
+    text_print(stdout, p->config);
+    printf("%s", p->prefs[0] ? "; inline " : "");
+    text_print(stdout, p->prefs);
+    printf("\n");
     units_format_bytes(p->baseline.total, a, sizeof a);
-    printf("baseline   %-10s (%lld B), compute %lld\n", a, (long long)p->baseline.total, (long long)p->baseline.compute);
+    units_format_flops(p->baseline.compute, f, sizeof f);
+    printf("baseline   %-10s (%lld B), compute %s\n", a, (long long)p->baseline.total, f);
     units_format_bytes(p->final.total, a, sizeof a);
-    printf("final      %-10s (%lld B), compute %lld\n", a, (long long)p->final.total, (long long)p->final.compute);
-    printf("recompute  ");
-    print_recompute(p);
+    units_format_flops(p->final.compute, f, sizeof f);
+    printf("final      %-10s (%lld B), compute %s\n", a, (long long)p->final.total, f);
+    text_recompute(p->final.compute - p->baseline.compute, p->baseline.compute, p->flops_per_s, text_shown(p->profile), rec,
+                   sizeof rec);
+    printf("recompute  %s", rec);
     printf("\nwithin budget: %s; %d considered, %d dropped; reuse %lld reused, %lld lowered; %.3f s; %s\n",
            p->within_budget ? "yes" : "no", (int)p->considered, (int)p->dropped, (long long)p->reused,
            (long long)p->lowered, (double)p->elapsed_us / 1e6, p->created_at);
+    if (p->audit)
+        printf("audit: %s", p->audit);
     printf("\nflips (%d):\n", (int)p->n_flips);
     for (int32_t i = 0; i < p->n_flips; i++) {
+        char src[1024], shown[1024];
+        int32_t node = r ? routine_find_node(r, p->flips[i].node) : -1;
         units_format_bytes(p->flips[i].relief, a, sizeof a);
-        printf("  %3d  %-24s %12s %14lld %16lld\n", (int)i + 1, p->flips[i].node, a, (long long)p->flips[i].relief,
-               (long long)p->flips[i].cost);
+        units_format_flops(p->flips[i].cost, f, sizeof f);
+        printf("  %3d  %-24s %12s %14lld %16s  %s\n", (int)i + 1, text_shown(p->flips[i].node), a, (long long)p->flips[i].relief, f,
+               node < 0 ? "" : text_escape(routine_node_origin(r, node, src, sizeof src), shown, sizeof shown));
     }
     if (!events)
         return;
     printf("\nevents:\n");
-    for (int32_t i = 0; i < p->n_events; i++)
-        printf("  %4d  r%d %-14s %s\n", (int)p->events[i].seq, (int)p->events[i].round, p->events[i].kind,
-               p->events[i].text);
+    for (int32_t i = 0; i < p->n_events; i++) {
+        printf("  %4d  r%d %-14s ", (int)p->events[i].seq, (int)p->events[i].round, text_shown(p->events[i].kind));
+        text_print(stdout, p->events[i].text);
+        printf("\n");
+    }
+}
+
+/* The gap to the best (fit --exact) or improved plan, when one was saved. */
+static void json_gap(json_t *j, const plan_gap_t *g)
+{
+    if (!g->kind[0])
+        return;
+    json_obj_begin(j, "gap");
+    json_str(j, "kind", g->kind);
+    json_bool(j, "found", g->found);
+    json_int(j, "total", g->total);
+    json_int(j, "compute", g->compute);
+    json_arr_begin(j, "flips");
+    char *copy = strdup(g->flips), *save = NULL;
+    for (char *tok = copy ? strtok_r(copy, " ", &save) : NULL; tok; tok = strtok_r(NULL, " ", &save))
+        json_str(j, NULL, tok);
+    free(copy);
+    json_arr_end(j);
+    json_bool(j, "proved", g->proved);
+    json_int(j, "explored", g->explored);
+    json_obj_end(j);
+}
+
+static void show_gap(const stored_plan_t *p)
+{
+    const plan_gap_t *g = &p->gap;
+    if (!g->kind[0])
+        return;
+    if (!g->found) {
+        printf("\n%s: no subset of the candidates fits the budget%s\n", g->kind, g->proved ? " (proved)" : "");
+        return;
+    }
+    printf("\n%s plan%s: final %lld B (%+lld), compute %lld (%+lld); flips %s\n", g->kind,
+           strcmp(g->kind, "exact") == 0 ? (g->proved ? ", proved best" : ", not proved") : "", (long long)g->total,
+           (long long)(g->total - p->final.total), (long long)g->compute, (long long)(g->compute - p->final.compute),
+           g->flips[0] ? g->flips : "(none)");
 }
 
 static int load_plans(const cli_t *c, store_t *s, int first, int count, bool events, stored_plan_t **out,
@@ -274,6 +322,12 @@ int cmd_show(const cli_t *c)
         store_close(s);
         return cli_fail(&err);
     }
+    /* where each flip came from, from the plan's stored routine; a plan
+     * still shows without it */
+    routine_t *r = NULL;
+    rs_error_t ignored;
+    if (rebuild_routine(s, p->routine_id, &r, &ignored))
+        r = NULL;
     if (c->json) {
         json_t j;
         json_init(&j, stdout);
@@ -294,6 +348,7 @@ int cmd_show(const cli_t *c)
             json_str(&j, "node", p->flips[i].node);
             json_int(&j, "relief", p->flips[i].relief);
             json_int(&j, "cost", p->flips[i].cost);
+            json_node_origin(&j, r, r ? routine_find_node(r, p->flips[i].node) : -1);
             json_obj_end(&j);
         }
         json_arr_end(&j);
@@ -304,11 +359,16 @@ int cmd_show(const cli_t *c)
         json_int(&j, "reused", p->reused);
         json_int(&j, "lowered", p->lowered);
         json_obj_end(&j);
+        if (p->audit)
+            json_str(&j, "audit", p->audit);
+        json_gap(&j, &p->gap);
         json_obj_end(&j);
         json_finish(&j);
     } else {
-        show_plan(p, c->events);
+        show_plan(p, r, c->events);
+        show_gap(p);
     }
+    routine_free(r);
     stored_plan_free(p);
     free(p);
     store_close(s);
@@ -348,13 +408,18 @@ int cmd_compare(const cli_t *c)
     printf("%-16s %28s %28s\n", "budget", a, b);
     printf("%-16s %28lld %28lld\n", "baseline B", (long long)p[0].baseline.total, (long long)p[1].baseline.total);
     printf("%-16s %28lld %28lld\n", "final B", (long long)p[0].final.total, (long long)p[1].final.total);
+    /* recompute in FLOPs with its share, then the time on each plan's profile */
+    char ra[2][192], rb[2][96];
     for (int k = 0; k < 2; k++) {
-        double pct = p[k].baseline.compute
-                         ? 100.0 * (double)(p[k].final.compute - p[k].baseline.compute) / (double)p[k].baseline.compute
-                         : 0.0;
-        snprintf(k ? b : a, 32, "+%.3f%%", pct);
+        text_recompute(p[k].final.compute - p[k].baseline.compute, p[k].baseline.compute, p[k].flops_per_s,
+                       text_shown(p[k].profile), ra[k], sizeof ra[k]);
+        char *about = strstr(ra[k], ", about ");
+        snprintf(rb[k], sizeof rb[k], "%s", about ? about + 8 : "-");
+        if (about)
+            *about = 0;
     }
-    printf("%-16s %28s %28s\n", "recompute", a, b);
+    printf("%-16s %28s %28s\n", "recompute", ra[0], ra[1]);
+    printf("%-16s %28s %28s\n", "est. time", rb[0], rb[1]);
     printf("%-16s %28d %28d\n", "flips", (int)p[0].n_flips, (int)p[1].n_flips);
     printf("%-16s %28s %28s\n", "within budget", p[0].within_budget ? "yes" : "no", p[1].within_budget ? "yes" : "no");
     snprintf(a, sizeof a, "%lld/%lld", (long long)p[0].reused, (long long)p[0].lowered);
@@ -366,7 +431,7 @@ int cmd_compare(const cli_t *c)
         int shown = 0;
         for (int32_t i = 0; i < x->n_flips; i++)
             if (!plan_has(y, x->flips[i].node))
-                printf("%s %s", shown++ ? "," : "", x->flips[i].node);
+                printf("%s %s", shown++ ? "," : "", text_shown(x->flips[i].node));
         printf("%s", shown ? "\n" : " none\n");
     }
     stored_plan_free(&p[0]);
@@ -380,9 +445,10 @@ int cmd_export(const cli_t *c)
 {
     rs_error_t err;
     error_clear(&err);
+    bool svg = c->what && strcmp(c->what, "svg") == 0;
     int what = c->what ? export_what_parse(c->what) : -1;
-    if (what < 0) {
-        error_set(&err, RS_EINPUT, "--what", 0, 0, "expected --what plans, flips, events or layout");
+    if (what < 0 && !svg) {
+        error_set(&err, RS_EINPUT, "--what", 0, 0, "expected --what plans, flips, events, layout or svg");
         return cli_fail(&err);
     }
     if (!c->output) {
@@ -394,11 +460,18 @@ int cmd_export(const cli_t *c)
     if (status)
         return status;
     stored_plan_t *p = NULL;
-    int rc = load_plans(c, s, 0, c->n_pos, what == EXPORT_EVENTS, &p, &err);
-    if (!rc)
-        rc = export_plans(s, p, c->n_pos, (export_what_t)what, c->output, &err);
-    if (!rc)
-        printf("wrote %s\n", c->output);
+    int rc = svg && c->n_pos != 1
+                 ? error_set(&err, RS_EINPUT, "--what", 0, 0, "svg exports one plan at a time (%d given)", c->n_pos)
+                 : load_plans(c, s, 0, c->n_pos, what == EXPORT_EVENTS, &p, &err);
+    svg_stats_t st;
+    if (!rc && svg)
+        rc = svg_write_plan(s, p, c->output, &st, &err);
+    else if (!rc)
+        rc = export_plans_raw(s, p, c->n_pos, (export_what_t)what, c->output, c->raw, &err);
+    if (!rc && svg)
+        printf("wrote %s (%d buffers as %d rectangles)\n", text_shown(c->output), (int)st.drawn, (int)st.rects);
+    else if (!rc)
+        printf("wrote %s\n", text_shown(c->output));
     for (int i = 0; p && i < c->n_pos; i++)
         stored_plan_free(&p[i]);
     free(p);

@@ -1,8 +1,9 @@
-#include "json.h"
+#include "cli/json.h"
 
 #include <math.h>
 
-#include "score.h"
+#include "lower/score.h"
+#include "model/routine.h"
 
 void json_init(json_t *j, FILE *f)
 {
@@ -52,6 +53,12 @@ static void open(json_t *j, const char *key, char c)
 }
 
 void json_obj_begin(json_t *j, const char *key) { open(j, key, '{'); }
+
+void json_null(json_t *j, const char *key)
+{
+    prefix(j, key);
+    fputs("null", j->f);
+}
 void json_arr_begin(json_t *j, const char *key) { open(j, key, '['); }
 
 void json_obj_end(json_t *j)
@@ -104,4 +111,14 @@ void json_footprint(json_t *j, const char *key, const footprint_t *f)
     json_int(j, "buffers", f->buffers);
     json_int(j, "compute", f->compute);
     json_obj_end(j);
+}
+
+void json_node_origin(json_t *j, const routine_t *r, int32_t i)
+{
+    const routine_node_t *nd = r && i >= 0 ? &r->nodes[i] : NULL;
+    if (!nd || (!nd->hlo && !nd->op_name && !nd->source))
+        return;
+    json_str(j, "hlo", nd && nd->hlo ? nd->hlo : "");
+    json_str(j, "op_name", nd && nd->op_name ? nd->op_name : "");
+    json_str(j, "source", nd && nd->source ? nd->source : "");
 }

@@ -21,10 +21,16 @@ void json_arr_end(json_t *j);
 void json_int(json_t *j, const char *key, int64_t v);
 void json_str(json_t *j, const char *key, const char *s);
 void json_bool(json_t *j, const char *key, bool v);
+void json_null(json_t *j, const char *key);
 void json_double(json_t *j, const char *key, double v);
 /* The five keys of a footprint (DESIGN §9) as an object under key. */
 struct footprint;
 void json_footprint(json_t *j, const char *key, const struct footprint *f);
+/* Where node i of r came from (DESIGN §10): "hlo", "op_name", "source",
+ * each "" when unknown; no keys at all for a node that says nothing of it
+ * (a plain §1 node, r NULL or i < 0), so those documents keep their keys. */
+struct routine;
+void json_node_origin(json_t *j, const struct routine *r, int32_t i);
 /* Ends the document with a newline. */
 void json_finish(json_t *j);
 

@@ -1,5 +1,5 @@
 /* `rematscope [FILE...]` / `rematscope tui`: the full-screen interface. */
-#include "cli.h"
-#include "tui.h"
+#include "cli/cli.h"
+#include "tui/tui.h"
 
 int cmd_tui(const cli_t *c) { return tui_run(c); }

@@ -6,11 +6,51 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace.h"
-#include "tui.h"
-#include "units.h"
+#include "model/units.h"
+#include "plan/trace.h"
+#include "tui/tui.h"
 
 #define DETAILS_W 36
+
+/* The right pane's width: 36 columns, wider from 120 columns on for a
+ * routine whose nodes name their source lines (the inspector's source
+ * column; the details' op_name): 60 at 160 columns, at most 72. */
+static int pane_w(const tui_t *t)
+{
+    if (!t->origins || t->cols < 120)
+        return DETAILS_W;
+    int w = DETAILS_W + (t->cols - 120) * 3 / 5;
+    return w > 72 ? 72 : w;
+}
+
+/* Where node i came from, as the pane shows it: the source file's last
+ * part with the line ("model.py:12"), NULL when not said. */
+static const char *source_short(const tui_t *t, int32_t i)
+{
+    const char *src = t->tgt.routine->nodes[i].source;
+    if (!src)
+        return NULL;
+    const char *base = strrchr(src, '/');
+    return base ? base + 1 : src;
+}
+
+/* s in w columns, cut on the left ("...al.py:1266") so the line number
+ * stays. */
+static void put_left_cut(tui_t *t, int y, int x, int w, unsigned attr, const char *s)
+{
+    size_t len = strlen(s); /* file names are shown escaped: one byte a column */
+    if (w < 2)
+        return;
+    if ((int)len <= w) {
+        tui_put(t, y, x, w, attr, s);
+        return;
+    }
+    const char *tail = s + len - (size_t)(w - 1);
+    while ((*tail & 0xC0) == 0x80) /* not inside a UTF-8 character */
+        tail++;
+    tui_put(t, y, x, 1, attr, tui_glyph(t, "…", "~"));
+    tui_put(t, y, x + 1, w - 1, attr, tail);
+}
 
 static const char *ROLE_NAMES[ROLE_COUNT] = { "resident", "intermediate (pinned)", "output", "candidate",
                                               "rejected preference" };
@@ -42,6 +82,15 @@ static void details(tui_t *t, int y, int x, int w)
     tui_putf(t, y++, x, w, t->attr[T_NORMAL], "span    steps %lld-%lld", (long long)b->start, (long long)b->end);
     tui_putf(t, y++, x, w, t->attr[T_NORMAL], "offset  %lld", (long long)b->offset);
     tui_putf(t, y++, x, w, t->attr[role_attr_slot(b->role)], "role    %s", ROLE_NAMES[b->role]);
+    /* where it came from (§10): the HLO name, op_name, and the file's last
+     * part with the line, which is what fits the pane */
+    const routine_node_t *nd = &r->nodes[i];
+    if (nd->hlo && strcmp(nd->hlo, nd->name) != 0)
+        tui_putf(t, y++, x, w, t->attr[T_NORMAL], "hlo     %%%s", nd->hlo);
+    if (nd->op_name)
+        tui_putf(t, y++, x, w, t->attr[T_NORMAL], "op_name %s", nd->op_name);
+    if (nd->source)
+        tui_putf(t, y++, x, w, t->attr[T_NORMAL], "source  %s", source_short(t, i));
     /* readers: the nodes whose steps read it */
     char rd[256] = "";
     size_t rw = 0;
@@ -64,7 +113,13 @@ static void details(tui_t *t, int y, int x, int w)
         tui_put(t, y++, x, w, t->attr[T_DIM], "        * inline: read through it");
     for (int32_t k = 0; k < t->n_cand; k++)
         if (t->cand[k].node == i && t->cand[k].dir == FLIP_INLINE) {
-            tui_putf(t, y++, x, w, t->attr[T_NORMAL], "cost    %lld (recompute bound)", (long long)t->cand[k].cost_bound);
+            char fl[32], tm[32];
+            units_format_flops(t->cand[k].cost_bound, fl, sizeof fl);
+            tui_putf(t, y++, x, w, t->attr[T_NORMAL], "cost    %s to recompute", fl);
+            if (t->tgt.has_profile && t->tgt.profile.flops_per_s > 0) {
+                units_format_seconds(profile_seconds(&t->tgt.profile, t->cand[k].cost_bound), tm, sizeof tm);
+                tui_putf(t, y++, x, w, t->attr[T_DIM], "        about %s on %s", tm, t->tgt.profile.name);
+            }
             break;
         }
     if (t->plan) {
@@ -87,25 +142,111 @@ static void details(tui_t *t, int y, int x, int w)
     }
 }
 
+static const char *ROLE_SHORT[ROLE_COUNT] = { "res", "pin", "out", "cand", "rej" };
+
+/* The step inspector: the buffers live at the cursor's step, largest
+ * first, and the live total against the max-live bound.  For a routine
+ * whose nodes name their source lines, a pane of 46 columns or more has a
+ * source column; a narrower one gives the highlighted buffer's source on
+ * its last row. */
+static void inspector(tui_t *t, int y, int x, int w, int h)
+{
+    int32_t *live = malloc(((size_t)t->arena.n + 1) * sizeof *live);
+    if (!live)
+        return;
+    int32_t m = view_live_at(t->arena.bufs, t->arena.n, t->step_cursor, live);
+    t->insp_n = m;
+    if (t->insp_sel >= m)
+        t->insp_sel = m ? m - 1 : 0;
+    int64_t total = t->arena.live[t->step_cursor];
+    char tot[32], lp[32];
+    units_format_bytes(total, tot, sizeof tot);
+    units_format_bytes(t->arena.fp.live_peak, lp, sizeof lp);
+    tui_putf(t, y++, x, w, t->attr[T_SELECTED], " step %lld%s ", (long long)t->step_cursor,
+             t->step_cursor == t->arena.fp.peak_step ? " (the peak)" : "");
+    tui_putf(t, y++, x, w, t->attr[T_NORMAL], "live %s of max live %s", tot, lp);
+    /* name, bytes (9), role (4), offset (10), then the source: what is left */
+    bool src_col = t->origins && w >= 46, src_row = t->origins && !src_col;
+    int nw = src_col ? 10 + (w - 46) / 4 : w - 26, sw = w - 27 - nw;
+    if (src_col)
+        tui_putf(t, y++, x, w, t->attr[T_DIM], "%-*s %9s %-4s %10s %s", nw, "buffer", "bytes", "role", "offset",
+                 "source");
+    else
+        tui_putf(t, y++, x, w, t->attr[T_DIM], "%-*s %9s %-4s %10s", nw, "buffer", "bytes", "role", "offset");
+    int rows = h - 4 - src_row, top = t->insp_sel >= rows ? t->insp_sel - rows + 1 : 0;
+    for (int k = 0; k < rows && top + k < m; k++) {
+        const view_buf_t *b = &t->arena.bufs[live[top + k]];
+        char by[32];
+        units_format_bytes(b->size, by, sizeof by);
+        unsigned a = top + k == t->insp_sel ? t->attr[T_SELECTED] : t->attr[role_attr_slot(b->role)];
+        tui_putf(t, y, x, w, a, "%-*.*s %9s %-4s %10lld%*s", nw, nw, t->tgt.routine->nodes[b->node].name, by,
+                 ROLE_SHORT[b->role], (long long)b->offset, src_col ? sw + 1 : 0, "");
+        const char *src = src_col ? source_short(t, b->node) : NULL;
+        if (src)
+            put_left_cut(t, y, x + nw + 27, sw, a, src);
+        y++;
+    }
+    if (m > rows)
+        tui_putf(t, y, x, w, t->attr[T_DIM], "%d-%d of %d (Up/Down)", top + 1, top + rows < m ? top + rows : m, (int)m);
+    if (src_row && t->insp_sel < m) {
+        const char *src = source_short(t, t->arena.bufs[live[t->insp_sel]].node);
+        tui_put(t, y + (m > rows), x, 7, t->attr[T_DIM], "source ");
+        if (src)
+            put_left_cut(t, y + (m > rows), x + 7, w - 7, t->attr[T_NORMAL], src);
+        else
+            tui_put(t, y + (m > rows), x + 7, w - 7, t->attr[T_DIM], "(not said)");
+    }
+    free(live);
+}
+
+/* The buffer on row insp_sel of the inspector, or -1. */
+static int inspected(const tui_t *t)
+{
+    int32_t *live = malloc(((size_t)t->arena.n + 1) * sizeof *live);
+    if (!live)
+        return -1;
+    int32_t m = view_live_at(t->arena.bufs, t->arena.n, t->step_cursor, live);
+    int b = t->insp_sel < m ? live[t->insp_sel] : -1;
+    free(live);
+    return b;
+}
+
 void screen_arena_draw(tui_t *t)
 {
     if (!t->open)
         return;
-    int w = t->cols - DETAILS_W - 1;
-    tui_draw_arena(t, &t->arena, 2, 0, t->rows - 5, w, t->sel_buf, true);
-    details(t, 2, w + 1, DETAILS_W);
+    int pw = pane_w(t), w = t->cols - pw - 1;
+    tui_draw_arena(t, &t->arena, t->budget, 2, 0, t->rows - 5, w, t->sel_buf, true);
+    if (t->inspect)
+        inspector(t, 2, w + 1, pw, t->rows - 5);
+    else
+        details(t, 2, w + 1, pw);
 }
 
-/* The buffer of node name, or -1. */
-static int find_buf(const tui_t *t, const char *name, int from)
+/* Moves the step cursor to s (clamped), the view following it. */
+static void step_to(tui_t *t, int64_t s)
 {
-    for (int32_t k = 0; k < t->arena.n; k++) {
-        int32_t i = (from + k) % t->arena.n;
-        if (strstr(t->tgt.routine->nodes[t->arena.bufs[i].node].name, name))
-            return i;
+    if (s < 0)
+        s = 0;
+    if (s >= t->arena.steps)
+        s = t->arena.steps - 1;
+    t->step_cursor = s;
+    t->inspect = true;
+    t->insp_sel = 0;
+    int b = inspected(t);
+    if (b >= 0)
+        t->sel_buf = b;
+    if (t->view_step1 > t->view_step0 && (s < t->view_step0 || s >= t->view_step1)) {
+        int64_t span = t->view_step1 - t->view_step0;
+        t->view_step0 = s < t->view_step0 ? s : s - span + 1;
+        t->view_step1 = t->view_step0 + span;
     }
-    return -1;
 }
+
+static const char *buf_name(const tui_t *t, int i) { return t->tgt.routine->nodes[t->arena.bufs[i].node].name; }
+
+/* The buffer of node name (an exact name first), or -1. */
+static int find_buf(const tui_t *t, const char *name, int from) { return tui_find(t, t->arena.n, from, buf_name, name); }
 
 static void zoom(tui_t *t, int dir)
 {
@@ -114,9 +255,7 @@ static void zoom(tui_t *t, int dir)
         s0 = 0;
         s1 = steps;
     }
-    int64_t span = s1 - s0, centre;
-    const view_buf_t *b = t->arena.n ? &t->arena.bufs[t->sel_buf] : NULL;
-    centre = b && b->start >= s0 && b->start < s1 ? (b->start + b->end) / 2 : (s0 + s1) / 2;
+    int64_t span = s1 - s0, centre = (s0 + s1) / 2;
     int64_t ns = dir > 0 ? span / 2 : span * 2;
     if (ns < 4)
         ns = span < 4 ? span : 4;
@@ -131,6 +270,26 @@ static void zoom(tui_t *t, int dir)
         a = steps - ns;
     t->view_step0 = a;
     t->view_step1 = a + ns;
+}
+
+/* The view becomes exactly the selected buffer's span. */
+static void zoom_buffer(tui_t *t)
+{
+    if (!t->arena.n)
+        return;
+    const view_buf_t *b = &t->arena.bufs[t->sel_buf];
+    const char *name = t->tgt.routine->nodes[b->node].name;
+    if (b->start == 0 && b->end + 1 >= t->arena.steps)
+        t->view_step0 = t->view_step1 = 0;
+    else if (t->view_step0 == b->start && t->view_step1 == b->end + 1) {
+        tui_status(t, false, "zoomed to %s: steps %lld-%lld (= zooms in further, 0 shows all)", name,
+                   (long long)b->start, (long long)b->end);
+        return;
+    } else {
+        t->view_step0 = b->start;
+        t->view_step1 = b->end + 1;
+    }
+    tui_status(t, false, "zoomed to %s: steps %lld-%lld", name, (long long)b->start, (long long)b->end);
 }
 
 static void pan(tui_t *t, int dir)
@@ -148,9 +307,9 @@ static void pan(tui_t *t, int dir)
 }
 
 /* L's cycle: the contract, the fast one, the search. */
-static arena_strategy_t next_layout(arena_strategy_t s)
+static layout_strategy_t next_layout(layout_strategy_t s)
 {
-    return s == ARENA_GREEDY ? ARENA_TIMELINE : s == ARENA_TIMELINE ? ARENA_TIGHT : ARENA_GREEDY;
+    return s == LAYOUT_GREEDY ? LAYOUT_TIMELINE : s == LAYOUT_TIMELINE ? LAYOUT_TIGHT : LAYOUT_GREEDY;
 }
 
 int screen_arena_key(tui_t *t, action_t a, int key)
@@ -159,7 +318,21 @@ int screen_arena_key(tui_t *t, action_t a, int key)
     if (!t->open)
         return KEY_UNHANDLED;
     int n = t->arena.n;
+    if (t->inspect && (a == ACT_UP || a == ACT_DOWN)) { /* along the step's list, selecting in the arena */
+        if (a == ACT_UP)
+            t->insp_sel -= t->insp_sel > 0;
+        else
+            t->insp_sel += t->insp_sel + 1 < t->insp_n;
+        int b = inspected(t);
+        if (b >= 0)
+            t->sel_buf = b;
+        return KEY_REDRAW;
+    }
     switch (a) {
+    case ACT_STEP_PREV: step_to(t, t->inspect ? t->step_cursor - 1 : t->arena.fp.peak_step); return KEY_REDRAW;
+    case ACT_STEP_NEXT: step_to(t, t->inspect ? t->step_cursor + 1 : t->arena.fp.peak_step); return KEY_REDRAW;
+    case ACT_STEP_PEAK: step_to(t, t->arena.fp.peak_step); return KEY_REDRAW;
+    case ACT_OPEN: t->inspect = !t->inspect; return KEY_REDRAW;
     case ACT_UP: t->sel_buf = n ? (t->sel_buf + n - 1) % n : 0; return KEY_REDRAW;
     case ACT_DOWN: t->sel_buf = n ? (t->sel_buf + 1) % n : 0; return KEY_REDRAW;
     case ACT_TOP: t->sel_buf = 0; return KEY_REDRAW;
@@ -167,6 +340,7 @@ int screen_arena_key(tui_t *t, action_t a, int key)
     case ACT_PGUP: t->sel_buf = t->sel_buf >= 10 ? t->sel_buf - 10 : 0; return KEY_REDRAW;
     case ACT_PGDN: t->sel_buf = t->sel_buf + 10 < n ? t->sel_buf + 10 : (n ? n - 1 : 0); return KEY_REDRAW;
     case ACT_ZOOM_IN: zoom(t, 1); return KEY_REDRAW;
+    case ACT_ZOOM_BUFFER: zoom_buffer(t); return KEY_REDRAW;
     case ACT_ZOOM_OUT: zoom(t, -1); return KEY_REDRAW;
     case ACT_ZOOM_RESET: t->view_step0 = t->view_step1 = 0; return KEY_REDRAW;
     case ACT_LEFT: pan(t, -1); return KEY_REDRAW;
@@ -184,17 +358,21 @@ int screen_arena_key(tui_t *t, action_t a, int key)
                      units_budget_resolve(&spec, t->arena.fp.total,
                                           t->tgt.has_profile ? t->tgt.profile.memory_bytes : -1, &bytes, &minimize,
                                           &err))
-                tui_status(t, true, "%s", err.msg);
-            else
+                tui_error(t, NULL, &err);
+            else {
                 t->budget = minimize ? -1 : bytes;
+                snprintf(t->budget_text, sizeof t->budget_text, "%s", buf); /* the Fit prompt offers it */
+            }
         }
         return KEY_REDRAW;
     }
     case ACT_LAYOUT:
         tui_set_layout(t, next_layout(t->tgt.cfg.layout));
         return KEY_REDRAW;
+    case ACT_EXPORT_SVG: tui_export_svg(t); return KEY_REDRAW;
     case ACT_RUN_FIT: {
-        char buf[64] = "";
+        char buf[64];
+        tui_budget_offer(t, buf, sizeof buf);
         if (tui_prompt(t, "fit to budget (48MiB, 60%, device, minimize): ", buf, sizeof buf, false) && buf[0] &&
             tui_run_fit(t, buf))
             t->screen = SCR_FIT;
@@ -204,7 +382,7 @@ int screen_arena_key(tui_t *t, action_t a, int key)
         char buf[64] = "";
         if (tui_prompt(t, "node: ", buf, sizeof buf, false) && buf[0]) {
             int i = find_buf(t, buf, 0);
-            snprintf(t->search, sizeof t->search, "%s", buf);
+            snprintf(t->search[SCR_ARENA], sizeof t->search[SCR_ARENA], "%s", buf);
             if (i >= 0)
                 t->sel_buf = i;
             else
@@ -213,7 +391,7 @@ int screen_arena_key(tui_t *t, action_t a, int key)
         return KEY_REDRAW;
     }
     case ACT_SEARCH_NEXT: {
-        int i = t->search[0] ? find_buf(t, t->search, t->sel_buf + 1) : -1;
+        int i = t->search[SCR_ARENA][0] ? find_buf(t, t->search[SCR_ARENA], t->sel_buf + 1) : -1;
         if (i >= 0)
             t->sel_buf = i;
         return KEY_REDRAW;
@@ -227,26 +405,8 @@ int screen_arena_click(tui_t *t, int y, int x)
 {
     if (!t->open)
         return KEY_HANDLED;
-    /* map the click back through the same grid the arena drew */
-    int w = t->cols - DETAILS_W - 1, h = t->rows - 5;
-    int curve_h = h >= 18 ? 4 : 2, grid_h = h - 2 - curve_h - 1, grid_w = w - 6;
-    int gx = x - 6, gy = y - 3;
-    if (gx < 0 || gy < 0 || gx >= grid_w || gy >= grid_h)
-        return KEY_HANDLED;
-    int64_t s0 = t->view_step0, s1 = t->view_step1;
-    if (s1 <= s0) {
-        s0 = 0;
-        s1 = t->arena.steps;
-    }
-    int64_t top = t->arena.fp.total > 0 ? t->arena.fp.total : 1;
-    if (t->budget > top)
-        top = t->budget + t->budget / 16 + 1;
-    view_grid_t g;
-    if (view_grid_build(t->arena.bufs, t->arena.n, s0, s1, 0, top, grid_w, grid_h, &g))
-        return KEY_HANDLED;
-    int32_t b = g.cell[(size_t)gy * (size_t)grid_w + (size_t)gx];
+    int b = tui_arena_buffer_at(t, &t->arena, t->budget, t->rows - 5, t->cols - pane_w(t) - 1, true, y - 2, x);
     if (b >= 0)
         t->sel_buf = b;
-    view_grid_free(&g);
     return KEY_REDRAW;
 }

@@ -1,15 +1,16 @@
 /* Compare budgets: a row per budget, all fitted as one search (one reuse
  * cell); final footprint, flips, recompute and its estimated time, within
  * budget; a footprint-vs-recompute chart; the flips that change between a
- * budget and the one above it. */
+ * budget and the one above it (or the marked one), and D: the two on one
+ * arena. */
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile.h"
-#include "tui.h"
-#include "units.h"
+#include "model/profile.h"
+#include "model/units.h"
+#include "tui/tui.h"
 
 #define TABLE_Y 3
 
@@ -19,59 +20,173 @@ static double overhead(const fit_plan_t *p)
                                : 0.0;
 }
 
+#define BEST_SECONDS 3.0
+
+static double best_overhead(const fit_plan_t *p, const best_plan_t *b)
+{
+    return p->baseline.compute ? 100.0 * (double)(b->final.compute - p->baseline.compute) / (double)p->baseline.compute
+                               : 0.0;
+}
+
+/* The best plan beside every budget's (x): each exact search up to
+ * BEST_SECONDS. */
+static void run_best(tui_t *t, const fit_context_t *ctx)
+{
+    tui_fill(t, t->rows - 2, 0, t->cols, t->attr[T_NORMAL]);
+    tui_put(t, t->rows - 2, 0, t->cols, t->attr[T_NORMAL] | A_BOLD,
+            "searching for the best plan of every budget (up to 3 s each, ^C stops)...");
+    refresh();
+    tui_cancel_t stop = { 0 };
+    for (int i = 0; i < t->n_budgets; i++) {
+        if (t->cmp_best[i].kind) /* found before for this budget */
+            continue;
+        rs_error_t err;
+        if (t->cmp[i] && best_run_cancellable(BEST_EXACT, t->cmp[i], ctx, BEST_SECONDS, false, tui_cancel_poll, &stop,
+                                              &t->cmp_best[i], &err)) {
+            tui_status(t, true, "%s: %s", t->budgets[i], err.msg);
+            best_plan_free(&t->cmp_best[i]);
+        }
+    }
+}
+
+/* The table row of budget i (a best row follows each when shown). */
+static int row_of(const tui_t *t, int i) { return TABLE_Y + 1 + i * (t->cmp_show_best ? 2 : 1); }
+
+/* The order of the rows: the biggest budget first, Minimize last, failed
+ * rows at the end; the selection follows its row. */
+static int64_t row_key(const fit_plan_t *p) { return !p ? -2 : p->minimize ? -1 : p->budget; }
+
+static void sort_rows(tui_t *t)
+{
+    for (int i = 1; i < t->n_budgets; i++)
+        for (int j = i; j > 0 && row_key(t->cmp[j]) > row_key(t->cmp[j - 1]); j--) {
+            char b[48];
+            memcpy(b, t->budgets[j], sizeof b);
+            memcpy(t->budgets[j], t->budgets[j - 1], sizeof b);
+            memcpy(t->budgets[j - 1], b, sizeof b);
+            fit_plan_t *p = t->cmp[j];
+            t->cmp[j] = t->cmp[j - 1];
+            t->cmp[j - 1] = p;
+            best_plan_t bp = t->cmp_best[j];
+            t->cmp_best[j] = t->cmp_best[j - 1];
+            t->cmp_best[j - 1] = bp;
+            int64_t e = t->cmp_elapsed[j];
+            t->cmp_elapsed[j] = t->cmp_elapsed[j - 1];
+            t->cmp_elapsed[j - 1] = e;
+            for (int *r = &t->cmp_sel; r; r = r == &t->cmp_sel ? &t->cmp_mark : NULL) {
+                if (*r == j)
+                    *r = j - 1;
+                else if (*r == j - 1)
+                    *r = j;
+            }
+        }
+}
+
+/* A time with its unit: 12 ns, 3.4 µs, 120 ms, 2.5 s. */
+static void format_seconds(const tui_t *t, double s, char *buf, size_t n)
+{
+    double a = s < 0 ? -s : s;
+    if (a < 1e-6)
+        snprintf(buf, n, "%+.3g ns", s * 1e9);
+    else if (a < 1e-3)
+        snprintf(buf, n, "%+.3g %s", s * 1e6, tui_glyph(t, "µs", "us"));
+    else if (a < 1)
+        snprintf(buf, n, "%+.3g ms", s * 1e3);
+    else
+        snprintf(buf, n, "%+.3g s", s);
+}
+
 /* Fits every budget as one search. */
 static void run_all(tui_t *t)
 {
+    /* best rows of budgets already shown stay (the searches take seconds),
+     * unless what they were found for changed */
+    best_plan_t kept[TUI_MAX_BUDGETS];
+    char kept_budget[TUI_MAX_BUDGETS][sizeof t->budgets[0]];
+    int n_kept = 0;
     for (int i = 0; i < TUI_MAX_BUDGETS; i++) {
         fit_plan_free(t->cmp[i]);
         t->cmp[i] = NULL;
+        if (!t->cmp_stale && i < t->n_budgets && t->cmp_best[i].kind) {
+            kept[n_kept] = t->cmp_best[i];
+            memcpy(kept_budget[n_kept++], t->budgets[i], sizeof t->budgets[i]);
+            memset(&t->cmp_best[i], 0, sizeof t->cmp_best[i]);
+        }
+        best_plan_free(&t->cmp_best[i]);
     }
     t->cmp_reused = t->cmp_lowered = 0;
     t->cmp_stale = false;
-    if (!t->open || !t->n_budgets)
-        return;
     fit_context_t *ctx = NULL;
     rs_error_t err;
-    if (target_context(&t->tgt, &ctx, &err)) {
-        tui_status(t, true, "%s", err.msg);
+    if (!t->open || !t->n_budgets || target_context(&t->tgt, &ctx, &err)) {
+        if (t->open && t->n_budgets)
+            tui_error(t, NULL, &err);
+        for (int k = 0; k < n_kept; k++)
+            best_plan_free(&kept[k]);
         return;
     }
-    fit_options_t opt = { .name = "compare", .max_candidates = -1,
+    fit_options_t opt = { .name = "compare", .max_candidates = t->cap,
                           .device_bytes = t->tgt.has_profile ? t->tgt.profile.memory_bytes : -1 };
-    reuse_owner_t owner = fit_owner(ctx, opt.name);
-    reuse_cell_t *cell = reuse_cell_new(&owner, false);
+    reuse_cell_t *cell = reuse_cell_new();
+    tui_fill(t, t->rows - 2, 0, t->cols, t->attr[T_NORMAL]);
     tui_put(t, t->rows - 2, 0, t->cols, t->attr[T_NORMAL] | A_BOLD, "fitting every budget as one search...");
     refresh();
     for (int i = 0; cell && i < t->n_budgets; i++) {
+        int64_t t0 = tui_now_us();
         if (units_parse_budget(t->budgets[i], "budget", &opt.budget, &err) ||
             fit_run(&opt, ctx, cell, &t->cmp[i], &err)) {
-            tui_status(t, true, "%s: %s", t->budgets[i], err.msg);
+            tui_error(t, t->budgets[i], &err);
             t->cmp[i] = NULL;
         }
+        t->cmp_elapsed[i] = tui_now_us() - t0;
     }
+    sort_rows(t);
     if (cell)
         reuse_cell_counters(cell, &t->cmp_reused, &t->cmp_lowered);
     reuse_cell_free(cell);
+    for (int i = 0; i < t->n_budgets; i++)
+        for (int k = 0; k < n_kept; k++)
+            if (kept[k].kind && strcmp(kept_budget[k], t->budgets[i]) == 0) {
+                t->cmp_best[i] = kept[k];
+                memset(&kept[k], 0, sizeof kept[k]);
+            }
+    for (int k = 0; k < n_kept; k++)
+        best_plan_free(&kept[k]);
+    if (t->cmp_show_best)
+        run_best(t, ctx);
     fit_context_free(ctx);
 }
 
 static void chart(tui_t *t, int y, int x, int h, int w)
 {
-    if (h < 4 || w < 20)
+    if (h < 4 || w < 30)
         return;
     double max_over = 0;
-    int64_t max_fp = 0;
+    int64_t max_fp = 0, min_fp = INT64_MAX;
     for (int i = 0; i < t->n_budgets; i++)
         if (t->cmp[i]) {
             if (overhead(t->cmp[i]) > max_over)
                 max_over = overhead(t->cmp[i]);
-            if (t->cmp[i]->final.total > max_fp)
-                max_fp = t->cmp[i]->final.total;
+            max_fp = t->cmp[i]->final.total > max_fp ? t->cmp[i]->final.total : max_fp;
+            min_fp = t->cmp[i]->final.total < min_fp ? t->cmp[i]->final.total : min_fp;
+            const best_plan_t *b = &t->cmp_best[i];
+            if (t->cmp_show_best && b->found) { /* the axes span the best rows too */
+                double bo = best_overhead(t->cmp[i], b);
+                max_over = bo > max_over ? bo : max_over;
+                max_fp = b->final.total > max_fp ? b->final.total : max_fp;
+                min_fp = b->final.total < min_fp ? b->final.total : min_fp;
+            }
         }
     if (max_fp <= 0)
         return;
     if (max_over <= 0)
         max_over = 1;
+    /* the y axis spans the footprints shown (a point at each end), not 0..max */
+    int64_t lo = min_fp, span = max_fp - min_fp;
+    if (span == 0) {
+        lo = min_fp / 2;
+        span = max_fp - lo > 0 ? max_fp - lo : 1;
+    }
     tui_put(t, y, x, w, t->attr[T_DIM], "final footprint (up) vs recompute overhead (right); the digit is the row");
     int ch = h - 2, cw = w - 8;
     for (int r = 0; r < ch; r++)
@@ -79,15 +194,43 @@ static void chart(tui_t *t, int y, int x, int h, int w)
     char lbl[16];
     view_axis_bytes(max_fp, lbl, sizeof lbl);
     tui_putf(t, y + 1, x, 6, t->attr[T_DIM], "%5s", lbl);
-    tui_put(t, y + ch, x, 6, t->attr[T_DIM], "    0");
-    for (int c = 0; c < cw; c++)
-        tui_put(t, y + 1 + ch, x + 7 + c, 1, t->attr[T_DIM], tui_glyph(t, "─", "-"));
-    tui_putf(t, y + 1 + ch, x + 7 + cw - 10, 10, t->attr[T_DIM], "+%.1f%%", max_over);
+    view_axis_bytes(lo, lbl, sizeof lbl);
+    tui_putf(t, y + ch, x, 6, t->attr[T_DIM], "%5s", lbl);
+    tui_hline(t, y + 1 + ch, x + 7, cw, t->attr[T_DIM]);
+    tui_put(t, y + 1 + ch, x + 7, 3, t->attr[T_DIM], "+0%");
+    char right[24];
+    int rl = snprintf(right, sizeof right, "+%.3g%%", max_over);
+    tui_put(t, y + 1 + ch, x + 7 + cw - rl, rl, t->attr[T_DIM], right);
+    for (int i = 0; t->cmp_show_best && i < t->n_budgets; i++) { /* best plans as '*' */
+        const best_plan_t *b = &t->cmp_best[i];
+        if (!t->cmp[i] || !b->found)
+            continue;
+        double over = best_overhead(t->cmp[i], b);
+        int cx = (int)((over > max_over ? max_over : over) / max_over * (cw - 1));
+        int64_t bt = b->final.total > max_fp ? max_fp : b->final.total < lo ? lo : b->final.total;
+        int cy = ch - 1 - (int)((double)(bt - lo) / (double)span * (ch - 1));
+        tui_put(t, y + 1 + cy, x + 7 + cx, 1, t->attr[T_HELD] | A_BOLD, "*");
+    }
+    /* the rows on top of the stars; rows at one point go side by side
+     * ("1234"), each a column right of the one before, so none hides */
+    int placed_y[TUI_MAX_BUDGETS], placed_x[TUI_MAX_BUDGETS], n_placed = 0;
     for (int i = 0; i < t->n_budgets; i++) {
         if (!t->cmp[i])
             continue;
         int cx = (int)(overhead(t->cmp[i]) / max_over * (cw - 1));
-        int cy = ch - 1 - (int)((double)t->cmp[i]->final.total / (double)max_fp * (ch - 1));
+        int cy = ch - 1 - (int)((double)(t->cmp[i]->final.total - lo) / (double)span * (ch - 1));
+        for (int off = 0; off < cw; off++) { /* right of the point, else left of it (at the right edge) */
+            int at = cx + off < cw ? cx + off : cx - (off - (cw - 1 - cx));
+            bool taken = false;
+            for (int k = 0; k < n_placed && !taken; k++)
+                taken = placed_y[k] == cy && placed_x[k] == at;
+            if (!taken && at >= 0) {
+                cx = at;
+                break;
+            }
+        }
+        placed_y[n_placed] = cy;
+        placed_x[n_placed++] = cx;
         tui_putf(t, y + 1 + cy, x + 7 + cx, 1, i == t->cmp_sel ? t->attr[T_SELECTED] : t->attr[T_ACCEPTED], "%d",
                  (i + 1) % 10);
     }
@@ -101,38 +244,151 @@ static bool has_flip(const fit_plan_t *p, int32_t node)
     return false;
 }
 
+/* The row the selected one is compared with: the marked row, else the
+ * nearest row above that was fitted (a row fails when the profile its
+ * budget needs is gone); -1 for the baseline.  *marked: it is the marked. */
+static int other_row(const tui_t *t, bool *marked)
+{
+    int above = t->cmp_sel - 1;
+    while (above >= 0 && !t->cmp[above])
+        above--;
+    *marked = t->cmp_mark >= 0 && t->cmp_mark < t->n_budgets && t->cmp_mark != t->cmp_sel && t->cmp[t->cmp_mark];
+    return *marked ? t->cmp_mark : above;
+}
+
+/* Row i as one side of the two-plan arena: its final arena scored on the
+ * open routine (the routine's preferences plus its flips). */
+static bool pair_side(tui_t *t, int i, tui_pair_plan_t *side, const char **names, int64_t *relief)
+{
+    const fit_plan_t *p = t->cmp[i];
+    memset(side, 0, sizeof *side);
+    uint8_t *prefs = malloc((size_t)t->tgt.routine->n_nodes + 1);
+    if (!prefs) {
+        tui_status(t, true, "out of memory");
+        return false;
+    }
+    memcpy(prefs, t->tgt.prefs, (size_t)t->tgt.routine->n_nodes);
+    for (int32_t k = 0; k < p->n_flips; k++) {
+        prefs[p->flips[k].node] = 1;
+        names[k] = t->tgt.routine->nodes[p->flips[k].node].name;
+        relief[k] = p->flips[k].relief;
+    }
+    score_detail_t det;
+    memset(&det, 0, sizeof det);
+    bool ok = tui_score(t, prefs, &det, &side->arena);
+    score_detail_free(&det);
+    free(prefs);
+    if (ok && side->arena.fp.total != p->final.total)
+        tui_status(t, true, "row %d scores to %lld B, not the %lld B its fit found", i + 1,
+                   (long long)side->arena.fp.total, (long long)p->final.total);
+    snprintf(side->name, sizeof side->name, "row %d (%s)", i + 1, t->budgets[i]);
+    snprintf(side->budget, sizeof side->budget, "%s", t->budgets[i]);
+    side->routine = t->tgt.routine;
+    side->flip = names;
+    side->relief = relief;
+    side->n_flips = p->n_flips;
+    return ok;
+}
+
+/* D: the other row (marked, or the one above) and the selected row on one
+ * arena; D there shows the text the diff line says. */
+static void pair(tui_t *t)
+{
+    bool marked;
+    int other = t->n_budgets && t->cmp[t->cmp_sel] ? other_row(t, &marked) : -1;
+    if (other < 0) {
+        tui_status(t, true, "mark a row with Space and select another (or select a row under a fitted one)");
+        return;
+    }
+    const fit_plan_t *p[2] = { t->cmp[other], t->cmp[t->cmp_sel] };
+    const char **names = calloc((size_t)p[0]->n_flips + (size_t)p[1]->n_flips + 1, sizeof *names);
+    int64_t *relief = calloc((size_t)p[0]->n_flips + (size_t)p[1]->n_flips + 1, sizeof *relief);
+    tui_pair_plan_t side[2];
+    memset(side, 0, sizeof side);
+    if (names && relief && pair_side(t, other, &side[0], names, relief) &&
+        pair_side(t, t->cmp_sel, &side[1], names + p[0]->n_flips, relief + p[0]->n_flips)) {
+        char *lines[8], buf[2][256];
+        int m = 0;
+        for (int k = 0; k < 2; k++) {
+            int i = k ? t->cmp_sel : other;
+            snprintf(buf[k], sizeof buf[k], "row %d (%s): final %lld B, %d flips, recompute %+.3f%%, within budget %s",
+                     i + 1, t->budgets[i], (long long)p[k]->final.total, (int)p[k]->n_flips, overhead(p[k]),
+                     p[k]->within_budget ? "yes" : "no");
+            lines[m++] = buf[k];
+        }
+        if (tui_pair_open(t, &side[0], &side[1], lines, m))
+            tui_status(t, false, "row %d against row %d: D the numbers, Esc back", t->cmp_sel + 1, other + 1);
+    } else if (!names || !relief) {
+        tui_status(t, true, "out of memory");
+    }
+    tui_arena_free(&side[0].arena);
+    tui_arena_free(&side[1].arena);
+    free(names);
+    free(relief);
+}
+
 void screen_compare_draw(tui_t *t)
 {
+    if (tui_pair_shown(t, SCR_COMPARE)) {
+        tui_pair_draw(t);
+        return;
+    }
     if (!t->open)
         return;
     if (t->cmp_stale)
         run_all(t);
     tui_putf(t, 2, 1, t->cols - 2, t->attr[T_NORMAL] | A_BOLD,
-             "%d budget%s on %s, one search: reuse %lld/%lld   (a adds, d removes)", t->n_budgets,
+             "%d budget%s on %s, one search: reuse %lld/%lld   (a adds, d removes, Space marks, D one arena, S saves, x best)", t->n_budgets,
              t->n_budgets == 1 ? "" : "s", t->open_name, (long long)t->cmp_reused, (long long)t->cmp_lowered);
-    tui_putf(t, TABLE_Y, 1, t->cols - 2, t->attr[T_DIM], "%2s %-12s %12s %15s %6s %11s %12s %7s", "#", "budget", "final",
-             "final B", "flips", "recompute", "est. time", "within");
+    /* narrow: the exact bytes column goes first, so "within" is never cut */
+    bool wide = t->cols >= 110;
+    tui_putf(t, TABLE_Y, 1, t->cols - 2, t->attr[T_DIM], "%2s %-11s %10s%s %5s %10s %10s %4s %7s %6s", "#", "budget",
+             "final", wide ? "         final B" : "", "flips", "recompute", "est. time", "cap", "dropped", "within");
     for (int i = 0; i < t->n_budgets; i++) {
         const fit_plan_t *p = t->cmp[i];
         unsigned a = i == t->cmp_sel ? t->attr[T_SELECTED] : t->attr[T_NORMAL];
+        char mark = i == t->cmp_mark ? '*' : ' ';
         if (!p) {
-            tui_putf(t, TABLE_Y + 1 + i, 1, t->cols - 2, a, "%2d %-12s %12s", i + 1, t->budgets[i], "(error)");
+            tui_putf(t, row_of(t, i), 1, t->cols - 2, a, "%2d%c%-11s %10s", i + 1, mark, t->budgets[i], "(error)");
             continue;
         }
-        char fin[32], est[32] = "-";
+        char fin[32], est[32] = "-", exact[24] = "", cap[16] = "none";
         units_format_bytes(p->final.total, fin, sizeof fin);
         if (t->tgt.has_profile && t->tgt.profile.flops_per_s > 0)
-            snprintf(est, sizeof est, "+%.3g s", profile_seconds(&t->tgt.profile, p->final.compute - p->baseline.compute));
-        tui_putf(t, TABLE_Y + 1 + i, 1, t->cols - 2, a, "%2d %-12s %12s %15lld %6d %+10.3f%% %12s %7s", i + 1,
-                 t->budgets[i], fin, (long long)p->final.total, (int)p->n_flips, overhead(p), est,
+            format_seconds(t, profile_seconds(&t->tgt.profile, p->final.compute - p->baseline.compute), est, sizeof est);
+        if (wide)
+            snprintf(exact, sizeof exact, " %15lld", (long long)p->final.total);
+        if (p->cap == INT32_MAX)
+            snprintf(cap, sizeof cap, "all");
+        else if (p->cap >= 0)
+            snprintf(cap, sizeof cap, "%d", (int)p->cap);
+        tui_putf(t, row_of(t, i), 1, t->cols - 2, a, "%2d%c%-11s %10s%s %5d %+9.3f%% %10s %4s %7d %6s", i + 1, mark,
+                 t->budgets[i], fin, exact, (int)p->n_flips, overhead(p), est, cap, (int)p->dropped,
                  p->within_budget ? "yes" : "no");
+        const best_plan_t *b = &t->cmp_best[i];
+        if (!t->cmp_show_best || !b->kind)
+            continue;
+        if (!b->found) {
+            tui_putf(t, row_of(t, i) + 1, 1, t->cols - 2, t->attr[T_DIM], "   %-12s no subset fits%s", "best",
+                     b->proved ? " (proved)" : "");
+            continue;
+        }
+        units_format_bytes(b->final.total, fin, sizeof fin);
+        if (wide)
+            snprintf(exact, sizeof exact, " %15lld", (long long)b->final.total);
+        tui_putf(t, row_of(t, i) + 1, 1, t->cols - 2, t->attr[T_HELD], "   %-11s %10s%s %5d %+9.3f%% %10s %4s %7s %6s",
+                 b->proved ? "best" : "best?", fin, exact, (int)b->n_flips, best_overhead(p, b), "", "", "",
+                 p->minimize || b->final.total <= p->budget ? "yes" : "no");
     }
-    int y = TABLE_Y + 2 + (t->n_budgets ? t->n_budgets : 1);
+    int y = row_of(t, t->n_budgets ? t->n_budgets : 1) + 1;
     if (t->n_budgets && t->cmp[t->cmp_sel]) {
-        const fit_plan_t *p = t->cmp[t->cmp_sel], *q = t->cmp_sel > 0 ? t->cmp[t->cmp_sel - 1] : NULL;
-        char line[1024];
+        bool marked;
+        int above = other_row(t, &marked);
+        const fit_plan_t *p = t->cmp[t->cmp_sel], *q = above >= 0 ? t->cmp[above] : NULL;
+        char line[1024], vs[32];
+        snprintf(vs, sizeof vs, "row %d", above + 1);
         size_t w = (size_t)snprintf(line, sizeof line, "row %d vs %s: ", t->cmp_sel + 1,
-                                    t->cmp_sel > 0 ? "the row above" : "the baseline");
+                                    above < 0 ? "the baseline" : !marked && above == t->cmp_sel - 1 ? "the row above" : vs);
         int shown = 0;
         for (int32_t k = 0; k < p->n_flips && w < sizeof line - 64; k++)
             if (!has_flip(q, p->flips[k].node))
@@ -144,49 +400,105 @@ void screen_compare_draw(tui_t *t)
                                       t->tgt.routine->nodes[q->flips[k].node].name);
         if (!shown)
             snprintf(line + w, sizeof line - w, "the same flips");
-        tui_put(t, y, 1, t->cols - 2, t->attr[T_NORMAL], line);
+        y += tui_put_wrapped(t, y, 1, t->cols - 2, 4, 2, t->attr[T_NORMAL], line) - 1;
     }
     chart(t, y + 2, 1, t->rows - y - 5, t->cols - 2);
+}
+
+/* The selected row as a stored plan (sweep --save does it for all). */
+static void save_row(tui_t *t)
+{
+    if (!t->n_budgets || !t->cmp[t->cmp_sel])
+        return;
+    char what[96];
+    snprintf(what, sizeof what, "row %d (%s)", t->cmp_sel + 1, t->budgets[t->cmp_sel]);
+    tui_save_plan(t, t->cmp[t->cmp_sel], t->cmp_elapsed[t->cmp_sel], t->cmp_show_best ? &t->cmp_best[t->cmp_sel] : NULL,
+                  "save this row as a plan, label (optional): ", what);
+}
+
+/* Row i goes: the ones below move up, the selection and mark follow. */
+static void drop_row(tui_t *t, int i)
+{
+    fit_plan_free(t->cmp[i]);
+    best_plan_free(&t->cmp_best[i]);
+    for (int k = i; k + 1 < t->n_budgets; k++) {
+        memcpy(t->budgets[k], t->budgets[k + 1], sizeof t->budgets[k]);
+        t->cmp[k] = t->cmp[k + 1];
+        t->cmp_best[k] = t->cmp_best[k + 1];
+        t->cmp_elapsed[k] = t->cmp_elapsed[k + 1];
+    }
+    t->n_budgets--;
+    t->cmp[t->n_budgets] = NULL;
+    memset(&t->cmp_best[t->n_budgets], 0, sizeof t->cmp_best[0]);
+    t->cmp_mark = t->cmp_mark == i ? -1 : t->cmp_mark > i ? t->cmp_mark - 1 : t->cmp_mark;
+    if (t->cmp_sel > i || (t->cmp_sel >= t->n_budgets && t->cmp_sel > 0))
+        t->cmp_sel--;
 }
 
 int screen_compare_key(tui_t *t, action_t a, int key)
 {
     (void)key;
+    if (tui_pair_shown(t, SCR_COMPARE))
+        return tui_pair_key(t, a);
     if (!t->open)
         return KEY_UNHANDLED;
     switch (a) {
     case ACT_ADD_BUDGET: {
-        if (t->n_budgets >= TUI_MAX_BUDGETS) {
-            tui_status(t, true, "at most %d budgets", TUI_MAX_BUDGETS);
+        char buf[256] = "";
+        if (!tui_prompt(t, "add budgets (48MiB, 60%, device, minimize; several: 90%,70%,50%): ", buf, sizeof buf,
+                        false) || !buf[0])
             return KEY_REDRAW;
-        }
-        char buf[48] = "";
-        if (tui_prompt(t, "add budget (48MiB, 60%, device, minimize): ", buf, sizeof buf, false) && buf[0]) {
+        /* every budget is checked before any is added */
+        char *toks[TUI_MAX_BUDGETS + 1], *save = NULL;
+        int n = 0;
+        for (char *tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
             budget_spec_t spec;
             rs_error_t err;
-            if (units_parse_budget(buf, "budget", &spec, &err)) {
-                tui_status(t, true, "%s", err.msg);
+            if (units_parse_budget(tok, "budget", &spec, &err)) {
+                tui_error(t, tok, &err);
                 return KEY_REDRAW;
             }
-            snprintf(t->budgets[t->n_budgets++], sizeof t->budgets[0], "%s", buf);
-            t->cmp_sel = t->n_budgets - 1;
-            run_all(t);
+            if (t->n_budgets + n >= TUI_MAX_BUDGETS) {
+                tui_status(t, true, "at most %d budgets", TUI_MAX_BUDGETS);
+                return KEY_REDRAW;
+            }
+            toks[n++] = tok;
         }
+        for (int k = 0; k < n; k++)
+            snprintf(t->budgets[t->n_budgets++], sizeof t->budgets[0], "%s", toks[k]);
+        t->cmp_sel = t->n_budgets - 1;
+        run_all(t);
+        /* a budget that cannot be fitted is no row: the status says why */
+        for (int i = t->n_budgets - 1; i >= 0; i--)
+            if (!t->cmp[i])
+                drop_row(t, i);
         return KEY_REDRAW;
     }
     case ACT_REMOVE_BUDGET:
         if (!t->n_budgets)
             return KEY_REDRAW;
-        fit_plan_free(t->cmp[t->cmp_sel]);
-        for (int i = t->cmp_sel; i + 1 < t->n_budgets; i++) {
-            memcpy(t->budgets[i], t->budgets[i + 1], sizeof t->budgets[i]);
-            t->cmp[i] = t->cmp[i + 1];
-        }
-        t->cmp[--t->n_budgets] = NULL;
-        if (t->cmp_sel >= t->n_budgets && t->cmp_sel > 0)
-            t->cmp_sel--;
+        drop_row(t, t->cmp_sel);
         run_all(t);
         return KEY_REDRAW;
+    case ACT_OPEN: /* the row in the stepper: the same fit, event by event */
+        if (t->n_budgets && t->cmp[t->cmp_sel]) {
+            char budget[48];
+            snprintf(budget, sizeof budget, "%s", t->budgets[t->cmp_sel]);
+            if (tui_run_fit(t, budget))
+                t->screen = SCR_FIT;
+        }
+        return KEY_REDRAW;
+    case ACT_BEST:
+        t->cmp_show_best = !t->cmp_show_best;
+        if (t->cmp_show_best)
+            run_all(t);
+        return KEY_REDRAW;
+    case ACT_MARK:
+        t->cmp_mark = t->cmp_mark == t->cmp_sel ? -1 : t->cmp_sel;
+        return KEY_REDRAW;
+    case ACT_SAVE_PLAN: save_row(t); return KEY_REDRAW;
+    case ACT_SET_CAP: tui_set_cap(t); return KEY_REDRAW;
+    case ACT_DIFF: pair(t); return KEY_REDRAW;
     case ACT_UP: t->cmp_sel -= t->cmp_sel > 0; return KEY_REDRAW;
     case ACT_DOWN: t->cmp_sel += t->cmp_sel + 1 < t->n_budgets; return KEY_REDRAW;
     case ACT_TOP: t->cmp_sel = 0; return KEY_REDRAW;

@@ -6,15 +6,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "save.h"
-#include "trace.h"
-#include "tui.h"
-#include "units.h"
+#include "model/units.h"
+#include "text.h"
+#include "plan/trace.h"
+#include "cli/best_out.h"
+#include "tui/tui.h"
 
-#define LEFT_W 56
 #define TABLE_Y 4
+#define WIDE_COLS 140 /* from here the table has every column at full width */
+
+/* The candidate names' width: 12, and from 140 columns half the columns
+ * past 140 more, up to 22 (HLO names such as batch_norm_training.12). */
+static int name_w(const tui_t *t) { return t->cols < WIDE_COLS ? 12 : 12 + ((t->cols - WIDE_COLS) / 2 > 10 ? 10 : (t->cols - WIDE_COLS) / 2); }
+
+/* The candidate table's width: at 80 columns it leaves the arena 21. */
+static int left_w(const tui_t *t) { return t->cols >= WIDE_COLS ? 74 + name_w(t) - 12 : 55; }
+
+/* A cost in the narrow table: "111M" for 111 MFLOPs, "512" for 512 FLOPs. */
+static void flops_short(int64_t flops, char *buf, size_t n)
+{
+    char f[32];
+    units_format_flops(flops, f, sizeof f);
+    const char *sp = strchr(f, ' ');
+    size_t k = sp ? (size_t)(sp - f) : strlen(f);
+    snprintf(buf, n, "%.*s%.*s", (int)k, f, sp && sp[1] != 'F' ? 1 : 0, sp ? sp + 1 : "");
+}
 
 static int table_rows(const tui_t *t) { return t->rows - TABLE_Y - 6; }
+
+/* An arena of this fit, with the fit's budget line (not the Arena
+ * screen's B line, which may have moved since). */
+static void draw_fit_arena(tui_t *t, const arena_view_t *a, int y, int x, int h, int w, int selected)
+{
+    tui_draw_arena(t, a, t->plan->minimize ? -1 : t->plan->budget, y, x, h, w, selected, true);
+}
 
 static theme_slot_t status_slot(uint8_t st)
 {
@@ -29,11 +54,26 @@ static theme_slot_t status_slot(uint8_t st)
     }
 }
 
-/* Re-scores the arena for the flips accepted at the current event. */
+static void draw_event_arena(tui_t *t);
+static void draw_best(tui_t *t);
+
+/* Whether the current event scored the held group with its candidate (a
+ * try with a held group): what h shows. */
+static bool event_has_held(const tui_t *t)
+{
+    const fit_event_t *e = &t->plan->events[t->event];
+    return e->kind == EV_TRY && e->group_n > 0 && e->with >= 0 && e->node >= 0;
+}
+
+/* Re-scores the arena for the flips accepted at the current event, or
+ * (h) for those and the held group and the event's candidate, as round two
+ * scored them. */
 static void event_arena(tui_t *t)
 {
     int32_t acc = view_accepted_at(t->plan, t->event);
-    if (acc == t->ev_accepted && t->ev_arena.bufs)
+    bool held = t->ev_held && event_has_held(t);
+    int32_t key = held ? -2 - t->event : acc;
+    if (key == t->ev_accepted && t->ev_arena.bufs)
         return;
     uint8_t *prefs = calloc((size_t)t->tgt.routine->n_nodes + 1, 1);
     if (!prefs)
@@ -41,35 +81,24 @@ static void event_arena(tui_t *t)
     fit_context_prefs(t->ctx, prefs);
     for (int32_t k = 0; k < acc && k < t->plan->n_flips; k++)
         prefs[t->plan->flips[k].node] = 1;
-    if (tui_score(t, prefs, &t->ev_det, &t->ev_arena))
-        t->ev_accepted = acc;
-    free(prefs);
-}
-
-static void wrap2(tui_t *t, int y, const char *s, unsigned attr)
-{
-    int w = t->cols - 2;
-    size_t len = strlen(s);
-    if ((int)len <= w) {
-        tui_put(t, y, 1, w, attr, s);
-        return;
+    if (held) {
+        const fit_event_t *e = &t->plan->events[t->event];
+        for (int32_t m = 0; m < e->group_n; m++)
+            prefs[t->plan->members[e->group_off + m]] = 1;
+        prefs[e->node] = 1;
     }
-    int cut = w;
-    while (cut > w / 2 && s[cut] != ' ')
-        cut--;
-    char first[1024];
-    snprintf(first, sizeof first, "%.*s", cut, s);
-    tui_put(t, y, 1, w, attr, first);
-    tui_put(t, y + 1, 3, w - 2, attr, s + cut + (s[cut] == ' '));
+    if (tui_score(t, prefs, &t->ev_det, &t->ev_arena))
+        t->ev_accepted = key;
+    free(prefs);
 }
 
 void screen_fit_draw(tui_t *t)
 {
     if (!t->plan) {
         tui_put(t, 3, 2, t->cols - 4, t->attr[T_NORMAL] | A_BOLD, "No fit yet.");
-        tui_put(t, 5, 2, t->cols - 4, t->attr[T_NORMAL],
-                "Press b and type a budget: 48MiB, 1.5GB, 60% (of the baseline), device (the profile's memory),");
-        tui_put(t, 6, 2, t->cols - 4, t->attr[T_NORMAL], "or minimize. ^C cancels a running fit.");
+        tui_put_wrapped(t, 5, 2, t->cols - 4, 4, 0, t->attr[T_NORMAL],
+                        "Press b and type a budget: 48MiB, 1.5GB, 60% (of the baseline), device (the profile's "
+                        "memory), or minimize. ^C cancels a running fit.");
         return;
     }
     const fit_plan_t *p = t->plan;
@@ -86,16 +115,33 @@ void screen_fit_draw(tui_t *t)
         snprintf(bud, sizeof bud, "minimize");
     else
         units_format_bytes(p->budget, bud, sizeof bud);
+    /* where the stepper is first (it changes with every key), then the fit;
+     * events are numbered from 0, as in the CLI and the CSV */
     tui_putf(t, 2, 1, t->cols - 2, t->attr[T_NORMAL] | A_BOLD,
-             "fit %s: %s -> %s, %d flips, %s   event %d/%d  round %d  %s", bud, base, fin, (int)p->n_flips,
-             p->within_budget ? "within budget" : "NOT within budget", (int)t->event + 1, (int)p->n_events,
-             (int)e->round, trace_kind_name((fit_event_kind_t)e->kind));
+             "event %d/%d round %d %s %s fit %s: %s -> %s %s, %d flip%s, layout %s", (int)t->event,
+             (int)p->n_events - 1, (int)e->round, trace_kind_name((fit_event_kind_t)e->kind), tui_glyph(t, "│", "|"),
+             bud, base, fin, p->within_budget ? "within budget" : "NOT within budget", (int)p->n_flips,
+             p->n_flips == 1 ? "" : "s", layout_strategy_name(t->tgt.cfg.layout));
     /* the candidates in round-one order, with their status at this event */
     uint8_t *status = calloc((size_t)p->n_cands + 1, 1);
     if (status)
         view_statuses_at(p, t->event, status);
-    tui_putf(t, 3, 1, LEFT_W, t->attr[T_DIM], "%3s %-12s %9s %10s %6s  %-9s", "rk", "candidate", "solo", "cost",
-             "B/op", "status");
+    /* and round two's verdict at this event (the relief it was accepted
+     * with, or why not); narrow, B/FLOP goes (solo / cost, and the Why
+     * says it) and the cost is short */
+    trace_r2_t *r2 = calloc((size_t)p->n_cands + 1, sizeof *r2);
+    if (r2 && trace_round_two_at(p, t->event, r2)) {
+        free(r2);
+        r2 = NULL;
+    }
+    bool wide = t->cols >= WIDE_COLS;
+    int lw = left_w(t), nw = name_w(t);
+    if (wide)
+        tui_putf(t, 3, 1, lw, t->attr[T_DIM], "%3s %-*s %9s %11s %7s  %-9s %-16s", "rk", nw, "candidate", "solo",
+                 "cost", "B/FLOP", "status", "round two");
+    else
+        tui_putf(t, 3, 1, lw, t->attr[T_DIM], "%3s %-12s %9s %5s  %-9s %-11s", "rk", "candidate", "solo", "FLOPs",
+                 "status", "round two");
     int rows = table_rows(t);
     if (t->fit_sel >= p->n_cands)
         t->fit_sel = p->n_cands - 1;
@@ -108,12 +154,18 @@ void screen_fit_draw(tui_t *t)
     for (int k = 0; k < rows && t->fit_top + k < p->n_cands; k++) {
         int i = t->fit_top + k;
         const fit_cand_t *c = &p->cands[i];
-        char solo[32] = "-", ratio[16] = "-";
+        char solo[32] = "-", ratio[16] = "-", cost[32], verdict[32] = "";
+        if (wide)
+            units_format_flops(c->cost, cost, sizeof cost);
+        else
+            flops_short(c->cost, cost, sizeof cost);
+        if (r2)
+            trace_round_two_text(&r2[i], !wide, verdict, sizeof verdict);
         if (c->solo >= 0) {
             char b[24];
             units_format_bytes(c->relief < 0 ? -c->relief : c->relief, b, sizeof b);
             snprintf(solo, sizeof solo, "%s%s", c->relief < 0 ? "-" : "", b);
-            snprintf(ratio, sizeof ratio, "%.3g", (double)c->relief / (double)c->cost);
+            snprintf(ratio, sizeof ratio, "%.2g", (double)c->relief / (double)c->cost); /* 3.3e-05: 7 wide */
         }
         uint8_t st = status ? status[i] : c->status;
         bool here = e->node == c->node;
@@ -122,24 +174,133 @@ void screen_fit_draw(tui_t *t)
             a |= A_BOLD | A_UNDERLINE;
         char rank[8];
         snprintf(rank, sizeof rank, c->rank ? "%d" : "-", (int)c->rank);
-        tui_putf(t, TABLE_Y + k, 1, LEFT_W, a, "%3s %-12.12s %9s %10lld %6.6s %s%-9s", rank, r->nodes[c->node].name,
-                 solo, (long long)c->cost, ratio, here ? tui_glyph(t, "▶", ">") : " ",
-                 fit_status_name((fit_status_t)st));
+        const char *mark = here ? tui_glyph(t, "▶", ">") : " ", *stn = fit_status_name((fit_status_t)st);
+        if (wide)
+            tui_putf(t, TABLE_Y + k, 1, lw, a, "%3s %-*.*s %9s %11s %7.7s %s%-9s %-16s", rank, nw, nw,
+                     r->nodes[c->node].name, solo, cost, ratio, mark, stn, verdict);
+        else
+            tui_putf(t, TABLE_Y + k, 1, lw, a, "%3s %-12.12s %9s %5s %s%-9s %-11s", rank, r->nodes[c->node].name,
+                     solo, cost, mark, stn, verdict);
     }
     free(status);
-    /* the arena for the flips accepted so far */
+    free(r2);
+    if (t->show_best && t->best.kind) {
+        draw_best(t);
+    } else {
+        draw_event_arena(t);
+    }
+    /* the sentence, with the scores it compared */
+    char text[1024];
+    trace_describe(p, t->event, text, sizeof text);
+    tui_hline(t, t->rows - 5, 1, 40, t->attr[T_DIM]);
+    /* a third row when the status line (the row below) is empty */
+    tui_put_wrapped(t, t->rows - 4, 1, t->cols - 2, t->status[0] ? 2 : 3, 2, t->attr[T_NORMAL] | A_BOLD, text);
+}
+
+/* the arena for the flips accepted so far */
+static void draw_event_arena(tui_t *t)
+{
+    const fit_plan_t *p = t->plan;
+    const fit_event_t *e = &p->events[t->event];
+    const routine_t *r = t->tgt.routine;
     event_arena(t);
     int32_t acc = view_accepted_at(p, t->event);
     char cur[32];
     units_format_bytes(t->ev_arena.fp.total, cur, sizeof cur);
-    tui_putf(t, 3, LEFT_W + 2, t->cols - LEFT_W - 3, t->attr[T_DIM], "arena with %d accepted flip%s: %s",
-             (int)acc, acc == 1 ? "" : "s", cur);
-    tui_draw_arena(t, &t->ev_arena, 4, LEFT_W + 2, t->rows - 10, t->cols - LEFT_W - 3, -1, true);
-    /* the sentence, with the scores it compared */
-    char text[1024];
-    trace_describe(p, t->event, text, sizeof text);
-    tui_put(t, t->rows - 5, 1, t->cols - 2, t->attr[T_DIM], "────────────────────────────────────────");
-    wrap2(t, t->rows - 4, text, t->attr[T_NORMAL] | A_BOLD);
+    if (event_has_held(t)) { /* both totals round two compared, h switches the picture */
+        char so_far[32], with[32];
+        units_format_bytes(e->cur, so_far, sizeof so_far);
+        units_format_bytes(e->with, with, sizeof with);
+        char head[256];
+        int w = t->cols - left_w(t) - 3;
+        int n = snprintf(head, sizeof head, "%d accepted: %s; + held + %s: %s; shown: %s (h)", (int)acc, so_far,
+                         r->nodes[e->node].name, with, t->ev_held ? "with held" : "accepted");
+        if (n > w) /* narrow: which arena is shown; the event's sentence below has both totals */
+            snprintf(head, sizeof head, "shown: %s (h)", t->ev_held ? "with held" : "accepted");
+        tui_put(t, 3, left_w(t) + 2, w, t->attr[T_DIM], head);
+    } else {
+        tui_putf(t, 3, left_w(t) + 2, t->cols - left_w(t) - 3, t->attr[T_DIM], "arena with %d accepted flip%s: %s",
+                 (int)acc, acc == 1 ? "" : "s", cur);
+    }
+    /* the event's node highlighted where it is materialized */
+    int here = -1;
+    for (int32_t i = 0; i < t->ev_arena.n && here < 0; i++)
+        if (t->ev_arena.bufs[i].node == e->node)
+            here = i;
+    draw_fit_arena(t, &t->ev_arena, 4, left_w(t) + 2, t->rows - 10, t->cols - left_w(t) - 3, here);
+}
+
+/* The best (or improved) plan beside the two-round one: footprint,
+ * recompute, the flips that differ, and its arena. */
+static void draw_best(tui_t *t)
+{
+    const fit_plan_t *p = t->plan;
+    const best_plan_t *b = &t->best;
+    int x = left_w(t) + 2, w = t->cols - left_w(t) - 3;
+    char two[32], bst[32], rec[96], text[256];
+    /* each line wraps (3 rows at most): at 80 columns the pane is 22 wide */
+    int y = 3;
+    units_format_bytes(p->final.total, two, sizeof two);
+    text_recompute(p->final.compute - p->baseline.compute, p->baseline.compute, 0, "", rec, sizeof rec);
+    snprintf(text, sizeof text, "two-round %s, recompute %s, %d flips", two, rec, (int)p->n_flips);
+    y += tui_put_wrapped(t, y, x, w, 3, 2, t->attr[T_DIM], text);
+    const char *what = b->kind == BEST_EXACT ? (b->proved ? "best (proved)" : "best found (not proved)")
+                                             : (b->proved ? "improved (local optimum)" : "improved (stopped)");
+    if (!b->found) {
+        snprintf(text, sizeof text, "%s: no subset of the %d candidates fits", what, (int)b->n_cands);
+        tui_put_wrapped(t, y, x, w, 3, 2, t->attr[T_NORMAL] | A_BOLD, text);
+        return;
+    }
+    units_format_bytes(b->final.total, bst, sizeof bst);
+    text_recompute(b->final.compute - p->baseline.compute, p->baseline.compute, 0, "", rec, sizeof rec);
+    snprintf(text, sizeof text, "%s %s, recompute %s, %d flips", what, bst, rec, (int)b->n_flips);
+    y += tui_put_wrapped(t, y, x, w, 3, 2, t->attr[T_ACCEPTED] | A_BOLD, text);
+    char line[1024];
+    size_t n = (size_t)snprintf(line, sizeof line, "differ:");
+    int shown = 0;
+    for (int32_t i = 0; i < b->n_flips && n < sizeof line - 64; i++)
+        if (!best_plan_has(p, b->flips[i]))
+            n += (size_t)snprintf(line + n, sizeof line - n, " +%s", t->tgt.routine->nodes[b->flips[i]].name), shown++;
+    for (int32_t i = 0; i < p->n_flips && n < sizeof line - 64; i++)
+        if (!best_has(b, p->flips[i].node))
+            n += (size_t)snprintf(line + n, sizeof line - n, " -%s", t->tgt.routine->nodes[p->flips[i].node].name),
+                shown++;
+    if (!shown)
+        snprintf(line + n, sizeof line - n, " none");
+    y += tui_put_wrapped(t, y, x, w, 3, 2, t->attr[T_NORMAL], line);
+    draw_fit_arena(t, &t->best_arena, y, x, t->rows - 6 - y, w, -1);
+}
+
+/* x / I: computes the best or improved plan once per fit, then toggles it. */
+static void toggle_best(tui_t *t, best_kind_t kind)
+{
+    if (t->best.kind == kind) {
+        t->show_best = !t->show_best;
+        return;
+    }
+    tui_best_free(t);
+    tui_put(t, t->rows - 2, 0, t->cols, t->attr[T_NORMAL] | A_BOLD,
+            kind == BEST_EXACT ? "searching every subset of the candidates (up to 10 s, ^C stops)..."
+                               : "searching near the two-round plan (up to 10 s, ^C stops)...");
+    refresh();
+    rs_error_t err;
+    tui_cancel_t stop = { 0 };
+    if (best_run_cancellable(kind, t->plan, t->ctx, 0, false, tui_cancel_poll, &stop, &t->best, &err)) {
+        tui_status(t, true, "%s", err.msg);
+        tui_best_free(t);
+        return;
+    }
+    uint8_t *prefs = calloc((size_t)t->tgt.routine->n_nodes + 1, 1);
+    if (prefs) {
+        fit_context_prefs(t->ctx, prefs);
+        for (int32_t i = 0; i < t->best.n_flips; i++)
+            prefs[t->best.flips[i]] = 1;
+        tui_score(t, prefs, &t->best_det, &t->best_arena);
+        free(prefs);
+    }
+    t->show_best = true;
+    tui_status(t, false, "%s in %.2f s, %lld subsets scored; %s again hides it", best_kind_name(kind),
+               (double)t->best.elapsed_us / 1e6, (long long)t->best.explored, kind == BEST_EXACT ? "x" : "I");
 }
 
 static void follow(tui_t *t)
@@ -171,7 +332,7 @@ static void why(tui_t *t)
     int32_t node = t->plan->cands[t->fit_sel].node;
     int32_t n = trace_chain(t->plan, node, NULL, 0);
     int32_t *chain = malloc(((size_t)n + 1) * sizeof *chain);
-    char **lines = calloc((size_t)n + 4, sizeof *lines);
+    char **lines = calloc((size_t)n + 6, sizeof *lines);
     if (!chain || !lines) {
         free(chain);
         free(lines);
@@ -182,11 +343,17 @@ static void why(tui_t *t)
     trace_explain(t->plan, node, buf, sizeof buf);
     int m = 0;
     lines[m++] = strdup(buf);
+    /* the HLO instruction and the source line it came from (§10) */
+    char origin[900];
+    if (routine_node_origin(t->tgt.routine, node, origin, sizeof origin)[0]) {
+        snprintf(buf, sizeof buf, "from %s", origin);
+        lines[m++] = strdup(buf);
+    }
     lines[m++] = strdup("");
     for (int32_t k = 0; k < n; k++) {
         char text[900];
         trace_describe(t->plan, chain[k], text, sizeof text);
-        snprintf(buf, sizeof buf, "%4d  r%d %-13s %s", (int)chain[k] + 1, (int)t->plan->events[chain[k]].round,
+        snprintf(buf, sizeof buf, "%4d  r%d %-13s %s", (int)chain[k], (int)t->plan->events[chain[k]].round,
                  trace_kind_name((fit_event_kind_t)t->plan->events[chain[k]].kind), text);
         lines[m++] = strdup(buf);
     }
@@ -201,30 +368,24 @@ static void why(tui_t *t)
 
 static void save(tui_t *t)
 {
-    char label[128] = "";
-    if (!tui_prompt(t, "save plan, label (optional): ", label, sizeof label, false))
-        return;
-    cli_t c = *t->cli;
-    c.label = label[0] ? label : NULL;
-    target_t tmp = t->tgt;
-    tmp.store = t->store;
-    int64_t elapsed = 0, id = 0;
-    rs_error_t err;
-    fit_plan_t *plans[1] = { t->plan };
-    if (save_plans(&c, &tmp, plans, &elapsed, 1, NULL, &id, &err))
-        tui_status(t, true, "%s", err.msg);
-    else
-        tui_status(t, false, "saved as plan %lld", (long long)id);
+    if (tui_save_plan(t, t->plan, t->plan_elapsed_us, &t->best, "save plan, label (optional): ", ""))
+        t->plan_saved = true;
 }
+
+static const char *cand_name(const tui_t *t, int i) { return t->tgt.routine->nodes[t->plan->cands[i].node].name; }
 
 int screen_fit_key(tui_t *t, action_t a, int key)
 {
     (void)key;
     if (a == ACT_RUN_FIT) {
         char buf[64];
-        snprintf(buf, sizeof buf, "%s", t->plan ? t->budget_text : "");
+        tui_budget_offer(t, buf, sizeof buf);
         if (tui_prompt(t, "fit to budget (48MiB, 60%, device, minimize): ", buf, sizeof buf, false) && buf[0])
             tui_run_fit(t, buf);
+        return KEY_REDRAW;
+    }
+    if (a == ACT_SET_CAP) {
+        tui_set_cap(t);
         return KEY_REDRAW;
     }
     if (!t->plan)
@@ -235,6 +396,11 @@ int screen_fit_key(tui_t *t, action_t a, int key)
     case ACT_PREV_EVENT: step_to(t, -1, -1); return KEY_REDRAW;
     case ACT_NEXT_ACCEPT: step_to(t, 1, EV_ACCEPT); return KEY_REDRAW;
     case ACT_PREV_ACCEPT: step_to(t, -1, EV_ACCEPT); return KEY_REDRAW;
+    case ACT_HELD_ARENA:
+        if (!event_has_held(t))
+            tui_status(t, true, "h: this event scored no held group (a try with one does)");
+        t->ev_held = !t->ev_held;
+        return KEY_REDRAW;
     case ACT_FIRST_EVENT: t->event = 0; return KEY_REDRAW;
     case ACT_LAST_EVENT: t->event = t->plan->n_events - 1; return KEY_REDRAW;
     case ACT_ROUND_TWO:
@@ -253,21 +419,24 @@ int screen_fit_key(tui_t *t, action_t a, int key)
     case ACT_BOTTOM: t->fit_sel = t->plan->n_cands ? t->plan->n_cands - 1 : 0; return KEY_REDRAW;
     case ACT_WHY: why(t); return KEY_REDRAW;
     case ACT_SAVE_PLAN: save(t); return KEY_REDRAW;
+    case ACT_BEST: toggle_best(t, BEST_EXACT); return KEY_REDRAW;
+    case ACT_IMPROVE: toggle_best(t, BEST_IMPROVED); return KEY_REDRAW;
     case ACT_SEARCH:
     case ACT_SEARCH_NEXT: {
-        char buf[64];
-        snprintf(buf, sizeof buf, "%s", t->search);
-        if (a == ACT_SEARCH && (!tui_prompt(t, "candidate: ", buf, sizeof buf, false) || !buf[0]))
-            return KEY_REDRAW;
-        snprintf(t->search, sizeof t->search, "%s", buf);
-        for (int32_t k = 1; k <= t->plan->n_cands; k++) {
-            int32_t i = (t->fit_sel + (a == ACT_SEARCH ? k - 1 : k)) % t->plan->n_cands;
-            if (strstr(t->tgt.routine->nodes[t->plan->cands[i].node].name, buf)) {
-                t->fit_sel = i;
+        char *q = t->search[SCR_FIT];
+        char buf[64] = "";
+        if (a == ACT_SEARCH) {
+            if (!tui_prompt(t, "candidate: ", buf, sizeof buf, false) || !buf[0])
                 return KEY_REDRAW;
-            }
+            snprintf(q, sizeof t->search[SCR_FIT], "%s", buf);
         }
-        tui_status(t, true, "no candidate matches '%s'", buf);
+        if (!q[0])
+            return KEY_REDRAW;
+        int i = tui_find(t, t->plan->n_cands, a == ACT_SEARCH ? 0 : t->fit_sel + 1, cand_name, q);
+        if (i >= 0)
+            t->fit_sel = i;
+        else
+            tui_status(t, true, "no candidate matches '%s'", q);
         return KEY_REDRAW;
     }
     default:
@@ -277,7 +446,7 @@ int screen_fit_key(tui_t *t, action_t a, int key)
 
 int screen_fit_click(tui_t *t, int y, int x)
 {
-    if (!t->plan || x > LEFT_W)
+    if (!t->plan || x > left_w(t))
         return KEY_HANDLED;
     int row = y - TABLE_Y;
     if (row >= 0 && row < table_rows(t) && t->fit_top + row < t->plan->n_cands)

@@ -1,16 +1,18 @@
 /* Plans: the stored plans, sortable by column and filterable; mark two to
- * diff; export the marked (or selected) ones to CSV; delete with
+ * see on one arena (or diff); export the marked (or selected) ones to CSV; delete with
  * confirmation; Enter re-runs one in the fit stepper. */
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "export.h"
+#include "model/units.h"
 #include "rebuild.h"
+#include "svg.h"
 #include "text.h"
-#include "tui.h"
-#include "units.h"
+#include "tui/tui.h"
 
 #define TABLE_Y 4
 enum { COL_ID, COL_LABEL, COL_ROUTINE, COL_BUDGET, COL_FINAL, COL_FLIPS, COL_WITHIN, COL_CREATED, N_COLS };
@@ -43,12 +45,17 @@ static void order(tui_t *t)
     t->n_order = 0;
     for (int i = 0; i < t->n_plans; i++) {
         const stored_plan_t *p = &t->plans[i];
-        if (t->search[0] && !strstr(p->label, t->search) && !strstr(p->routine, t->search))
+        const char *q = t->search[SCR_PLANS];
+        if (q[0] && !strstr(p->label, q) && !strstr(p->routine, q))
             continue;
         t->order[t->n_order++] = i;
     }
     sort_t = t;
     qsort(t->order, (size_t)t->n_order, sizeof *t->order, cmp_plans);
+    for (int k = 0; t->plan_focus && k < t->n_order; k++)
+        if (t->plans[t->order[k]].id == t->plan_focus)
+            t->plan_sel = k;
+    t->plan_focus = 0;
     if (t->plan_sel >= t->n_order)
         t->plan_sel = t->n_order ? t->n_order - 1 : 0;
 }
@@ -57,6 +64,10 @@ static int rows(const tui_t *t) { return t->rows - TABLE_Y - 4; }
 
 void screen_plans_draw(tui_t *t)
 {
+    if (tui_pair_shown(t, SCR_PLANS)) {
+        tui_pair_draw(t);
+        return;
+    }
     if (!t->order)
         return;
     order(t);
@@ -64,11 +75,16 @@ void screen_plans_draw(tui_t *t)
     for (int i = 0; i < t->n_plans; i++)
         marked += t->marked[i];
     tui_putf(t, 2, 1, t->cols - 2, t->attr[T_NORMAL] | A_BOLD,
-             "%d plans%s%s%s, %d marked; sorted by %s%s   (s sort, / filter, Space mark, D diff, e export, x delete)",
-             t->n_order, t->search[0] ? " matching '" : "", t->search, t->search[0] ? "'" : "", marked,
+             "%d plans%s%s%s, %d marked; sorted by %s%s   (s sort, / filter, Space mark, D one arena, e export, x delete)",
+             t->n_order, t->search[SCR_PLANS][0] ? " matching '" : "", t->search[SCR_PLANS],
+             t->search[SCR_PLANS][0] ? "'" : "", marked,
              COL_NAMES[t->sort_col], t->sort_rev ? " (reversed)" : "");
-    tui_putf(t, TABLE_Y - 1, 1, t->cols - 2, t->attr[T_DIM], "  %5s  %-18s %-22s %-10s %11s %6s %6s  %s", "id",
-             "label", "routine", "budget", "final", "flips", "within", "created");
+    /* label and routine give way, so final, flips and within show at 80 columns */
+    int avail = t->cols - 2 - 46 - (t->cols >= 120 ? 21 : 0);
+    int lw = avail * 2 / 5 < 6 ? 6 : avail * 2 / 5 > 24 ? 24 : avail * 2 / 5;
+    int rw = avail - lw < 8 ? 8 : avail - lw > 28 ? 28 : avail - lw;
+    tui_putf(t, TABLE_Y - 1, 1, t->cols - 2, t->attr[T_DIM], "  %5s  %-*s %-*s %-10s %9s %5s %6s  %s", "id", lw,
+             "label", rw, "routine", "budget", "final", "flips", "within", "created");
     int n = rows(t);
     if (t->plan_sel < t->plan_top)
         t->plan_top = t->plan_sel;
@@ -86,9 +102,9 @@ void screen_plans_draw(tui_t *t)
         text_escape(p->label, label, sizeof label);
         snprintf(rname, sizeof rname, "%s v%d", p->routine, (int)p->routine_version);
         unsigned a = t->plan_top + k == t->plan_sel ? t->attr[T_SELECTED] : t->attr[T_NORMAL];
-        tui_putf(t, TABLE_Y + k, 1, t->cols - 2, a, "%s %5lld  %-18.18s %-22.22s %-10s %11s %6d %6s  %s",
-                 t->marked[i] ? tui_glyph(t, "●", "*") : " ", (long long)p->id, label, rname, bud, fin,
-                 (int)p->n_flips, p->within_budget ? "yes" : "no", p->created_at);
+        tui_putf(t, TABLE_Y + k, 1, t->cols - 2, a, "%s %5lld  %-*.*s %-*.*s %-10s %9s %5d %6s  %s",
+                 t->marked[i] ? tui_glyph(t, "●", "*") : " ", (long long)p->id, lw, lw, label, rw, rw, rname, bud,
+                 fin, (int)p->n_flips, p->within_budget ? "yes" : "no", p->created_at);
     }
     if (!t->n_plans)
         tui_put(t, TABLE_Y, 3, t->cols - 4, t->attr[T_DIM], "(no plans: run a fit and press S to save it)");
@@ -111,31 +127,10 @@ static int chosen(const tui_t *t, const stored_plan_t **out, int max)
     return n;
 }
 
-static void diff(tui_t *t)
+/* The text diff of two loaded plans, a line each into lines (up to 16,
+ * strdup'ed); returns the count. */
+static int diff_text(const stored_plan_t *full, char **lines)
 {
-    const stored_plan_t *pick[2];
-    int n = 0;
-    for (int k = 0; k < t->n_order && n < 2; k++)
-        if (t->marked[t->order[k]])
-            pick[n++] = &t->plans[t->order[k]];
-    if (n == 1 && selected(t) && selected(t) != pick[0])
-        pick[n++] = selected(t);
-    if (n < 2) {
-        tui_status(t, true, "mark two plans with Space (or one, and select the other)");
-        return;
-    }
-    stored_plan_t full[2];
-    rs_error_t err;
-    if (plans_load(t->store, pick[0]->id, false, &full[0], &err)) {
-        tui_status(t, true, "%s", err.msg);
-        return;
-    }
-    if (plans_load(t->store, pick[1]->id, false, &full[1], &err)) {
-        stored_plan_free(&full[0]);
-        tui_status(t, true, "%s", err.msg);
-        return;
-    }
-    char *lines[64];
     int m = 0;
     char buf[512], a[64], b[64];
     snprintf(buf, sizeof buf, "%-16s %26s %26s", "", (snprintf(a, sizeof a, "plan %lld", (long long)full[0].id), a),
@@ -157,8 +152,11 @@ static void diff(tui_t *t)
     snprintf(buf, sizeof buf, "%-16s %26lld %26lld", "final B", (long long)full[0].final.total,
              (long long)full[1].final.total);
     lines[m++] = strdup(buf);
-    snprintf(buf, sizeof buf, "%-16s %26lld %26lld", "recompute ops", (long long)(full[0].final.compute - full[0].baseline.compute),
-             (long long)(full[1].final.compute - full[1].baseline.compute));
+    char rec[2][192];
+    for (int k = 0; k < 2; k++)
+        text_recompute(full[k].final.compute - full[k].baseline.compute, full[k].baseline.compute,
+                       full[k].flops_per_s, full[k].profile, rec[k], sizeof rec[k]);
+    snprintf(buf, sizeof buf, "%-16s %26s   %s", "recompute", rec[0], rec[1]);
     lines[m++] = strdup(buf);
     snprintf(buf, sizeof buf, "%-16s %26d %26d", "flips", (int)full[0].n_flips, (int)full[1].n_flips);
     lines[m++] = strdup(buf);
@@ -180,44 +178,228 @@ static void diff(tui_t *t)
             snprintf(buf + w, sizeof buf - w, " none");
         lines[m++] = strdup(buf);
     }
-    tui_overlay(t, "Diff", lines, m);
+    return m;
+}
+
+/* Plan p (loaded) as one side of the two-plan arena: its arena rebuilt
+ * from the store into side (rb keeps its routine alive). */
+static int pair_side(tui_t *t, const stored_plan_t *p, rebuilt_t *rb, tui_pair_plan_t *side, const char **names,
+                     int64_t *relief, rs_error_t *err)
+{
+    memset(side, 0, sizeof *side);
+    score_detail_t d;
+    int rc = export_plan_arena(t->store, p, rb, &side->arena.fp, &d, err);
+    if (rc)
+        return rc;
+    if (view_buffers(rb->lowering, &d, &side->arena.bufs, &side->arena.n)) {
+        score_detail_free(&d);
+        rebuild_free(rb);
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    score_detail_free(&d);
+    side->arena.steps = rb->lowering->n_steps > 0 ? rb->lowering->n_steps : 1;
+    char label[64];
+    text_escape(p->label, label, sizeof label);
+    snprintf(side->name, sizeof side->name, p->label[0] ? "plan %lld \"%s\"" : "plan %lld", (long long)p->id, label);
+    if (strcmp(p->budget_kind, "minimize") == 0)
+        snprintf(side->budget, sizeof side->budget, "minimize");
+    else
+        units_format_bytes(p->budget_bytes, side->budget, sizeof side->budget);
+    side->routine = rb->routine;
+    for (int32_t i = 0; i < p->n_flips; i++) {
+        names[i] = p->flips[i].node;
+        relief[i] = p->flips[i].relief;
+    }
+    side->flip = names;
+    side->relief = relief;
+    side->n_flips = p->n_flips;
+    return RS_OK;
+}
+
+/* D: two plans of one routine (and bindings) on one arena, the second
+ * against the first; of two routines, the text diff, saying so. */
+static void diff(tui_t *t)
+{
+    const stored_plan_t *pick[2];
+    int n = 0;
+    for (int k = 0; k < t->n_order && n < 2; k++)
+        if (t->marked[t->order[k]])
+            pick[n++] = &t->plans[t->order[k]];
+    if (n == 1 && selected(t) && selected(t) != pick[0])
+        pick[n++] = selected(t);
+    if (n < 2) {
+        tui_status(t, true, "mark two plans with Space (or one, and select the other)");
+        return;
+    }
+    stored_plan_t full[2];
+    rs_error_t err;
+    if (plans_load(t->store, pick[0]->id, false, &full[0], &err)) {
+        tui_error(t, NULL, &err);
+        return;
+    }
+    if (plans_load(t->store, pick[1]->id, false, &full[1], &err)) {
+        stored_plan_free(&full[0]);
+        tui_error(t, NULL, &err);
+        return;
+    }
+    char *lines[20];
+    int m = diff_text(full, lines);
+    bool same_routine = strcmp(full[0].routine, full[1].routine) == 0;
+    if (!same_routine || strcmp(full[0].bindings, full[1].bindings) != 0) {
+        tui_overlay(t, "Diff", lines, m);
+        tui_status(t, false, "plans %lld and %lld are of %s: no shared arena, the text diff", (long long)full[0].id,
+                   (long long)full[1].id, same_routine ? "one routine under other bindings" : "two routines");
+    } else {
+        rebuilt_t rb[2];
+        tui_pair_plan_t side[2];
+        const char **names = calloc((size_t)full[0].n_flips + (size_t)full[1].n_flips + 1, sizeof *names);
+        int64_t *relief = calloc((size_t)full[0].n_flips + (size_t)full[1].n_flips + 1, sizeof *relief);
+        int rc = names && relief ? RS_OK : error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+        if (!rc)
+            rc = pair_side(t, &full[0], &rb[0], &side[0], names, relief, &err);
+        if (!rc && (rc = pair_side(t, &full[1], &rb[1], &side[1], names + full[0].n_flips, relief + full[0].n_flips,
+                                   &err))) {
+            tui_arena_free(&side[0].arena);
+            rebuild_free(&rb[0]);
+        }
+        if (rc) {
+            tui_error(t, NULL, &err);
+        } else {
+            if (tui_pair_open(t, &side[0], &side[1], lines, m))
+                tui_status(t, false, "plan %lld against plan %lld: D the text diff, Esc back", (long long)full[1].id,
+                           (long long)full[0].id);
+            for (int k = 0; k < 2; k++) {
+                tui_arena_free(&side[k].arena);
+                rebuild_free(&rb[k]);
+            }
+        }
+        free(names);
+        free(relief);
+    }
     for (int i = 0; i < m; i++)
         free(lines[i]);
     stored_plan_free(&full[0]);
     stored_plan_free(&full[1]);
 }
 
+/* e's "svg": not a CSV export (svg.c writes it), so outside export_what_t */
+enum { EXPORT_SVG_PICTURE = 100 };
+
 static void export_chosen(tui_t *t)
 {
-    const stored_plan_t *pick[256];
-    int n = chosen(t, pick, 256);
-    if (!n)
-        return;
-    char path[512] = "plans.csv", what[32] = "plans";
-    if (!tui_prompt(t, "export to (Tab completes): ", path, sizeof path, true) || !path[0] ||
-        !tui_prompt(t, "what (plans, flips, events, layout): ", what, sizeof what, false))
-        return;
-    int w = export_what_parse(what);
-    if (w < 0) {
-        tui_status(t, true, "expected plans, flips, events or layout");
+    const stored_plan_t **pick = malloc(((size_t)t->n_order + 1) * sizeof *pick);
+    int n = pick ? chosen(t, pick, t->n_order + 1) : 0;
+    if (!n) {
+        free(pick);
         return;
     }
+    char path[512], what[32] = "plans";
+    snprintf(path, sizeof path, "%s", t->export_path[0] ? t->export_path : "plans.csv");
+    if (!tui_prompt(t, "export to (Tab completes): ", path, sizeof path, true) || !path[0]) {
+        free(pick);
+        return;
+    }
+    snprintf(t->export_path, sizeof t->export_path, "%s", path);
+    /* the file's name suggests what goes in it */
+    size_t pl = strlen(path);
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    if (pl > 4 && strcmp(path + pl - 4, ".svg") == 0)
+        snprintf(what, sizeof what, "svg");
+    static const char *const in_name[] = { "flips", "events", "layout" };
+    for (size_t k = 0; k < sizeof in_name / sizeof in_name[0]; k++)
+        if (strstr(base, in_name[k]))
+            snprintf(what, sizeof what, "%s", in_name[k]);
+    if (!tui_prompt(t, "what (plans, flips, events, layout, svg): ", what, sizeof what, false)) {
+        free(pick);
+        return;
+    }
+    int w = strcmp(what, "svg") == 0 ? EXPORT_SVG_PICTURE : export_what_parse(what);
+    if (w < 0 || (w == EXPORT_SVG_PICTURE && n != 1)) {
+        tui_status(t, true, w < 0 ? "expected plans, flips, events, layout or svg" : "svg is one plan's picture: mark one");
+        free(pick);
+        return;
+    }
+    /* a layout is one file a plan: "layout.csv" becomes layout-3.csv, layout-5.csv */
+    bool per_plan = w == EXPORT_LAYOUT && n > 1;
+    char (*paths)[600] = calloc((size_t)n, sizeof *paths);
     stored_plan_t *full = calloc((size_t)n, sizeof *full);
+    if (!paths || !full) {
+        free(paths);
+        free(full);
+        free(pick);
+        tui_status(t, true, "out of memory");
+        return;
+    }
+    int files = per_plan ? n : 1, existing = 0;
+    for (int i = 0; i < files; i++) {
+        const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+        if (!per_plan)
+            snprintf(paths[i], sizeof paths[i], "%s", path);
+        else if (dot && (!slash || dot > slash))
+            snprintf(paths[i], sizeof paths[i], "%.*s-%lld%s", (int)(dot - path), path, (long long)pick[i]->id, dot);
+        else
+            snprintf(paths[i], sizeof paths[i], "%s-%lld", path, (long long)pick[i]->id);
+        existing += access(paths[i], F_OK) == 0;
+    }
+    if (existing) {
+        char q[700];
+        snprintf(q, sizeof q, "%s exist%s: overwrite?", files == 1 ? paths[0] : "some of the files",
+                 files == 1 ? "s" : "");
+        if (!tui_confirm(t, q)) {
+            tui_status(t, false, "nothing written");
+            free(paths);
+            free(full);
+            free(pick);
+            return;
+        }
+    }
     rs_error_t err;
-    int rc = full ? RS_OK : RS_ENOMEM, loaded = 0;
+    int rc = RS_OK, loaded = 0;
     for (; !rc && loaded < n; loaded++)
         rc = plans_load(t->store, pick[loaded]->id, w == EXPORT_EVENTS, &full[loaded], &err);
     if (rc)
         loaded--;
-    if (!rc)
-        rc = export_plans(t->store, full, n, (export_what_t)w, path, &err);
+    if (!rc && w == EXPORT_SVG_PICTURE)
+        rc = svg_write_plan(t->store, &full[0], paths[0], NULL, &err);
+    for (int i = 0; !rc && w != EXPORT_SVG_PICTURE && i < files; i++)
+        rc = export_plans(t->store, per_plan ? &full[i] : full, per_plan ? 1 : n, (export_what_t)w, paths[i], &err);
     if (rc)
-        tui_status(t, true, "%s", err.msg);
+        tui_error(t, NULL, &err);
+    else if (per_plan)
+        tui_status(t, false, "wrote %d layouts: %s ... %s", n, paths[0], paths[n - 1]);
     else
-        tui_status(t, false, "wrote %d plan%s (%s) to %s", n, n == 1 ? "" : "s", what, path);
+        tui_status(t, false, "wrote %d plan%s (%s) to %s", n, n == 1 ? "" : "s", what, paths[0]);
     for (int i = 0; i < loaded; i++)
         stored_plan_free(&full[i]);
     free(full);
+    free(paths);
+    free(pick);
+}
+
+/* Whether the re-run chose the flips p recorded, node by node and relief by
+ * relief (a total alone can match with other flips); *why says the first
+ * difference. */
+static bool same_flips(tui_t *t, const stored_plan_t *p, char *why, size_t n)
+{
+    stored_plan_t full;
+    rs_error_t err;
+    if (plans_load(t->store, p->id, false, &full, &err)) {
+        snprintf(why, n, "%.200s", err.msg);
+        return false;
+    }
+    bool same = full.n_flips == t->plan->n_flips;
+    if (!same)
+        snprintf(why, n, "%d flips, not the %d it recorded", (int)t->plan->n_flips, (int)full.n_flips);
+    for (int32_t i = 0; same && i < full.n_flips; i++) {
+        const char *node = t->tgt.routine->nodes[t->plan->flips[i].node].name;
+        same = strcmp(node, full.flips[i].node) == 0 && t->plan->flips[i].relief == full.flips[i].relief;
+        if (!same)
+            snprintf(why, n, "flip %d is %s (relief %lld B), not the recorded %s (%lld B)", (int)i + 1, node,
+                     (long long)t->plan->flips[i].relief, text_shown(full.flips[i].node),
+                     (long long)full.flips[i].relief);
+    }
+    stored_plan_free(&full);
+    return same;
 }
 
 /* Re-runs a stored plan in the fit stepper: its routine, bindings, profile,
@@ -228,16 +410,33 @@ static void open_plan(tui_t *t)
     const stored_plan_t *p = selected(t);
     if (!p)
         return;
-    snprintf(t->binds, sizeof t->binds, "%s", p->bindings);
+    if (t->plan && !t->plan_saved &&
+        !tui_confirm(t, "re-running a plan replaces the fit you did not save: go on? (S on Fit saves it)"))
+        return;
+    if (strlen(p->bindings) >= sizeof t->binds) {
+        tui_status(t, true, "plan %lld's bindings are %zu characters; the TUI holds %zu", (long long)p->id,
+                   strlen(p->bindings), sizeof t->binds - 1);
+        return;
+    }
+    /* a routine that does not open leaves its bindings and the session's
+     * profile as they were, so other plans and routines still open */
+    char old_binds[sizeof t->binds];
+    int old_profile = t->profile;
+    snprintf(old_binds, sizeof old_binds, "%s", tui_binds_of(t, p->routine));
+    if (!tui_binds_set(t, p->routine, p->bindings)) /* the plan's routine's, no other's */
+        return;
     t->profile = -1;
     for (int i = 0; i < t->n_profiles; i++)
         if (strcmp(t->profiles[i].name, p->profile) == 0)
             t->profile = i;
-    if (!tui_open_routine(t, p->routine))
+    if (!tui_open_routine(t, p->routine)) {
+        tui_binds_set(t, p->routine, old_binds);
+        t->profile = old_profile;
         return;
+    }
     rs_error_t err;
     if (rebuild_config_parse(p->config, &t->tgt.cfg, &err)) {
-        tui_status(t, true, "%s", err.msg);
+        tui_error(t, NULL, &err);
         return;
     }
     memset(t->tgt.prefs, 0, (size_t)t->tgt.routine->n_nodes);
@@ -258,9 +457,13 @@ static void open_plan(tui_t *t)
     t->fit_cap = p->cap;
     if (tui_run_fit(t, budget)) {
         t->screen = SCR_FIT;
+        t->plan_saved = true; /* it is plan p */
+        char why[256];
         if (t->plan->final.total != p->final.total)
             tui_status(t, true, "re-run of plan %lld gives %lld B, not the %lld B it recorded", (long long)p->id,
                        (long long)t->plan->final.total, (long long)p->final.total);
+        else if (!same_flips(t, p, why, sizeof why))
+            tui_status(t, true, "re-run of plan %lld: %s", (long long)p->id, why);
         else
             tui_status(t, false, "plan %lld re-run: the same %d flips", (long long)p->id, (int)t->plan->n_flips);
     }
@@ -269,6 +472,8 @@ static void open_plan(tui_t *t)
 int screen_plans_key(tui_t *t, action_t a, int key)
 {
     (void)key;
+    if (tui_pair_shown(t, SCR_PLANS))
+        return tui_pair_key(t, a);
     int page = rows(t) > 1 ? rows(t) - 1 : 1;
     switch (a) {
     case ACT_UP: t->plan_sel -= t->plan_sel > 0; return KEY_REDRAW;
@@ -287,9 +492,9 @@ int screen_plans_key(tui_t *t, action_t a, int key)
         return KEY_REDRAW;
     case ACT_SEARCH: {
         char buf[64];
-        snprintf(buf, sizeof buf, "%s", t->search);
+        snprintf(buf, sizeof buf, "%s", t->search[SCR_PLANS]);
         if (tui_prompt(t, "filter (label or routine; empty clears): ", buf, sizeof buf, false))
-            snprintf(t->search, sizeof t->search, "%s", buf);
+            snprintf(t->search[SCR_PLANS], sizeof t->search[SCR_PLANS], "%s", buf);
         return KEY_REDRAW;
     }
     case ACT_DIFF: diff(t); return KEY_REDRAW;
@@ -298,8 +503,12 @@ int screen_plans_key(tui_t *t, action_t a, int key)
         const stored_plan_t *p = selected(t);
         if (!p)
             return KEY_REDRAW;
-        char q[96];
-        snprintf(q, sizeof q, "delete plan %lld?", (long long)p->id);
+        char q[320], bud[32] = "minimize";
+        if (p->budget_bytes >= 0)
+            units_format_bytes(p->budget_bytes, bud, sizeof bud);
+        const char *label = p->label ? p->label : "";
+        snprintf(q, sizeof q, "delete plan %lld%s%.64s%s (%.64s, budget %s)?", (long long)p->id,
+                 label[0] ? " \"" : "", label, label[0] ? "\"" : "", p->routine, bud);
         int64_t id = p->id;
         if (tui_confirm(t, q)) {
             rs_error_t err;
@@ -311,7 +520,7 @@ int screen_plans_key(tui_t *t, action_t a, int key)
             else
                 store_rollback(t->store);
             if (rc)
-                tui_status(t, true, "%s", err.msg);
+                tui_error(t, NULL, &err);
             else
                 tui_status(t, false, "deleted plan %lld", (long long)id);
             tui_reload(t);
@@ -326,6 +535,8 @@ int screen_plans_key(tui_t *t, action_t a, int key)
 int screen_plans_click(tui_t *t, int y, int x)
 {
     (void)x;
+    if (tui_pair_shown(t, SCR_PLANS))
+        return KEY_HANDLED;
     int row = y - TABLE_Y;
     if (row >= 0 && row < rows(t) && t->plan_top + row < t->n_order)
         t->plan_sel = t->plan_top + row;

@@ -6,9 +6,10 @@
 #include <string.h>
 
 #include "import.h"
+#include "model/hlo.h"
+#include "model/units.h"
 #include "text.h"
-#include "tui.h"
-#include "units.h"
+#include "tui/tui.h"
 
 #define LIST_Y 3
 
@@ -26,7 +27,7 @@ static int64_t routine_total(tui_t *t, int i)
     rs_error_t err;
     int64_t total = -2;
     if (!library_routine_source(t->store, t->routines[i].id, &src, &len, &name, &err) &&
-        !routine_parse(name, src, len, &r, &err) && !routine_bindings(r, NULL, 0, &b, &err) &&
+        !hlo_read_any(name, src, len, &r, &err) && !routine_bindings(r, NULL, 0, &b, &err) &&
         !lower_routine(r, &b, &l, &err)) {
         score_config_t cfg;
         score_config_default(&cfg);
@@ -68,7 +69,10 @@ void screen_session_draw(tui_t *t)
     bool on_r = t->session_pane == 0;
     tui_putf(t, 2, 1, lw - 1, (on_r ? t->attr[T_SELECTED] : t->attr[T_NORMAL]) | A_BOLD,
              " Routines (%d) ", t->n_routines);
-    tui_putf(t, LIST_Y, 1, lw - 1, t->attr[T_DIM], "%-24s %6s %7s %12s", "name", "steps", "buffers", "baseline");
+    /* names give way first, so the numbers are never cut */
+    int nw = lw - 1 - 1 - 26;
+    nw = nw < 8 ? 8 : nw > 23 ? 23 : nw;
+    tui_putf(t, LIST_Y, 1, lw - 1, t->attr[T_DIM], "%-*s %6s %7s %10s", nw + 1, "name", "steps", "buffers", "baseline");
     clamp(&t->sel_routine, &t->top_routine, t->n_routines, rows);
     for (int k = 0; k < rows && t->top_routine + k < t->n_routines; k++) {
         int i = t->top_routine + k;
@@ -80,7 +84,7 @@ void screen_session_draw(tui_t *t)
             snprintf(b, sizeof b, tot == -2 ? "error" : "...");
         unsigned a = (i == t->sel_routine && on_r) ? t->attr[T_SELECTED] : t->attr[T_NORMAL];
         bool is_open = t->open && strcmp(t->open_name, t->routines[i].name) == 0;
-        tui_putf(t, LIST_Y + 1 + k, 1, lw - 1, a, "%s%-23.23s %6d %7d %12s", is_open ? "*" : " ",
+        tui_putf(t, LIST_Y + 1 + k, 1, lw - 1, a, "%s%-*.*s %6d %7d %10s", is_open ? "*" : " ", nw, nw,
                  t->routines[i].name, (int)t->routines[i].steps,
                  t->routine_buffers ? (int)t->routine_buffers[i] : 0, b);
     }
@@ -88,38 +92,51 @@ void screen_session_draw(tui_t *t)
         tui_put(t, LIST_Y + 1, 2, lw - 2, t->attr[T_DIM], "(none: press i to import samples/ or a file)");
     /* profiles: "none" first */
     int x = lw + 1;
-    tui_putf(t, 2, x, rw, (!on_r ? t->attr[T_SELECTED] : t->attr[T_NORMAL]) | A_BOLD, " Profiles (%d) ",
-             t->n_profiles);
-    tui_putf(t, LIST_Y, x, rw, t->attr[T_DIM], "%-22s %10s %6s", "name", "memory", "align");
+    if (t->n_profiles > t->n_stored_profiles)
+        tui_putf(t, 2, x, rw, (!on_r ? t->attr[T_SELECTED] : t->attr[T_NORMAL]) | A_BOLD,
+                 " Profiles (%d stored, %d bundled) ", t->n_stored_profiles, t->n_profiles - t->n_stored_profiles);
+    else
+        tui_putf(t, 2, x, rw, (!on_r ? t->attr[T_SELECTED] : t->attr[T_NORMAL]) | A_BOLD, " Profiles (%d) ",
+                 t->n_profiles);
+    bool align = rw >= 40; /* narrow: the alignment column goes, the name shrinks */
+    int pw = rw - 1 - 11 - (align ? 7 : 0);
+    pw = pw < 8 ? 8 : pw > 21 ? 21 : pw;
+    tui_putf(t, LIST_Y, x, rw, t->attr[T_DIM], "%-*s %10s %6s", pw + 1, "name", "memory", align ? "align" : "");
     clamp(&t->sel_profile, &t->top_profile, t->n_profiles + 1, rows);
     for (int k = 0; k < rows && t->top_profile + k <= t->n_profiles; k++) {
         int i = t->top_profile + k; /* 0 is "none" */
         unsigned a = (i == t->sel_profile && !on_r) ? t->attr[T_SELECTED] : t->attr[T_NORMAL];
         bool active = (i == 0 && t->profile < 0) || (i > 0 && t->profile == i - 1);
         if (i == 0) {
-            tui_putf(t, LIST_Y + 1 + k, x, rw, a, "%s%-21s %10s %6s", active ? "*" : " ", "(none)", "-", "1");
+            tui_putf(t, LIST_Y + 1 + k, x, rw, a, "%s%-*s %10s %6s", active ? "*" : " ", pw, "(none)", "-",
+                     align ? "1" : "");
             continue;
         }
         const profile_t *p = &t->profiles[i - 1];
         char m[32], name[160];
         units_format_bytes(p->memory_bytes, m, sizeof m);
-        tui_putf(t, LIST_Y + 1 + k, x, rw, a, "%s%-21.21s %10s %6lld", active ? "*" : " ",
-                 text_escape(p->name, name, sizeof name), m,
-                 (long long)p->alignment);
+        char al[24] = "";
+        if (align)
+            snprintf(al, sizeof al, "%lld", (long long)p->alignment);
+        tui_putf(t, LIST_Y + 1 + k, x, rw, a, "%s%-*.*s %10s %6s", active ? "*" : " ", pw, pw,
+                 text_escape(p->name, name, sizeof name), m, al);
     }
     /* the open routine, its bindings and footprint */
     int y = t->rows - 7;
-    tui_put(t, y, 1, t->cols - 2, t->attr[T_DIM], "────────────────────────────────────────────────────────────────");
-    tui_putf(t, y + 1, 1, t->cols - 2, t->attr[T_NORMAL], "bindings: %s   (b edits, e.g. B=512)",
-             t->binds[0] ? t->binds : "(the routine's own)");
+    tui_hline(t, y, 1, 64, t->attr[T_DIM]);
+    if (t->n_routines) {
+        const char *hl = t->routines[t->sel_routine].name, *b = tui_binds_of(t, hl);
+        tui_putf(t, y + 1, 1, t->cols - 2, t->attr[T_NORMAL], "bindings of %s: %s   (b edits, e.g. B=512)", hl,
+                 b[0] ? b : "(the routine's own)");
+    }
     if (t->open) {
-        char tot[32], lp[32];
+        char tot[32], lp[32], fl[32];
         units_format_bytes(t->arena.fp.total, tot, sizeof tot);
         units_format_bytes(t->arena.fp.live_peak, lp, sizeof lp);
+        units_format_flops(t->arena.fp.compute, fl, sizeof fl);
         tui_putf(t, y + 2, 1, t->cols - 2, t->attr[T_NORMAL] | A_BOLD,
-                 "open: %s  arena %s (%lld B)  max live %s  %d buffers  peak @ step %d  compute %lld", t->open_name,
-                 tot, (long long)t->arena.fp.total, lp, (int)t->arena.fp.buffers, (int)t->arena.fp.peak_step,
-                 (long long)t->arena.fp.compute);
+                 "open: %s  arena %s (%lld B)  max live %s  %d buffers  peak @ step %d  compute %s", t->open_name,
+                 tot, (long long)t->arena.fp.total, lp, (int)t->arena.fp.buffers, (int)t->arena.fp.peak_step, fl);
         tui_putf(t, y + 3, 1, t->cols - 2, t->attr[T_DIM], "alignment %lld, max inline depth %d%s%s",
                  (long long)t->tgt.cfg.alignment, (int)t->tgt.cfg.max_inline_depth,
                  t->tgt.has_profile ? ", profile " : "", t->tgt.has_profile ? t->tgt.profile.name : "");
@@ -127,6 +144,8 @@ void screen_session_draw(tui_t *t)
         tui_put(t, y + 2, 1, t->cols - 2, t->attr[T_DIM], "no routine open: Enter opens the selected one");
     }
 }
+
+static const char *routine_name(const tui_t *t, int i) { return t->routines[i].name; }
 
 static void reopen(tui_t *t)
 {
@@ -165,23 +184,28 @@ int screen_session_key(tui_t *t, action_t a, int key)
             t->screen = SCR_ARENA;
         return KEY_REDRAW;
     case ACT_BINDINGS: {
-        char buf[256];
-        snprintf(buf, sizeof buf, "%s", t->binds);
-        if (tui_prompt(t, "bindings (K=V ...): ", buf, sizeof buf, false)) {
-            char old[256];
-            snprintf(old, sizeof old, "%s", t->binds);
-            snprintf(t->binds, sizeof t->binds, "%s", buf);
-            if (t->open) {
-                char name[128];
-                snprintf(name, sizeof name, "%s", t->open_name);
-                if (!tui_open_routine(t, name)) {
-                    char msg[512];
-                    snprintf(msg, sizeof msg, "%s", t->status);
-                    snprintf(t->binds, sizeof t->binds, "%s", old);
-                    tui_open_routine(t, name);
-                    tui_status(t, true, "%s", msg);
-                }
+        /* the highlighted routine's bindings, named in the prompt */
+        if (!t->n_routines)
+            return KEY_REDRAW;
+        char name[128], label[200], buf[sizeof t->binds], old[sizeof t->binds];
+        snprintf(name, sizeof name, "%s", t->routines[t->sel_routine].name);
+        snprintf(label, sizeof label, "bindings of %s (K=V ..., empty: its own): ", name);
+        snprintf(old, sizeof old, "%s", tui_binds_of(t, name));
+        snprintf(buf, sizeof buf, "%s", old);
+        if (!tui_prompt(t, label, buf, sizeof buf, false) || !tui_binds_set(t, name, buf))
+            return KEY_REDRAW;
+        if (t->open && strcmp(t->open_name, name) == 0) {
+            if (!tui_open_routine(t, name)) { /* a bad binding keeps the ones that worked */
+                char msg[512];
+                snprintf(msg, sizeof msg, "%s", t->status);
+                tui_binds_set(t, name, old);
+                tui_open_routine(t, name);
+                tui_status(t, true, "%s", msg);
             }
+        } else if (!tui_check_binds(t, name)) { /* refused now, as --bind is, not at Enter */
+            tui_binds_set(t, name, old);
+        } else {
+            tui_status(t, false, "bindings of %s: %s; Enter opens it with them", name, buf[0] ? buf : "its own");
         }
         return KEY_REDRAW;
     }
@@ -190,33 +214,53 @@ int screen_session_key(tui_t *t, action_t a, int key)
         if (tui_prompt(t, "import (Tab completes): ", buf, sizeof buf, true) && buf[0]) {
             rs_error_t err;
             const char *paths[1] = { buf };
-            if (import_paths(t->cli, t->store, paths, 1, NULL, &err)) {
-                char msg[1024];
-                error_format(&err, msg, sizeof msg);
-                tui_status(t, true, "%s", msg);
+            /* the report says what each file added (or that it was unchanged) */
+            char *report = NULL;
+            size_t len = 0;
+            FILE *f = open_memstream(&report, &len);
+            int rc = import_paths(t->cli, t->store, paths, 1, f, &err);
+            if (f)
+                fclose(f);
+            if (rc) {
+                tui_error(t, NULL, &err);
             } else {
                 tui_reload(t);
-                tui_status(t, false, "imported %s: %d routines, %d profiles", buf, t->n_routines, t->n_profiles);
+                int files = 0;
+                const char *last = "";
+                for (char *line = report; line && *line; files++) {
+                    char *nl = strchr(line, '\n');
+                    if (nl)
+                        *nl = 0;
+                    last = line;
+                    line = nl ? nl + 1 : line + strlen(line);
+                }
+                if (files == 1)
+                    tui_status(t, false, "imported %s", last);
+                else
+                    tui_status(t, false, "imported %d files from %s (the last: %s)", files, buf, last);
             }
+            free(report);
         }
         return KEY_REDRAW;
     }
     case ACT_SEARCH: {
         char buf[64] = "";
-        if (tui_prompt(t, "routine: ", buf, sizeof buf, false))
-            for (int i = 0; i < t->n_routines; i++)
-                if (strstr(t->routines[i].name, buf)) {
-                    t->session_pane = 0;
-                    t->sel_routine = i;
-                    snprintf(t->search, sizeof t->search, "%s", buf);
-                    break;
-                }
+        if (tui_prompt(t, "routine: ", buf, sizeof buf, false) && buf[0]) {
+            int i = tui_find(t, t->n_routines, 0, routine_name, buf);
+            snprintf(t->search[SCR_SESSION], sizeof t->search[SCR_SESSION], "%s", buf);
+            if (i >= 0) {
+                t->session_pane = 0;
+                t->sel_routine = i;
+            } else {
+                tui_status(t, true, "no routine matches '%s'", buf);
+            }
+        }
         return KEY_REDRAW;
     }
     case ACT_SEARCH_NEXT:
-        for (int k = 1; k <= t->n_routines && t->search[0]; k++) {
+        for (int k = 1; k <= t->n_routines && t->search[SCR_SESSION][0]; k++) {
             int i = (t->sel_routine + k) % t->n_routines;
-            if (strstr(t->routines[i].name, t->search)) {
+            if (strstr(t->routines[i].name, t->search[SCR_SESSION])) {
                 t->sel_routine = i;
                 break;
             }

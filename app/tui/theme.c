@@ -1,10 +1,10 @@
-#include "theme.h"
+#include "tui/theme.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "lex.h"
+#include "model/lex.h"
 
 static const char *SLOTS[T_COUNT] = { "normal", "header", "status", "selected", "help", "error", "dim", "peak",
                                       "budget", "curve", "resident", "intermediate", "output", "candidate",

@@ -4,7 +4,7 @@
 #ifndef RS_THEME_H
 #define RS_THEME_H
 
-#include "error.h"
+#include "util/error.h"
 
 typedef enum theme_slot {
     T_NORMAL, T_HEADER, T_STATUS, T_SELECTED, T_HELP, T_ERROR, T_DIM, T_PEAK, T_BUDGET, T_CURVE,

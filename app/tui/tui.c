@@ -1,6 +1,6 @@
 /* tui: terminal setup and restore, the event loop, status bar, overlays,
  * prompts, and the arena drawing the screens share. */
-#include "tui.h"
+#include "tui/tui.h"
 
 #include <curses.h>
 #include <dirent.h>
@@ -15,9 +15,9 @@
 #include <unistd.h>
 
 #include "import.h"
-#include "text.h"
+#include "model/units.h"
 #include "rebuild.h"
-#include "units.h"
+#include "text.h"
 
 #ifndef RS_THEMES_DIR
 #define RS_THEMES_DIR "themes"
@@ -120,27 +120,41 @@ static void draw_status(tui_t *t)
 {
     int y = t->rows - 1;
     tui_fill(t, y, 0, t->cols, t->attr[T_STATUS]);
-    char bud[64] = "none";
-    if (t->plan)
-        snprintf(bud, sizeof bud, "%s", t->budget_text);
-    else if (t->budget >= 0)
-        units_format_bytes(t->budget, bud, sizeof bud);
-    int64_t reused = 0, lowered = 0;
-    if (t->plan) {
-        reused = t->plan->reused;
-        lowered = t->plan->lowered;
+    /* the budget in bytes (the fit's, else the budget line's), with the
+     * words it was given in when they were not bytes */
+    char bud[128] = "none", b[32];
+    int64_t bytes = t->plan ? (t->plan->minimize ? -1 : t->plan->budget) : t->budget;
+    if (t->plan && t->plan->minimize)
+        snprintf(bud, sizeof bud, "minimize");
+    else if (bytes >= 0) {
+        units_format_bytes(bytes, b, sizeof b);
+        const char *said = t->plan ? t->fit_budget_text : t->budget_text; /* the fit's words, or the line's */
+        bool words = said[0] && (strchr(said, '%') || strcmp(said, "device") == 0);
+        snprintf(bud, sizeof bud, "%s%s%.60s%s", b, words ? " (" : "", words ? said : "", words ? ")" : "");
     }
-    tui_putf(t, y, 0, t->cols, t->attr[T_STATUS], " routine %s %s profile %s %s budget %s %s reuse %lld/%lld %s ? help",
-             t->open ? t->open_name : "-", tui_glyph(t, "│", "|"),
-             t->profile >= 0 ? t->profiles[t->profile].name : "none", tui_glyph(t, "│", "|"), bud,
-             tui_glyph(t, "│", "|"), (long long)reused, (long long)lowered, tui_glyph(t, "│", "|"));
+    int64_t reused, lowered; /* the process's totals, every search so far */
+    reuse_counters(&reused, &lowered);
+    const char *bar = tui_glyph(t, "│", "|");
+    char line[512], reuse[64];
+    snprintf(reuse, sizeof reuse, " reuse %lld/%lld %s", (long long)reused, (long long)lowered, bar);
+    int n = snprintf(line, sizeof line, " routine %s %s profile %s %s budget %s %s layout %s %s%s ? help",
+                     t->open ? t->open_name : "-", bar, t->profile >= 0 ? t->profiles[t->profile].name : "none", bar,
+                     bud, bar, layout_strategy_name(t->tgt.cfg.layout), bar, reuse);
+    int cols = 0; /* display columns: UTF-8 continuation bytes take none */
+    for (int i = 0; i < n && line[i]; i++)
+        cols += ((unsigned char)line[i] & 0xC0) != 0x80;
+    if (cols > t->cols) /* narrow: the reuse counters go first */
+        snprintf(line, sizeof line, " routine %s %s profile %s %s budget %s %s layout %s %s ? help",
+                 t->open ? t->open_name : "-", bar, t->profile >= 0 ? t->profiles[t->profile].name : "none", bar, bud,
+                 bar, layout_strategy_name(t->tgt.cfg.layout), bar);
+    tui_put(t, y, 0, t->cols, t->attr[T_STATUS], line);
     if (t->status[0]) {
         tui_fill(t, y - 1, 0, t->cols, t->status_error ? t->attr[T_ERROR] : t->attr[T_NORMAL]);
         tui_put(t, y - 1, 0, t->cols, t->status_error ? t->attr[T_ERROR] : t->attr[T_NORMAL], t->status);
     }
 }
 
-static void draw(tui_t *t)
+void tui_redraw(tui_t *t)
 {
     erase();
     if (t->cols < TUI_MIN_COLS || t->rows < TUI_MIN_ROWS) {
@@ -170,7 +184,7 @@ static void draw(tui_t *t)
 
 static int overlay_key(tui_t *t, action_t a)
 {
-    int page = t->rows - 8 > 1 ? t->rows - 8 : 1;
+    int page = t->rows - 7 > 1 ? t->rows - 7 : 1; /* the rows the overlay shows */
     switch (a) {
     case ACT_BACK:
     case ACT_HELP:
@@ -178,11 +192,12 @@ static int overlay_key(tui_t *t, action_t a)
         tui_overlay_close(t);
         break;
     case ACT_UP: t->overlay_top -= t->overlay_top > 0; break;
-    case ACT_DOWN: t->overlay_top += t->overlay_top + 1 < t->n_overlay; break;
+    case ACT_DOWN: t->overlay_top += t->overlay_top + page < t->overlay_rows; break;
     case ACT_PGUP: t->overlay_top = t->overlay_top > page ? t->overlay_top - page : 0; break;
-    case ACT_PGDN: t->overlay_top = t->overlay_top + page < t->n_overlay ? t->overlay_top + page : t->overlay_top; break;
+    case ACT_PGDN: t->overlay_top = t->overlay_top + 2 * page < t->overlay_rows ? t->overlay_top + page
+                                    : t->overlay_rows > page ? t->overlay_rows - page : 0; break;
     case ACT_TOP: t->overlay_top = 0; break;
-    case ACT_BOTTOM: t->overlay_top = t->n_overlay > page ? t->n_overlay - page : 0; break;
+    case ACT_BOTTOM: t->overlay_top = t->overlay_rows > page ? t->overlay_rows - page : 0; break;
     default: break;
     }
     return KEY_REDRAW;
@@ -240,6 +255,8 @@ static void handle_mouse(tui_t *t)
 
 static void go(tui_t *t, screen_id_t s)
 {
+    if (s != t->screen) /* what the last screen said is about it, not this one */
+        t->status[0] = 0;
     if ((s == SCR_ARENA || s == SCR_FIT || s == SCR_COMPARE) && !t->open) {
         tui_status(t, true, "open a routine first: select one and press Enter");
         t->screen = SCR_SESSION;
@@ -250,11 +267,20 @@ static void go(tui_t *t, screen_id_t s)
         tui_reload(t);
 }
 
+/* Quitting loses an unsaved fit: ask first. */
+static bool may_quit(tui_t *t)
+{
+    if (!t->plan || t->plan_saved)
+        return true;
+    tui_redraw(t);
+    return tui_confirm(t, "quit and lose the fit you did not save? (S on Fit saves it)");
+}
+
 static void loop(tui_t *t)
 {
     while (!t->quit) {
         getmaxyx(stdscr, t->rows, t->cols);
-        draw(t);
+        tui_redraw(t);
         int ch = getch();
         if (ch == ERR)
             continue;
@@ -281,17 +307,19 @@ static void loop(tui_t *t)
             overlay_key(t, a);
             continue;
         }
-        if (ch == 3) /* ^C outside a fit: nothing to cancel */
+        if (ch == 3) { /* ^C outside a fit: nothing to cancel, but say how to leave */
+            tui_status(t, false, "^C stops a running fit or search; Q quits");
             continue;
+        }
         int r = screen_key(t, a, ch);
         if (!(r & KEY_UNHANDLED))
             continue;
         switch (a) {
         case ACT_HELP: tui_help_overlay(t); break;
-        case ACT_QUIT: t->quit = true; break;
+        case ACT_QUIT: t->quit = may_quit(t); break;
         case ACT_BACK:
             if (t->screen == SCR_SESSION)
-                t->quit = true;
+                t->quit = may_quit(t);
             else
                 t->screen = t->screen == SCR_FIT && t->open ? SCR_ARENA : SCR_SESSION;
             break;
@@ -322,8 +350,11 @@ int tui_run(const cli_t *c)
     t->budget = -1;
     t->ev_accepted = -1;
     t->fit_cap = -1;
+    t->cap = -1;
+    t->cmp_mark = -1;
     const char *themes = getenv("RS_THEMES");
-    if (theme_load(c->theme ? c->theme : "default", themes && *themes ? themes : RS_THEMES_DIR, &t->theme, &err)) {
+    const char *theme = c->theme ? c->theme : config_text(c->config, CONFIG_THEME);
+    if (theme_load(theme ? theme : "default", themes && *themes ? themes : RS_THEMES_DIR, &t->theme, &err)) {
         free(t);
         return cli_fail(&err);
     }
@@ -336,10 +367,24 @@ int tui_run(const cli_t *c)
         free(t);
         return cli_fail(&err);
     }
-    if (c->n_pos && import_paths(c, t->store, c->pos, c->n_pos, NULL, &err)) {
-        store_close(t->store);
-        free(t);
-        return cli_fail(&err);
+    /* FILE arguments: imported, and the first routine among them opened */
+    char first[128] = "";
+    if (c->n_pos) {
+        char *rep = NULL;
+        size_t rep_n = 0;
+        FILE *report = open_memstream(&rep, &rep_n);
+        int rc = import_paths(c, t->store, c->pos, c->n_pos, report, &err);
+        if (report)
+            fclose(report);
+        const char *r = rep ? strstr(rep, ": routine ") : NULL;
+        if (r)
+            sscanf(r + strlen(": routine "), "%127[^, \n]", first);
+        free(rep);
+        if (rc) {
+            store_close(t->store);
+            free(t);
+            return cli_fail(&err);
+        }
     }
     const char *cs = nl_langinfo(CODESET);
     t->utf8 = cs && strcmp(cs, "UTF-8") == 0;
@@ -367,16 +412,24 @@ int tui_run(const cli_t *c)
     if (t->mouse)
         mousemask(ALL_MOUSE_EVENTS, NULL);
     tui_reload(t);
+    /* the config file's profile, when the store has it, starts selected */
+    const char *profile = config_text(c->config, CONFIG_PROFILE);
+    for (int i = 0; profile && i < t->n_profiles; i++)
+        if (strcmp(t->profiles[i].name, profile) == 0)
+            t->profile = i;
     if (t->n_routines == 0)
         tui_status(t, false, "no routines yet: press i to import a file (samples/ has some), ? for help");
     else
         tui_status(t, false, "%d routines, %d profiles: Enter opens a routine, Tab switches to profiles, ? help",
                    t->n_routines, t->n_profiles);
+    if (first[0] && tui_open_routine(t, first))
+        t->screen = SCR_ARENA;
     loop(t);
     endwin();
     curses_on = 0;
     tui_close_routine(t);
     tui_overlay_close(t);
+    tui_pair_close(t);
     library_routine_rows_free(t->routines, t->n_routines);
     free(t->routine_total);
     free(t->routine_buffers);
@@ -384,6 +437,7 @@ int tui_run(const cli_t *c)
     plans_list_free(t->plans, t->n_plans);
     free(t->marked);
     free(t->order);
+    free(t->rbinds);
     store_close(t->store);
     free(t);
     return 0;

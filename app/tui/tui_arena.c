@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tui.h"
-#include "units.h"
+#include "model/units.h"
+#include "tui/tui.h"
 
 /* ---- the arena -------------------------------------------------------------------- */
 
@@ -59,45 +59,107 @@ static void draw_curve(tui_t *t, int y, int x, int h, int w, const int64_t *cols
     }
 }
 
-void tui_draw_arena(tui_t *t, const arena_view_t *a, int y, int x, int h, int w, int selected, bool curve)
+/* Where an arena's parts go in an h x w rectangle: the header row, the
+ * peak marker row, the grid, the step axis, the curve and its legend.  The
+ * drawing and the mouse share it, so a click lands on the cell drawn. */
+typedef struct arena_geom {
+    int axis_w, curve_h, grid_y, grid_h, grid_w;
+    int64_t s0, s1, top;
+} arena_geom_t;
+
+static bool arena_geom(const tui_t *t, const arena_view_t *a, int64_t budget, int h, int w, bool curve, arena_geom_t *g)
 {
-    if (h < 6 || w < 20 || !a->bufs)
-        return;
-    int axis_w = 6;
-    int curve_h = curve ? (h >= 18 ? 4 : 2) : 0;
-    int grid_h = h - 2 - (curve ? curve_h + 1 : 0);
-    int grid_w = w - axis_w;
-    int64_t s0 = t->view_step0, s1 = t->view_step1;
-    if (s1 <= s0) {
-        s0 = 0;
-        s1 = a->steps;
+    if (h < 7 || w < 20 || !a->bufs)
+        return false;
+    g->axis_w = 6;
+    g->curve_h = curve ? (h >= 18 ? 4 : 2) : 0;
+    g->grid_y = 2;
+    g->grid_h = h - 3 - (curve ? g->curve_h + 1 : 0);
+    g->grid_w = w - g->axis_w;
+    g->s0 = t->view_step0;
+    g->s1 = t->view_step1;
+    if (g->s1 <= g->s0) {
+        g->s0 = 0;
+        g->s1 = a->steps;
     }
-    int64_t top = a->fp.total > 0 ? a->fp.total : 1;
-    if (t->budget > top)
-        top = t->budget + t->budget / 16 + 1;
+    g->top = a->fp.total > 0 ? a->fp.total : 1;
+    if (a->gone_top > g->top) /* the first plan's buffers fit above the second's */
+        g->top = a->gone_top;
+    if (budget > g->top)
+        g->top = budget + budget / 16 + 1;
+    return g->grid_h >= 1;
+}
+
+int tui_arena_buffer_at(const tui_t *t, const arena_view_t *a, int64_t budget, int h, int w, bool curve, int dy,
+                        int dx)
+{
+    arena_geom_t ge;
+    if (!arena_geom(t, a, budget, h, w, curve, &ge))
+        return -1;
+    int gx = dx - ge.axis_w, gy = dy - ge.grid_y;
+    if (gx < 0 || gy < 0 || gx >= ge.grid_w || gy >= ge.grid_h)
+        return -1;
     view_grid_t g;
-    if (grid_h < 1 || view_grid_build(a->bufs, a->n, s0, s1, 0, top, grid_w, grid_h, &g))
+    if (view_grid_build(a->bufs, a->n, ge.s0, ge.s1, 0, ge.top, ge.grid_w, ge.grid_h, &g))
+        return -1;
+    int32_t b = g.cell[(size_t)gy * (size_t)ge.grid_w + (size_t)gx];
+    view_grid_free(&g);
+    return b;
+}
+
+void tui_draw_arena(tui_t *t, const arena_view_t *a, int64_t budget, int y, int x, int h, int w, int selected,
+                    bool curve)
+{
+    arena_geom_t ge;
+    if (!arena_geom(t, a, budget, h, w, curve, &ge))
         return;
-    /* top axis: the steps shown and the peak marker */
-    int64_t cs0, cs1;
-    view_col_steps(&g, 0, &cs0, &cs1);
-    char scale[64];
-    units_format_bytes((top + grid_h - 1) / grid_h, scale, sizeof scale);
-    tui_putf(t, y, x, w, t->attr[T_DIM], "steps %lld-%lld  (col = %lld step%s, row = %s)", (long long)s0,
-             (long long)s1 - 1, (long long)(cs1 - cs0), cs1 - cs0 == 1 ? "" : "s", scale);
-    int pc = view_step_col(&g, a->fp.peak_step);
-    if (pc >= 0) {
-        /* the marker over the peak column, its label beside it where it fits */
+    int axis_w = ge.axis_w, curve_h = ge.curve_h, grid_h = ge.grid_h, grid_w = ge.grid_w;
+    int64_t s0 = ge.s0, s1 = ge.s1, top = ge.top;
+    view_grid_t g, gg; /* gg: the first plan's gone buffers, on the same grid */
+    if (view_grid_build(a->bufs, a->n, s0, s1, 0, top, grid_w, grid_h, &g))
+        return;
+    bool gone = a->n_gone > 0 && view_grid_build(a->gone, a->n_gone, s0, s1, 0, top, grid_w, grid_h, &gg) == RS_OK;
+    /* the header row, then the peak marker alone on its row: nothing is
+     * drawn over other text */
+    char scale[64], rowb[32];
+    view_scale_text(&g, scale, sizeof scale);
+    units_format_bytes((top + grid_h - 1) / grid_h, rowb, sizeof rowb);
+    char head[160];
+    int hl = snprintf(head, sizeof head, "steps %lld-%lld  (%s, row = %s)", (long long)s0, (long long)s1 - 1, scale,
+                      rowb);
+    if (hl > w) /* narrow: the row height goes first, the axis labels say it */
+        hl = snprintf(head, sizeof head, "steps %lld-%lld (%s)", (long long)s0, (long long)s1 - 1, scale);
+    if (hl > w) /* narrower: the step axis says the rest */
+        snprintf(head, sizeof head, "steps %lld-%lld", (long long)s0, (long long)s1 - 1);
+    tui_put(t, y, x, w, t->attr[T_DIM], head);
+    /* the budget's value on the header row, right-aligned where it fits:
+     * over the grid it would hide buffers */
+    int budget_row = budget >= 0 ? view_offset_row(&g, budget) : -1;
+    if (budget_row >= 0) {
+        char lbl[48], bb[32];
+        units_format_bytes(budget, bb, sizeof bb);
+        int len = snprintf(lbl, sizeof lbl, "%s budget %s", tui_glyph(t, "──", "--"), bb);
+        int ulen = len - (t->utf8 ? 4 : 0); /* the two line glyphs are 3 bytes, 1 column each */
+        if ((int)strlen(head) + 2 + ulen <= w)
+            tui_put(t, y, x + w - ulen, ulen, t->attr[T_BUDGET], lbl);
+    }
+    int px0, px1, pc = -1;
+    if (view_step_cols(&g, a->fp.peak_step, &px0, &px1)) {
+        pc = (px0 + px1) / 2; /* over the middle of the peak step */
         char lbl[48];
         int mx = x + axis_w + pc;
-        int len = snprintf(lbl, sizeof lbl, "peak @ step %d", (int)a->fp.peak_step);
+        int len = snprintf(lbl, sizeof lbl, "peak @ step %lld", (long long)a->fp.peak_step);
         int lx = mx + 2 + len <= x + w ? mx + 2 : mx - 1 - len;
         if (lx >= x)
-            tui_put(t, y, lx, len, t->attr[T_PEAK], lbl);
-        tui_put(t, y, mx, 1, t->attr[T_PEAK], tui_glyph(t, "▼", "v"));
+            tui_put(t, y + 1, lx, len, t->attr[T_PEAK], lbl);
+        tui_put(t, y + 1, mx, 1, t->attr[T_PEAK], tui_glyph(t, "▼", "v"));
     }
+    /* the step cursor (the inspector's step): its middle column, reversed */
+    int cx0, cx1, cc = -1;
+    if (t->inspect && a == &t->arena && view_step_cols(&g, t->step_cursor, &cx0, &cx1))
+        cc = (cx0 + cx1) / 2;
+    y += ge.grid_y - 1; /* rows below count from the grid's first row, y + 1 */
     /* the grid, with the offset axis on the left */
-    int budget_row = t->budget >= 0 ? view_offset_row(&g, t->budget) : -1;
     const view_buf_t *sel = selected >= 0 && selected < a->n ? &a->bufs[selected] : NULL;
     for (int r = 0; r < grid_h; r++) {
         int64_t oa = (int64_t)((__int128)top * (grid_h - 1 - r) / grid_h);
@@ -106,11 +168,22 @@ void tui_draw_arena(tui_t *t, const arena_view_t *a, int y, int x, int h, int w,
             view_axis_bytes(r == grid_h - 1 ? 0 : oa, lbl, sizeof lbl);
             tui_putf(t, y + 1 + r, x, axis_w - 1, t->attr[T_DIM], "%5s", lbl);
         }
-        tui_put(t, y + 1 + r, x + axis_w - 1, 1, t->attr[T_DIM], tui_glyph(t, "│", "|"));
+        if (r == budget_row)
+            tui_put(t, y + 1 + r, x + axis_w - 1, 1, t->attr[T_BUDGET], tui_glyph(t, "┼", "+"));
+        else
+            tui_put(t, y + 1 + r, x + axis_w - 1, 1, t->attr[T_DIM], tui_glyph(t, "│", "|"));
         for (int c = 0; c < grid_w; c++) {
             int32_t b = g.cell[(size_t)r * (size_t)grid_w + (size_t)c];
             if (r == budget_row && b < 0) {
                 tui_put(t, y + 1 + r, x + axis_w + c, 1, t->attr[T_BUDGET], tui_glyph(t, "─", "-"));
+                continue;
+            }
+            if (b < 0 && gone && gg.cell[(size_t)r * (size_t)grid_w + (size_t)c] >= 0) {
+                tui_put(t, y + 1 + r, x + axis_w + c, 1, t->attr[T_ACCEPTED], tui_glyph(t, "░", "."));
+                continue;
+            }
+            if (b < 0 && c == cc) {
+                tui_put(t, y + 1 + r, x + axis_w + c, 1, t->attr[T_SELECTED], tui_glyph(t, "┊", ":"));
                 continue;
             }
             if (b < 0) {
@@ -118,25 +191,25 @@ void tui_draw_arena(tui_t *t, const arena_view_t *a, int y, int x, int h, int w,
                     tui_put(t, y + 1 + r, x + axis_w + c, 1, t->attr[T_PEAK] | A_DIM, tui_glyph(t, "┊", ":"));
                 continue;
             }
-            unsigned attr = (sel && &a->bufs[b] == sel) ? t->attr[T_SELECTED] : t->attr[role_attr_slot(a->bufs[b].role)];
+            bool more = a->diff && (a->diff[b] == VIEW_NEW || a->diff[b] == VIEW_EXTENDED);
+            unsigned attr = (sel && &a->bufs[b] == sel) ? t->attr[T_SELECTED]
+                            : more                      ? t->attr[T_HELD]
+                                                        : t->attr[role_attr_slot(a->bufs[b].role)];
             if (r == budget_row)
                 attr = t->attr[T_BUDGET];
-            tui_put(t, y + 1 + r, x + axis_w + c, 1, attr, role_glyph(t, a->bufs[b].role));
+            if (c == cc)
+                attr |= A_REVERSE;
+            tui_put(t, y + 1 + r, x + axis_w + c, 1, attr, more ? "+" : role_glyph(t, a->bufs[b].role));
         }
     }
-    if (budget_row >= 0) {
-        char lbl[48], bb[32];
-        units_format_bytes(t->budget, bb, sizeof bb);
-        snprintf(lbl, sizeof lbl, " budget %s ", bb);
-        tui_put(t, y + 1 + budget_row, x + w - (int)strlen(lbl), (int)strlen(lbl), t->attr[T_BUDGET], lbl);
-    }
-    /* the bottom axis */
+    /* the step axis: each step labelled once, where it starts */
     int ay = y + 1 + grid_h;
-    for (int c = 0; c < grid_w; c += 12) {
-        int64_t sa, sb;
-        view_col_steps(&g, c, &sa, &sb);
-        tui_putf(t, ay, x + axis_w + c, 11, t->attr[T_DIM], "%s%lld", tui_glyph(t, "╵", "'"), (long long)sa);
-    }
+    int lcol[256];
+    int64_t lstep[256];
+    int nl = view_step_labels(&g, lcol, lstep, 256);
+    for (int k = 0; k < nl; k++)
+        tui_putf(t, ay, x + axis_w + lcol[k], grid_w - lcol[k], t->attr[T_DIM], "%s%lld", tui_glyph(t, "╵", "'"),
+                 (long long)lstep[k]);
     /* the live-bytes curve with the two marks labelled */
     if (curve) {
         view_grid_t g2; /* twice the columns, for braille's two samples a cell */
@@ -160,8 +233,10 @@ void tui_draw_arena(tui_t *t, const arena_view_t *a, int y, int x, int h, int w,
                  "live bytes: max live %s (lower bound) %s arena %s (%+.2f%%, %s)", lp,
                  tui_glyph(t, "│", "|"), tt,
                  a->fp.live_peak ? 100.0 * (double)(a->fp.total - a->fp.live_peak) / (double)a->fp.live_peak : 0.0,
-                 arena_strategy_name(t->tgt.cfg.layout));
+                 layout_strategy_name(t->tgt.cfg.layout));
     }
+    if (gone)
+        view_grid_free(&gg);
     view_grid_free(&g);
 }
 

@@ -7,9 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "tui.h"
-#include "units.h"
+#include "model/units.h"
+#include "cli/best_out.h"
+#include "save.h"
+#include "tui/tui.h"
 
 /* ---- scoring for the screens -------------------------------------------------------- */
 
@@ -17,7 +20,17 @@ void tui_arena_free(arena_view_t *a)
 {
     free(a->bufs);
     free(a->live);
+    free(a->diff);
+    free(a->gone);
     memset(a, 0, sizeof *a);
+}
+
+void tui_best_free(tui_t *t)
+{
+    best_plan_free(&t->best);
+    tui_arena_free(&t->best_arena);
+    score_detail_free(&t->best_det);
+    t->show_best = false;
 }
 
 bool tui_score(tui_t *t, const uint8_t *prefs, score_detail_t *det, arena_view_t *a)
@@ -26,7 +39,7 @@ bool tui_score(tui_t *t, const uint8_t *prefs, score_detail_t *det, arena_view_t
     tui_arena_free(a);
     rs_error_t err;
     if (score_lowering(t->tgt.lowering, prefs, &t->tgt.cfg, &a->fp, det, &err)) {
-        tui_status(t, true, "%s", err.msg);
+        tui_error(t, NULL, &err);
         return false;
     }
     if (view_buffers(t->tgt.lowering, det, &a->bufs, &a->n)) {
@@ -47,17 +60,21 @@ static void close_fit(tui_t *t)
     tui_arena_free(&t->ev_arena);
     score_detail_free(&t->ev_det);
     t->ev_accepted = -1;
+    tui_best_free(t);
     for (int i = 0; i < t->n_budgets; i++) {
         fit_plan_free(t->cmp[i]);
         t->cmp[i] = NULL;
+        best_plan_free(&t->cmp_best[i]);
     }
     t->cmp_stale = t->n_budgets > 0;
+    if (tui_pair_shown(t, SCR_COMPARE)) /* it showed two of the rows just dropped */
+        tui_pair_close(t);
 }
 
-void tui_set_layout(tui_t *t, arena_strategy_t s)
+void tui_set_layout(tui_t *t, layout_strategy_t s)
 {
     int64_t was = t->arena.fp.total;
-    arena_strategy_t from = t->tgt.cfg.layout;
+    layout_strategy_t from = t->tgt.cfg.layout;
     close_fit(t);
     t->tgt.cfg.layout = s;
     if (!tui_score(t, t->tgt.prefs, &t->det, &t->arena))
@@ -67,8 +84,8 @@ void tui_set_layout(tui_t *t, arena_strategy_t s)
     char now[32], before[32];
     units_format_bytes(t->arena.fp.total, now, sizeof now);
     units_format_bytes(was, before, sizeof before);
-    tui_status(t, false, "layout %s: arena %s (%s with %s, %+.2f%%)%s", arena_strategy_name(s), now, before,
-               arena_strategy_name(from), was ? 100.0 * (double)(t->arena.fp.total - was) / (double)was : 0.0,
+    tui_status(t, false, "layout %s: arena %s (%s with %s, %+.2f%%)%s", layout_strategy_name(s), now, before,
+               layout_strategy_name(from), was ? 100.0 * (double)(t->arena.fp.total - was) / (double)was : 0.0,
                t->arena.fp.total == t->arena.fp.live_peak ? ", at max live: optimal" : "");
 }
 
@@ -96,42 +113,95 @@ static int split_binds(char *copy, const char **out, int max)
     return n;
 }
 
-bool tui_open_routine(tui_t *t, const char *name)
+const char *tui_binds_of(const tui_t *t, const char *routine)
 {
-    char copy[256];
-    snprintf(copy, sizeof copy, "%s", t->binds);
-    const char *binds[32];
+    for (int i = 0; i < t->n_rbinds; i++)
+        if (strcmp(t->rbinds[i].routine, routine) == 0)
+            return t->rbinds[i].binds;
+    return "";
+}
+
+bool tui_binds_set(tui_t *t, const char *routine, const char *binds)
+{
+    int i = 0;
+    while (i < t->n_rbinds && strcmp(t->rbinds[i].routine, routine) != 0)
+        i++;
+    if (i == t->n_rbinds) {
+        struct tui_binds *nb = realloc(t->rbinds, ((size_t)t->n_rbinds + 1) * sizeof *nb);
+        if (!nb)
+            return false;
+        t->rbinds = nb;
+        snprintf(nb[i].routine, sizeof nb[i].routine, "%s", routine);
+        t->n_rbinds++;
+    }
+    snprintf(t->rbinds[i].binds, sizeof t->rbinds[i].binds, "%s", binds);
+    return true;
+}
+
+/* Routine name with its bindings and the session's profile, as the CLI
+ * would open it; an error is shown and false returned. */
+static bool open_target(tui_t *t, const char *name, target_t *nt)
+{
+    /* as many bindings as the text holds: a plan re-opened brings all of its own */
+    char copy[sizeof t->binds];
+    snprintf(copy, sizeof copy, "%s", tui_binds_of(t, name));
+    const char *binds[sizeof t->binds / 2];
     cli_t c = *t->cli;
     c.binds = binds;
-    c.n_binds = split_binds(copy, binds, 32);
+    c.n_binds = split_binds(copy, binds, (int)(sizeof binds / sizeof binds[0]));
     c.inlines = NULL;
     c.n_inlines = 0;
-    c.profile = t->profile >= 0 ? t->profiles[t->profile].name : NULL;
-    target_t nt;
+    c.profile = t->profile >= 0 ? t->profiles[t->profile].name : ""; /* "": none, not the config's */
     rs_error_t err;
     /* the session's store answers routine names */
-    memset(&nt, 0, sizeof nt);
-    int rc = target_open(&c, name, &nt, &err);
-    if (rc) {
-        char msg[1024];
-        error_format(&err, msg, sizeof msg);
-        tui_status(t, true, "%s", msg);
+    memset(nt, 0, sizeof *nt);
+    if (target_open(&c, name, nt, &err)) {
+        tui_error(t, NULL, &err);
         return false;
     }
+    return true;
+}
+
+bool tui_check_binds(tui_t *t, const char *name)
+{
+    target_t nt;
+    if (!open_target(t, name, &nt))
+        return false;
+    target_free(&nt);
+    return true;
+}
+
+bool tui_open_routine(tui_t *t, const char *name)
+{
+    target_t nt;
+    if (!open_target(t, name, &nt))
+        return false;
+    bool same = t->open && strcmp(t->open_name, name) == 0;
     tui_close_routine(t);
+    if (!same) { /* a budget line is about one routine's bytes */
+        t->budget = -1;
+        t->budget_text[0] = 0;
+    }
     t->tgt = nt;
     if (t->tgt.store) { /* target opened its own handle: keep the session's */
         store_close(t->tgt.store);
         t->tgt.store = NULL;
     }
     snprintf(t->open_name, sizeof t->open_name, "%s", name);
+    snprintf(t->binds, sizeof t->binds, "%s", tui_binds_of(t, name));
     t->open = true;
     t->sel_buf = 0;
     t->view_step0 = t->view_step1 = 0;
+    t->inspect = false;
+    t->step_cursor = 0;
+    t->origins = false;
+    for (int32_t i = 0; i < t->tgt.routine->n_nodes && !t->origins; i++)
+        t->origins = t->tgt.routine->nodes[i].source != NULL;
     if (!tui_score(t, t->tgt.prefs, &t->det, &t->arena))
         return false;
+    rs_error_t err;
     if (flip_candidates(t->tgt.lowering, &t->det.place, &t->det.live, &t->cand, &t->n_cand, &err))
-        tui_status(t, true, "%s", err.msg);
+        tui_error(t, NULL, &err);
     /* select the biggest buffer at the peak: where a reader looks first */
     int64_t best = -1;
     for (int32_t i = 0; i < t->arena.n; i++) {
@@ -156,8 +226,16 @@ typedef struct fit_job {
     fit_plan_t *plan;
     rs_error_t err;
     int rc;
+    int64_t elapsed_us;
     atomic_int done, total, cancel, finished;
 } fit_job_t;
+
+int64_t tui_now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
 
 static int job_progress(void *ud, int32_t done, int32_t total)
 {
@@ -170,9 +248,17 @@ static int job_progress(void *ud, int32_t done, int32_t total)
 static void *job_run(void *arg)
 {
     fit_job_t *j = arg;
+    int64_t t0 = tui_now_us();
     j->rc = fit_run(&j->opt, j->ctx, NULL, &j->plan, &j->err);
+    j->elapsed_us = tui_now_us() - t0;
     atomic_store(&j->finished, 1);
     return NULL;
+}
+
+void tui_budget_offer(const tui_t *t, char *buf, size_t n)
+{
+    const char *configured = config_text(t->cli->config, CONFIG_MEMORY_BUDGET);
+    snprintf(buf, n, "%s", t->plan || t->budget >= 0 ? t->budget_text : configured ? configured : "");
 }
 
 bool tui_run_fit(tui_t *t, const char *budget)
@@ -186,69 +272,183 @@ bool tui_run_fit(tui_t *t, const char *budget)
         return false;
     rs_error_t err;
     if (units_parse_budget(budget, "budget", &j->opt.budget, &err)) {
-        tui_status(t, true, "%s", err.msg);
+        tui_error(t, NULL, &err);
         free(j);
         return false;
     }
-    close_fit(t);
-    if (target_context(&t->tgt, &t->ctx, &err)) {
+    /* the fit on screen stays until this one succeeds: a cancel keeps it */
+    fit_context_t *ctx = NULL;
+    if (target_context(&t->tgt, &ctx, &err)) {
         free(j);
-        tui_status(t, true, "%s", err.msg);
+        tui_error(t, NULL, &err);
         return false;
     }
-    j->opt.max_candidates = t->fit_cap;
+    j->opt.max_candidates = t->fit_cap >= 0 ? t->fit_cap : t->cap;
     t->fit_cap = -1;
     j->opt.device_bytes = t->tgt.has_profile ? t->tgt.profile.memory_bytes : -1;
     j->opt.progress = job_progress;
     j->opt.progress_ud = j;
-    j->ctx = t->ctx;
+    j->ctx = ctx;
     pthread_t tid;
     if (pthread_create(&tid, NULL, job_run, j) != 0) {
-        j->rc = fit_run(&j->opt, j->ctx, NULL, &j->plan, &j->err);
-        atomic_store(&j->finished, 1);
+        job_run(j);
     } else {
+        /* the screen under the progress is redrawn whole after a resize or
+         * ^L; keys other than ^C/Esc wait for the fit and run after it */
         timeout(50);
+        bool full = true;
+        int queued[32], nq = 0;
         while (!atomic_load(&j->finished)) {
-            int done = atomic_load(&j->done), total = atomic_load(&j->total);
-            int y = t->rows - 2, w = t->cols - 30 > 10 ? t->cols - 30 : 10;
-            tui_fill(t, y, 0, t->cols, t->attr[T_NORMAL]);
-            int filled = total > 0 ? (int)((int64_t)w * done / total) : 0;
-            tui_putf(t, y, 0, 24, t->attr[T_NORMAL] | A_BOLD, "fit %s %d/%d", budget, done, total);
-            for (int i = 0; i < w; i++)
-                tui_put(t, y, 24 + i, 1, i < filled ? t->attr[T_SELECTED] : t->attr[T_DIM],
-                        i < filled ? tui_glyph(t, "█", "#") : tui_glyph(t, "░", "."));
-            tui_put(t, t->rows - 1, 0, t->cols, t->attr[T_STATUS], " ^C cancels the fit (the app stays open)");
+            if (full)
+                tui_redraw(t);
+            full = false;
+            if (t->cols >= TUI_MIN_COLS && t->rows >= TUI_MIN_ROWS) {
+                int done = atomic_load(&j->done), total = atomic_load(&j->total);
+                int y = t->rows - 2, w = t->cols - 30 > 10 ? t->cols - 30 : 10;
+                tui_fill(t, y, 0, t->cols, t->attr[T_NORMAL]);
+                int filled = total > 0 ? (int)((int64_t)w * done / total) : 0;
+                tui_putf(t, y, 0, 24, t->attr[T_NORMAL] | A_BOLD, "fit %s %d/%d", budget, done, total);
+                for (int i = 0; i < w; i++)
+                    tui_put(t, y, 24 + i, 1, i < filled ? t->attr[T_SELECTED] : t->attr[T_DIM],
+                            i < filled ? tui_glyph(t, "█", "#") : tui_glyph(t, "░", "."));
+                tui_fill(t, t->rows - 1, 0, t->cols, t->attr[T_STATUS]);
+                tui_putf(t, t->rows - 1, 0, t->cols, t->attr[T_STATUS], " ^C cancels the fit (the app stays open)%s",
+                         nq == 0 ? "" : nq == 1 ? "; 1 key waits for it" : "; keys wait for it");
+            }
             refresh();
             int ch = getch();
-            if (ch == 3 || ch == 27)
+            if (ch == 3 || ch == 27) {
                 atomic_store(&j->cancel, 1);
+                nq = 0; /* cancelled: what was typed for after the fit goes too */
+            } else if (ch == KEY_RESIZE) {
+                getmaxyx(stdscr, t->rows, t->cols);
+                full = true;
+            } else if (ch == 12) { /* ^L */
+                clearok(curscr, TRUE);
+                full = true;
+            } else if (ch != ERR && ch != KEY_MOUSE && nq < (int)(sizeof queued / sizeof *queued)) {
+                queued[nq++] = ch;
+            }
         }
+        while (nq > 0)
+            ungetch(queued[--nq]);
         timeout(-1);
         pthread_join(tid, NULL);
     }
     bool ok = j->rc == RS_OK;
     if (ok) {
+        close_fit(t);
+        t->ctx = ctx;
         t->plan = j->plan;
+        t->plan_elapsed_us = j->elapsed_us;
+        t->plan_saved = false;
         t->event = 0;
         t->fit_sel = 0;
         t->fit_top = 0;
         t->ev_accepted = -1;
         t->budget = t->plan->minimize ? -1 : t->plan->budget;
         snprintf(t->budget_text, sizeof t->budget_text, "%s", budget);
-        tui_status(t, false, "fit %s: %d flips, %d events; n/p step, a accept, r round two, e end, Enter why",
-                   budget, (int)t->plan->n_flips, (int)t->plan->n_events);
-    } else if (j->rc == RS_ECANCELED) {
-        tui_status(t, false, "fit cancelled");
+        snprintf(t->fit_budget_text, sizeof t->fit_budget_text, "%s", budget);
+        if (!t->plan->within_budget && t->plan->dropped > 0)
+            tui_status(t, true, "fit %s: NOT within budget; the cap kept the %d cheapest of %d candidates: C sets it",
+                       budget, (int)t->plan->considered, (int)(t->plan->considered + t->plan->dropped));
+        else
+            tui_status(t, false, "fit %s: %d flip%s, %d events; n/p step, a accept, r round two, e end, Enter why",
+                       budget, (int)t->plan->n_flips, t->plan->n_flips == 1 ? "" : "s", (int)t->plan->n_events);
     } else {
-        char msg[1024];
-        error_format(&j->err, msg, sizeof msg);
-        tui_status(t, true, "%s", msg);
+        fit_context_free(ctx);
+        if (j->rc == RS_ECANCELED)
+            tui_status(t, false, t->plan ? "fit cancelled; the fit before it stays" : "fit cancelled");
+        else
+            tui_error(t, NULL, &j->err);
     }
     free(j);
     return ok;
 }
 
+bool tui_set_cap(tui_t *t)
+{
+    char buf[32] = "";
+    if (t->cap == INT32_MAX)
+        snprintf(buf, sizeof buf, "all");
+    else if (t->cap >= 0)
+        snprintf(buf, sizeof buf, "%d", (int)t->cap);
+    if (!tui_prompt(t, "candidate cap of the fits that follow (a number, all, empty: 32, minimize none): ", buf,
+                    sizeof buf, false))
+        return false;
+    char *end = NULL;
+    long v = strtol(buf, &end, 10);
+    if (!buf[0])
+        t->cap = -1;
+    else if (strcmp(buf, "all") == 0)
+        t->cap = INT32_MAX;
+    else if (end != buf && !*end && v >= 0 && v <= INT32_MAX)
+        t->cap = (int32_t)v;
+    else {
+        tui_status(t, true, "candidate cap '%s': expected a number, all, or nothing", buf);
+        return false;
+    }
+    t->cmp_stale = t->n_budgets > 0;
+    if (t->cap < 0)
+        tui_status(t, false, "candidate cap: the default (32 cheapest; minimize considers all)");
+    else if (t->cap == INT32_MAX)
+        tui_status(t, false, "candidate cap: none, every candidate is considered (f or b fits again)");
+    else
+        tui_status(t, false, "candidate cap: the %d cheapest (f or b fits again)", (int)t->cap);
+    return true;
+}
+
+bool tui_save_plan(tui_t *t, fit_plan_t *p, int64_t elapsed_us, const best_plan_t *gap, const char *prompt,
+                   const char *what)
+{
+    char label[128] = "";
+    if (!tui_prompt(t, prompt, label, sizeof label, false))
+        return false;
+    cli_t c = *t->cli;
+    c.label = label[0] ? label : NULL;
+    target_t tmp = t->tgt;
+    tmp.store = t->store;
+    rs_error_t err;
+    fit_plan_t *plans[1] = { p };
+    int64_t id;
+    if (save_plans(&c, &tmp, plans, &elapsed_us, 1, NULL, &id, &err)) {
+        tui_error(t, NULL, &err);
+        return false;
+    }
+    t->plan_focus = id;
+    if (gap && gap->kind && best_out_save(&tmp, p, id, gap, &err))
+        tui_status(t, true, "%s%ssaved as plan %lld, but not its gap: %s", what, what[0] ? " " : "", (long long)id,
+                   err.msg);
+    else
+        tui_status(t, false, "%s%ssaved as plan %lld%s", what, what[0] ? " " : "", (long long)id,
+                   gap && gap->kind ? " with its gap" : "");
+    return true;
+}
+
 /* ---- session data -------------------------------------------------------------------- */
+
+/* The bundled profiles the store lacks, after the stored ones: a profile
+ * the CLI finds by name is one the Session list offers. */
+static void add_bundled_profiles(tui_t *t)
+{
+    profile_list_t l;
+    rs_error_t err;
+    if (target_bundled_profiles(&l, &err))
+        return; /* no bundled list: the stored ones are all there is */
+    profile_t *all = realloc(t->profiles, ((size_t)t->n_profiles + (size_t)l.n + 1) * sizeof *all);
+    if (all) {
+        t->profiles = all;
+        t->n_stored_profiles = t->n_profiles;
+        for (int32_t i = 0; i < l.n; i++) {
+            bool stored = false;
+            for (int k = 0; k < t->n_stored_profiles && !stored; k++)
+                stored = strcmp(all[k].name, l.items[i].name) == 0;
+            if (!stored)
+                all[t->n_profiles++] = l.items[i];
+        }
+    }
+    profiles_free(&l);
+}
 
 void tui_reload(tui_t *t)
 {
@@ -269,7 +469,8 @@ void tui_reload(tui_t *t)
     if (library_routine_list(t->store, &t->routines, &t->n_routines, &err) ||
         library_profile_list(t->store, &t->profiles, &t->n_profiles, &err) ||
         plans_list(t->store, &t->plans, &t->n_plans, &err))
-        tui_status(t, true, "%s", err.msg);
+        tui_error(t, NULL, &err);
+    add_bundled_profiles(t);
     /* only the latest version of each routine is listed */
     int m = 0;
     for (int i = 0; i < t->n_routines; i++) {

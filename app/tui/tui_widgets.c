@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "text.h"
-#include "tui.h"
+#include "tui/tui.h"
 
 /* ---- drawing helpers ---------------------------------------------------------- */
 
@@ -43,6 +43,39 @@ void tui_put(tui_t *t, int y, int x, int w, unsigned attr, const char *s)
     attroff(attr);
 }
 
+size_t tui_wrap(const char *s, int w, const char **next)
+{
+    int cols;
+    size_t n = bytes_for_cols(s, w, &cols);
+    if (!s[n]) {
+        *next = s + n;
+        return n;
+    }
+    size_t cut = n;
+    while (cut > 0 && s[cut] != ' ')
+        cut--;
+    if (cut == 0 || cut < n / 3) /* a long word: cut it where the row ends */
+        cut = n;
+    *next = s + cut + (s[cut] == ' ');
+    return cut;
+}
+
+int tui_put_wrapped(tui_t *t, int y, int x, int w, int max_rows, int indent, unsigned attr, const char *s)
+{
+    int r = 0;
+    while (r < max_rows && *s) {
+        int in = r ? indent : 0;
+        const char *next;
+        size_t n = tui_wrap(s, w - in, &next);
+        char row[1024];
+        snprintf(row, sizeof row, "%.*s", (int)(n < sizeof row ? n : sizeof row - 1), s);
+        tui_put(t, y + r, x + in, w - in, attr, row);
+        s = next;
+        r++;
+    }
+    return r;
+}
+
 void tui_putf(tui_t *t, int y, int x, int w, unsigned attr, const char *fmt, ...)
 {
     char buf[1024];
@@ -63,6 +96,30 @@ void tui_fill(tui_t *t, int y, int x, int w, unsigned attr)
 }
 
 const char *tui_glyph(const tui_t *t, const char *utf8, const char *ascii) { return t->utf8 ? utf8 : ascii; }
+
+/* Line drawing as text ("─" or "-"), never the terminal's alternate
+ * character set: through tmux with TERM=xterm-256color that came out as
+ * "qqqq", and under LANG=C the UTF-8 came out raw. */
+void tui_hline(tui_t *t, int y, int x, int w, unsigned attr)
+{
+    const char *g = tui_glyph(t, "─", "-");
+    for (int i = 0; i < w; i++)
+        tui_put(t, y, x + i, 1, attr, g);
+}
+
+void tui_box(tui_t *t, int y, int x, int h, int w, unsigned attr)
+{
+    tui_hline(t, y, x + 1, w - 2, attr);
+    tui_hline(t, y + h - 1, x + 1, w - 2, attr);
+    for (int r = 1; r < h - 1; r++) {
+        tui_put(t, y + r, x, 1, attr, tui_glyph(t, "│", "|"));
+        tui_put(t, y + r, x + w - 1, 1, attr, tui_glyph(t, "│", "|"));
+    }
+    tui_put(t, y, x, 1, attr, tui_glyph(t, "┌", "+"));
+    tui_put(t, y, x + w - 1, 1, attr, tui_glyph(t, "┐", "+"));
+    tui_put(t, y + h - 1, x, 1, attr, tui_glyph(t, "└", "+"));
+    tui_put(t, y + h - 1, x + w - 1, 1, attr, tui_glyph(t, "┘", "+"));
+}
 
 void tui_status(tui_t *t, bool error, const char *fmt, ...)
 {
@@ -105,17 +162,28 @@ void tui_draw_overlay(tui_t *t)
     int y0 = 2, x0 = 2;
     for (int y = 0; y < h; y++)
         tui_fill(t, y0 + y, x0, w, t->attr[T_HELP]);
-    attron(t->attr[T_HELP]);
-    mvhline(y0, x0, t->utf8 ? ACS_HLINE : '-', w);
-    mvhline(y0 + h - 1, x0, t->utf8 ? ACS_HLINE : '-', w);
-    mvvline(y0, x0, t->utf8 ? ACS_VLINE : '|', h);
-    mvvline(y0, x0 + w - 1, t->utf8 ? ACS_VLINE : '|', h);
-    attroff(t->attr[T_HELP]);
+    tui_box(t, y0, x0, h, w, t->attr[T_HELP]);
     tui_putf(t, y0, x0 + 2, w - 4, t->attr[T_HELP] | A_BOLD, " %s ", t->overlay_title);
-    tui_putf(t, y0 + h - 1, x0 + 2, w - 4, t->attr[T_HELP], " Esc/q close  Up/Down/PgUp/PgDn scroll  %d/%d ",
-             t->overlay_top + 1, t->n_overlay);
-    for (int i = 0; i < h - 3 && t->overlay_top + i < t->n_overlay; i++)
-        tui_put(t, y0 + 2 + i, x0 + 2, w - 4, t->attr[T_HELP], t->overlay[t->overlay_top + i]);
+    /* the lines wrapped to the width (continuations indented), scrolled by row */
+    int rows = 0, shown = h - 3;
+    for (int i = 0; i < t->n_overlay; i++) {
+        const char *s = t->overlay[i];
+        do {
+            const char *next;
+            int in = s == t->overlay[i] ? 0 : 4;
+            size_t n = tui_wrap(s, w - 4 - in, &next);
+            if (rows >= t->overlay_top && rows - t->overlay_top < shown) {
+                char row[1024];
+                snprintf(row, sizeof row, "%.*s", (int)(n < sizeof row ? n : sizeof row - 1), s);
+                tui_put(t, y0 + 2 + rows - t->overlay_top, x0 + 2 + in, w - 4 - in, t->attr[T_HELP], row);
+            }
+            rows++;
+            s = next;
+        } while (*s);
+    }
+    t->overlay_rows = rows;
+    tui_putf(t, y0 + h - 1, x0 + 2, w - 4, t->attr[T_HELP], " Esc/q close  Up/Down/PgUp/PgDn scroll  %d-%d of %d ",
+             rows ? t->overlay_top + 1 : 0, t->overlay_top + shown < rows ? t->overlay_top + shown : rows, rows);
 }
 
 void tui_help_overlay(tui_t *t)
@@ -166,6 +234,17 @@ void tui_help_overlay(tui_t *t)
     for (int i = 0; i < m; i++)
         free(lines[i]);
     free(lines);
+}
+
+/* "~/x" is $HOME/x, as a shell would have it. */
+static void expand_home(char *buf, size_t n)
+{
+    const char *home = getenv("HOME");
+    if (buf[0] != '~' || (buf[1] && buf[1] != '/') || !home || !*home)
+        return;
+    char tmp[1024];
+    snprintf(tmp, sizeof tmp, "%s%s", home, buf + 1);
+    snprintf(buf, n, "%s", tmp);
 }
 
 /* Completes the path in buf: the longest common extension of the names in
@@ -229,6 +308,9 @@ bool tui_prompt(tui_t *t, const char *label, char *buf, size_t n, bool complete_
 {
     curs_set(1);
     size_t len = strlen(buf);
+    /* offered text starts selected: typing replaces it, Backspace, Right
+     * or End edit it instead */
+    bool offered = len > 0;
     for (;;) {
         int y = t->rows - 2;
         tui_fill(t, y, 0, t->cols, t->attr[T_NORMAL]);
@@ -238,7 +320,7 @@ bool tui_prompt(tui_t *t, const char *label, char *buf, size_t n, bool complete_
         int room = t->cols - lx - 1;
         if ((int)len > room)
             shown = buf + len - (size_t)room;
-        tui_put(t, y, lx, room, t->attr[T_NORMAL], shown);
+        tui_put(t, y, lx, room, t->attr[T_NORMAL] | (offered ? A_REVERSE : 0), shown);
         if (t->status[0]) {
             tui_fill(t, t->rows - 1, 0, t->cols, t->attr[T_STATUS]);
             tui_put(t, t->rows - 1, 0, t->cols, t->attr[T_STATUS], t->status);
@@ -252,10 +334,22 @@ bool tui_prompt(tui_t *t, const char *label, char *buf, size_t n, bool complete_
             return false;
         }
         if (ch == '\n' || ch == KEY_ENTER || ch == '\r') {
+            if (complete_paths)
+                expand_home(buf, n);
             curs_set(0);
             t->status[0] = 0;
             return true;
         }
+        if (ch == KEY_RIGHT || ch == KEY_END) {
+            offered = false;
+            continue;
+        }
+        if (offered && ch >= 0x20 && ch < 0x100 && ch != 0x7f) {
+            len = 0;
+            buf[0] = 0;
+        }
+        if (ch != KEY_RESIZE)
+            offered = false;
         if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0) {
             while (len > 0 && ((unsigned char)buf[len - 1] & 0xC0) == 0x80)
                 len--;
@@ -264,6 +358,7 @@ bool tui_prompt(tui_t *t, const char *label, char *buf, size_t n, bool complete_
             len = 0;
             buf[0] = 0;
         } else if (ch == '\t' && complete_paths) {
+            expand_home(buf, n);
             complete_path(t, buf, n);
             len = strlen(buf);
         } else if (ch == KEY_RESIZE) {
@@ -273,6 +368,46 @@ bool tui_prompt(tui_t *t, const char *label, char *buf, size_t n, bool complete_
             buf[len] = 0;
         }
     }
+}
+
+void tui_error(tui_t *t, const char *what, const rs_error_t *err)
+{
+    static const struct {
+        const char *flag, *tui;
+    } keys[] = {
+        { "--bind", "bindings (b on Session)" },    { "--budget", "budget" },
+        { "--profile", "profile (p on Session)" }, { "--layout", "layout (L on Arena)" },
+        { "--inline", "inline preference" },       { "--max-candidates", "candidate cap" },
+    };
+    char where[300] = "", msg[600];
+    snprintf(msg, sizeof msg, "%s", err->msg);
+    const char *flag_hint = strstr(msg, "(--profile NAME)");
+    if (flag_hint) /* the CLI's remedy, said with keys */
+        snprintf(msg + (flag_hint - msg), sizeof msg - (size_t)(flag_hint - msg), "(pick one: 1, p, Enter)%s",
+                 err->msg + (flag_hint - msg) + strlen("(--profile NAME)"));
+    if (strncmp(err->file, "--", 2) == 0) {
+        snprintf(where, sizeof where, "%s: ", err->file + 2);
+        for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+            if (strcmp(err->file, keys[i].flag) == 0)
+                snprintf(where, sizeof where, "%s: ", keys[i].tui);
+    } else if (err->file[0]) {
+        rs_error_t e = *err;
+        snprintf(e.msg, sizeof e.msg, "%.500s", msg);
+        error_format(&e, msg, sizeof msg);
+    }
+    tui_status(t, true, "%s%s%s%s", what ? what : "", what ? ": " : "", where, msg);
+}
+
+int tui_find(const tui_t *t, int n, int from, const char *(*name)(const tui_t *, int), const char *q)
+{
+    for (int pass = 0; pass < 2; pass++) /* "s_1" lands on s_1, not on ds_1 listed before it */
+        for (int k = 0; k < n; k++) {
+            int i = ((from % n) + k) % n;
+            const char *s = name(t, i);
+            if (pass == 0 ? strcmp(s, q) == 0 : strstr(s, q) != NULL)
+                return i;
+        }
+    return -1;
 }
 
 bool tui_confirm(tui_t *t, const char *question)
@@ -285,3 +420,20 @@ bool tui_confirm(tui_t *t, const char *question)
     return ch == 'y' || ch == 'Y';
 }
 
+
+int tui_cancel_poll(void *ud)
+{
+    tui_cancel_t *c = ud;
+    if (c->stopped)
+        return 1;
+    if (++c->calls % 32)
+        return 0;
+    nodelay(stdscr, TRUE);
+    int ch = getch();
+    nodelay(stdscr, FALSE);
+    if (ch == 3 || ch == 27)
+        c->stopped = true;
+    else if (ch != ERR)
+        ungetch(ch); /* any other key waits for the screen */
+    return c->stopped;
+}

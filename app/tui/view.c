@@ -1,11 +1,11 @@
-#include "view.h"
+#include "tui/view.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "routine.h"
-#include "sorted.h"
+#include "model/routine.h"
+#include "util/sorted.h"
 
 int view_buffers(const lowering_t *l, const score_detail_t *d, view_buf_t **out, int32_t *n)
 {
@@ -78,6 +78,88 @@ int view_step_col(const view_grid_t *g, int64_t s)
     return locate(g->col_edge, g->w, g->step0, g->step1, s);
 }
 
+bool view_step_cols(const view_grid_t *g, int64_t s, int *x0, int *x1)
+{
+    int last = view_step_col(g, s);
+    if (last < 0)
+        return false;
+    *x1 = last;
+    /* zoomed out, or s inside its column: that column alone (the common case, no search) */
+    if (g->col_edge[last] != s || last == 0 || g->col_edge[last - 1] != s) {
+        *x0 = last;
+        return true;
+    }
+    /* zoomed in, step s is every column whose edge is s: the run ending at last */
+    int lo = 0, hi = last;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (g->col_edge[mid] >= g->col_edge[last])
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    *x0 = lo;
+    return true;
+}
+
+static int digits(int64_t v)
+{
+    int d = 1;
+    while (v >= 10) {
+        v /= 10;
+        d++;
+    }
+    return d;
+}
+
+int view_step_labels(const view_grid_t *g, int *col, int64_t *step, int max)
+{
+    int n = 0, free_x = 0;
+    for (int x = 0; x < g->w && n < max; x++) {
+        int64_t s = g->col_edge[x];
+        /* a column that only continues the step of the one before starts nothing */
+        if (x > 0 && g->col_edge[x - 1] == s)
+            continue;
+        if (x < free_x || x + 1 + digits(s) > g->w)
+            continue;
+        col[n] = x;
+        step[n] = s;
+        n++;
+        free_x = x + 1 + digits(s) + 1; /* the tick, the number, a gap */
+    }
+    return n;
+}
+
+void view_scale_text(const view_grid_t *g, char *buf, size_t n)
+{
+    int64_t lo = INT64_MAX, hi = 0;
+    bool per_step = g->step1 - g->step0 < g->w;
+    if (per_step) {
+        /* columns per step: the run lengths of equal edges */
+        int run = 1;
+        for (int x = 1; x <= g->w; x++) {
+            if (x < g->w && g->col_edge[x] == g->col_edge[x - 1]) {
+                run++;
+                continue;
+            }
+            lo = run < lo ? run : lo;
+            hi = run > hi ? run : hi;
+            run = 1;
+        }
+    } else {
+        for (int x = 0; x < g->w; x++) {
+            int64_t k = g->col_edge[x + 1] - g->col_edge[x];
+            lo = k < lo ? k : lo;
+            hi = k > hi ? k : hi;
+        }
+    }
+    const char *unit = per_step ? "col" : "step";
+    if (lo == hi)
+        snprintf(buf, n, per_step ? "step = %lld %s%s" : "col = %lld %s%s", (long long)lo, unit, lo == 1 ? "" : "s");
+    else
+        snprintf(buf, n, per_step ? "step = %lld-%lld %ss" : "col = %lld-%lld %ss", (long long)lo, (long long)hi, unit);
+}
+
 int view_offset_row(const view_grid_t *g, int64_t o)
 {
     if (o < g->off0 || o >= g->off1)
@@ -112,8 +194,9 @@ int view_grid_build(const view_buf_t *b, int32_t n, int64_t step0, int64_t step1
         const view_buf_t *v = &b[i];
         if (v->size <= 0 || v->end < step0 || v->start >= step1 || v->offset + v->size <= off0 || v->offset >= off1)
             continue;
-        int x0 = view_step_col(g, v->start < step0 ? step0 : v->start);
-        int x1 = view_step_col(g, v->end >= step1 ? step1 - 1 : v->end);
+        /* from the first column of the first step to the last column of the last */
+        int x0, unused, x1 = view_step_col(g, v->end >= step1 ? step1 - 1 : v->end);
+        view_step_cols(g, v->start < step0 ? step0 : v->start, &x0, &unused);
         int y1 = view_offset_row(g, v->offset < off0 ? off0 : v->offset);                       /* bottom row */
         int y0 = view_offset_row(g, v->offset + v->size > off1 ? off1 - 1 : v->offset + v->size - 1); /* top row */
         for (int x = x0; x <= x1; x++) {
@@ -148,6 +231,26 @@ void view_grid_free(view_grid_t *g)
     free(g->row_edge);
     g->cell = NULL;
     g->col_edge = g->row_edge = NULL;
+}
+
+static const view_buf_t *live_sort_base; /* qsort has no user pointer in C11; the TUI sorts on one thread */
+
+static int by_size_desc(const void *x, const void *y)
+{
+    int32_t i = *(const int32_t *)x, j = *(const int32_t *)y;
+    int64_t a = live_sort_base[i].size, b = live_sort_base[j].size;
+    return a != b ? (a < b ? 1 : -1) : (i > j) - (i < j);
+}
+
+int32_t view_live_at(const view_buf_t *b, int32_t n, int64_t step, int32_t *out)
+{
+    int32_t m = 0;
+    for (int32_t i = 0; i < n; i++)
+        if (b[i].start <= step && step <= b[i].end)
+            out[m++] = i;
+    live_sort_base = b;
+    qsort(out, (size_t)m, sizeof *out, by_size_desc);
+    return m;
 }
 
 int64_t *view_live_bytes(const view_buf_t *b, int32_t n, int64_t n_steps)
@@ -259,4 +362,89 @@ int32_t view_accepted_at(const fit_plan_t *p, int32_t upto)
     else if (e->kind == EV_COMMIT_GROUP)
         n += e->group_n + 1;
     return n;
+}
+
+/* ---- two plans ------------------------------------------------------------------- */
+
+static const view_buf_t *sort_bufs; /* qsort has no context argument */
+
+static int by_node(const void *x, const void *y)
+{
+    int32_t a = sort_bufs[*(const int32_t *)x].node, b = sort_bufs[*(const int32_t *)y].node;
+    return (a > b) - (a < b);
+}
+
+/* The index into bufs of node's buffer, by binary search over idx (bufs'
+ * indices sorted by node), or -1. */
+static int32_t find_node(const view_buf_t *bufs, const int32_t *idx, int32_t n, int32_t node)
+{
+    int32_t lo = 0, hi = n;
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (bufs[idx[mid]].node < node)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && bufs[idx[lo]].node == node ? idx[lo] : -1;
+}
+
+int view_diff_buffers(const view_buf_t *a, int32_t na, const view_buf_t *b, int32_t nb, uint8_t *kind,
+                      view_buf_t **gone, int32_t *n_gone)
+{
+    *gone = NULL;
+    *n_gone = 0;
+    int32_t *ai = malloc(((size_t)na + 1) * sizeof *ai), *bi = malloc(((size_t)nb + 1) * sizeof *bi);
+    view_buf_t *g = malloc((2 * (size_t)na + 1) * sizeof *g); /* at most two pieces a buffer */
+    if (!ai || !bi || !g) {
+        free(ai);
+        free(bi);
+        free(g);
+        return RS_ENOMEM;
+    }
+    for (int32_t i = 0; i < na; i++)
+        ai[i] = i;
+    for (int32_t i = 0; i < nb; i++)
+        bi[i] = i;
+    sort_bufs = a;
+    qsort(ai, (size_t)na, sizeof *ai, by_node);
+    sort_bufs = b;
+    qsort(bi, (size_t)nb, sizeof *bi, by_node);
+    for (int32_t i = 0; i < nb; i++) {
+        int32_t k = find_node(a, ai, na, b[i].node);
+        const view_buf_t *p = k >= 0 ? &a[k] : NULL, *q = &b[i];
+        if (!p)
+            kind[i] = VIEW_NEW;
+        else if (q->start < p->start || q->end > p->end || q->size > p->size)
+            kind[i] = VIEW_EXTENDED;
+        else if (q->start > p->start || q->end < p->end || q->size < p->size)
+            kind[i] = VIEW_SHORTENED;
+        else
+            kind[i] = q->offset == p->offset ? VIEW_SAME : VIEW_MOVED;
+    }
+    int32_t m = 0;
+    for (int32_t i = 0; i < na; i++) {
+        int32_t k = find_node(b, bi, nb, a[i].node);
+        if (k < 0) {
+            g[m++] = a[i];
+            continue;
+        }
+        if (b[k].start > a[i].start) {
+            g[m] = a[i];
+            g[m++].end = (b[k].start - 1 < a[i].end ? b[k].start - 1 : a[i].end);
+        }
+        if (b[k].end < a[i].end) {
+            g[m] = a[i];
+            g[m++].start = (b[k].end + 1 > a[i].start ? b[k].end + 1 : a[i].start);
+        }
+    }
+    free(ai);
+    free(bi);
+    if (!m) {
+        free(g);
+        return RS_OK;
+    }
+    *gone = g;
+    *n_gone = m;
+    return RS_OK;
 }

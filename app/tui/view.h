@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "fit.h"
-#include "score.h"
+#include "lower/score.h"
+#include "plan/fit.h"
 
 typedef enum view_role {
     ROLE_RESIDENT,
@@ -49,10 +49,27 @@ void view_grid_free(view_grid_t *g);
 
 /* Steps [a, b) of column x. */
 void view_col_steps(const view_grid_t *g, int x, int64_t *a, int64_t *b);
-/* The column showing step s, or -1. */
+/* The column showing step s, or -1 (the last of them when a step spans
+ * several columns). */
 int view_step_col(const view_grid_t *g, int64_t s);
+/* The first and last columns showing step s (a step spans several columns
+ * when zoomed in); false when s is outside the grid. */
+bool view_step_cols(const view_grid_t *g, int64_t s, int *x0, int *x1);
+
+/* Where the step axis puts its labels: each label names the step that
+ * starts at its column, once, and labels of width label_w(step) + 1 never
+ * touch.  Fills col/step with up to max labels and returns their count. */
+int view_step_labels(const view_grid_t *g, int *col, int64_t *step, int max);
+
+/* What one column is, for the header: "col = 1 step", "col = 3-4 steps",
+ * "step = 29-30 cols". */
+void view_scale_text(const view_grid_t *g, char *buf, size_t n);
 /* The row showing offset o, or -1. */
 int view_offset_row(const view_grid_t *g, int64_t o);
+
+/* The buffers live at step (start <= step <= end), largest first (ties:
+ * the lower index), into out (n entries); returns their count. */
+int32_t view_live_at(const view_buf_t *b, int32_t n, int64_t step, int32_t *out);
 
 /* Live bytes at each step 0..n_steps-1 (new array). */
 int64_t *view_live_bytes(const view_buf_t *b, int32_t n, int64_t n_steps);
@@ -62,6 +79,28 @@ int64_t *view_live_columns(const view_grid_t *g, const int64_t *live, int64_t n_
 
 /* A short axis label for bytes: "0", "512", "48M", "1.5G" (at most 5 chars). */
 void view_axis_bytes(int64_t v, char *buf, size_t n);
+
+/* How a buffer of a second plan differs from the first plan's buffer of
+ * the same node (the two-plan arena). */
+typedef enum view_diff {
+    VIEW_SAME,      /* the same span, size and offset */
+    VIEW_MOVED,     /* the same span and size at another offset */
+    VIEW_NEW,       /* the first plan has no buffer of this node (it inlined it) */
+    VIEW_EXTENDED,  /* live at a step the first plan's was not, or bigger */
+    VIEW_SHORTENED, /* live at fewer steps (or smaller), nowhere more */
+    VIEW_DIFF_COUNT
+} view_diff_t;
+
+/* Classifies plan b's buffers against plan a's, matched by node (the
+ * caller numbers both plans' nodes alike, e.g. by name; a node has at most
+ * one buffer in each list): kind[i] (nb entries, view_diff_t) for b[i].
+ * *gone (a new array, *n_gone entries; NULL when none) receives what a held
+ * and b does not: a buffer of a node b has no buffer for, whole, and of a
+ * node b keeps, the steps of a's span outside b's span (before and after),
+ * each at a's offset and size with a's node and role.  Order: a's order,
+ * the earlier piece first.  RS_ENOMEM leaves nothing to free. */
+int view_diff_buffers(const view_buf_t *a, int32_t na, const view_buf_t *b, int32_t nb, uint8_t *kind,
+                      view_buf_t **gone, int32_t *n_gone);
 
 /* The status of every candidate of p (indexed like p->cands) after events
  * 0..upto (inclusive; -1: before any). */

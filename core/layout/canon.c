@@ -1,11 +1,11 @@
-#include "canon.h"
+#include "layout/canon.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "checked.h"
-#include "sorted.h"
-#include "vec.h"
+#include "util/checked.h"
+#include "util/sorted.h"
+#include "util/vec.h"
 
 /* A complete search over canonical layouts, after MiniMalloc (Moffitt,
  * ASPLOS 2023).  Time is cut into sections at every span start and after
@@ -164,20 +164,6 @@ static int solve_piece(canon_t *c, int32_t piece_at, int32_t np, int32_t slo, in
     return st;
 }
 
-/* The piece of [slo, shi] (cut at starts[0..np)) section s lies in. */
-static int32_t piece_of(const int32_t *starts, int32_t n, int32_t s)
-{
-    int32_t lo = 0, hi = n; /* the last start at or before s */
-    while (hi - lo > 1) {
-        int32_t m = lo + (hi - lo) / 2;
-        if (starts[m] <= s)
-            lo = m;
-        else
-            hi = m;
-    }
-    return lo;
-}
-
 /* Solves [slo, shi] as the pieces its zero cuts (where no unplaced buffer
  * crosses) make of it, in time order, each with the unplaced buffers of the
  * piece at piece_at that lie in it (in their order there).  No unplaced
@@ -204,7 +190,7 @@ static int solve_split(canon_t *c, int32_t piece_at, int32_t np, int32_t slo, in
     for (int32_t i = 0; i < np; i++) {
         int32_t o = c->pool[piece_at + i];
         if (!c->placed[o])
-            ends[piece_of(starts, n_pieces, c->lo[o])]++;
+            ends[sorted_last_le32(starts, n_pieces, c->lo[o])]++;
     }
     for (int32_t p = 0, sum = 0; p < n_pieces; p++) {
         int32_t cnt = ends[p];
@@ -214,7 +200,7 @@ static int solve_split(canon_t *c, int32_t piece_at, int32_t np, int32_t slo, in
     for (int32_t i = 0; i < np; i++) {
         int32_t o = c->pool[piece_at + i];
         if (!c->placed[o])
-            bufs[ends[piece_of(starts, n_pieces, c->lo[o])]++] = o;
+            bufs[ends[sorted_last_le32(starts, n_pieces, c->lo[o])]++] = o;
     }
     int st = S_OK;
     for (int32_t p = 0, at = 0; p < n_pieces && st == S_OK; p++) {

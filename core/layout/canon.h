@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arena.h"
+#include "layout/arena.h"
 
 #define CANON_VARIANTS 3
 

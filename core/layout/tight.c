@@ -1,13 +1,13 @@
-#include "tight.h"
+#include "layout/tight.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "canon.h"
-#include "checked.h"
-#include "placer.h"
-#include "sorted.h"
-#include "timeline.h"
+#include "layout/bestfit.h"
+#include "layout/canon.h"
+#include "layout/timeline.h"
+#include "util/checked.h"
+#include "util/sorted.h"
 
 /* the canonical search recurses once per buffer placed and keeps every
  * overlapping pair: beyond this many buffers it only takes windows of them */
@@ -175,7 +175,7 @@ static bool window_cut(window_t *w, const arena_buf_t *bufs, const int64_t *alig
  * max-live (on multiples of g) with the canonical search, holds them
  * there and lays the rest out around them in order.  *height is what
  * that gives (INT64_MAX when the search found no such packing). */
-static int repack_window(placer_t *p, const window_t *w, int64_t g, int64_t budget, const tight_options_t *o,
+static int repack_window(bestfit_t *p, const window_t *w, int64_t g, int64_t budget, const tight_options_t *o,
                          const int32_t *order, bool *pinned, int64_t *off, int64_t *height, tight_stats_t *stats,
                          rs_error_t *err)
 {
@@ -193,7 +193,7 @@ static int repack_window(placer_t *p, const window_t *w, int64_t g, int64_t budg
         pinned[w->ids[k]] = true;
         off[w->ids[k]] = w->off[k];
     }
-    int rc = placer_run_pinned(p, order, pinned, off, height, err);
+    int rc = bestfit_run_pinned(p, order, pinned, off, height, err);
     for (int32_t k = 0; k < w->n; k++)
         pinned[w->ids[k]] = false;
     stats->iterations++;
@@ -219,7 +219,7 @@ static int64_t top_step(const arena_buf_t *bufs, const int64_t *aligned, const i
  * buffers, each re-packed as tightly as it can be (repack_window).  The
  * height is usually made in one such place, and the greedy wastes there
  * what the search does not. */
-static int repair_windows(placer_t *p, const arena_buf_t *bufs, const int64_t *aligned, int32_t n,
+static int repair_windows(bestfit_t *p, const arena_buf_t *bufs, const int64_t *aligned, int32_t n,
                           int64_t alignment, int64_t peak, const tight_options_t *o, int64_t budget,
                           const int32_t *order, int64_t *offsets, int64_t *best, tight_stats_t *stats,
                           rs_error_t *err)
@@ -282,8 +282,8 @@ int tight_layout(const arena_buf_t *bufs, int32_t n, int64_t alignment, const ti
                  int64_t *height, tight_stats_t *stats, rs_error_t *err)
 {
     memset(stats, 0, sizeof *stats);
-    placer_t *p;
-    int rc = placer_new(bufs, n, alignment, &p, err);
+    bestfit_t *p;
+    int rc = bestfit_new(bufs, n, alignment, &p, err);
     if (rc)
         return rc;
     size_t nn = n ? (size_t)n : 1;
@@ -293,16 +293,16 @@ int tight_layout(const arena_buf_t *bufs, int32_t n, int64_t alignment, const ti
         rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
         goto done;
     }
-    placer_greedy_order(p, order);
+    bestfit_greedy_order(p, order);
     int64_t cur;
-    if ((rc = placer_run(p, order, offsets, &cur, err)))
+    if ((rc = bestfit_run(p, order, offsets, &cur, err)))
         goto done;
     stats->iterations = 1;
     stats->greedy_height = cur;
     int64_t peak;
     stats->lower_bound = arena_max_live(bufs, n, alignment, &peak);
     int64_t best = cur;
-    const int64_t *aligned = placer_aligned(p);
+    const int64_t *aligned = bestfit_aligned(p);
     memcpy(cur_off, offsets, nn * sizeof *cur_off);
     /* the timeline layout costs a fraction of a greedy run and wins where
      * buffers die in about the order they were made */
@@ -346,7 +346,7 @@ int tight_layout(const arena_buf_t *bufs, int32_t n, int64_t alignment, const ti
         int32_t to = (int32_t)(next(&seed) % (uint64_t)from);
         move_earlier(order, from, to);
         int64_t h;
-        if ((rc = placer_run(p, order, off, &h, err)))
+        if ((rc = bestfit_run(p, order, off, &h, err)))
             goto done;
         stats->iterations++;
         if (h <= cur) {
@@ -375,6 +375,6 @@ done:
     free(top);
     free(off);
     free(cur_off);
-    placer_free(p);
+    bestfit_free(p);
     return rc;
 }

@@ -12,8 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arena.h"
-#include "error.h"
+#include "layout/arena.h"
+#include "util/error.h"
 
 typedef struct tight_options {
     int64_t max_iterations;       /* the budget: a tenth of it in greedy runs (scaled by 2,048 / buffers
@@ -37,7 +37,7 @@ typedef struct tight_stats {
 } tight_stats_t;
 
 /* Lays bufs out as tightly as the search finds; offsets and *height as
- * arena_layout's. */
+ * layout_run's. */
 int tight_layout(const arena_buf_t *bufs, int32_t n, int64_t alignment, const tight_options_t *o, int64_t *offsets,
                  int64_t *height, tight_stats_t *stats, rs_error_t *err);
 

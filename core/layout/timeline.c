@@ -1,10 +1,10 @@
-#include "timeline.h"
+#include "layout/timeline.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "checked.h"
-#include "vec.h"
+#include "util/checked.h"
+#include "util/vec.h"
 
 typedef struct gap {
     int64_t lo, hi; /* [lo, hi); the last one is open above (hi == INT64_MAX) */

@@ -9,10 +9,10 @@
 
 #include <stdint.h>
 
-#include "arena.h"
-#include "error.h"
+#include "layout/arena.h"
+#include "util/error.h"
 
-/* Lays bufs out in time order; offsets and *height as arena_layout's
+/* Lays bufs out in time order; offsets and *height as layout_run's
  * (aligned sizes given, one per buffer). */
 int timeline_layout(const arena_buf_t *bufs, const int64_t *aligned, int32_t n, int64_t *offsets, int64_t *height,
                  rs_error_t *err);

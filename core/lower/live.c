@@ -1,9 +1,9 @@
-#include "live.h"
+#include "lower/live.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "checked.h"
+#include "util/checked.h"
 
 int live_compute(const lowering_t *l, const placement_t *p, liveness_t *out, rs_error_t *err)
 {

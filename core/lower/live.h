@@ -5,9 +5,9 @@
 
 #include <stdint.h>
 
-#include "error.h"
-#include "lower.h"
-#include "place.h"
+#include "lower/lower.h"
+#include "lower/virtualizer.h"
+#include "util/error.h"
 
 typedef struct liveness {
     int32_t n_nodes;

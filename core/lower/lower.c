@@ -1,10 +1,12 @@
-#include "lower.h"
+#include "lower/lower.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "checked.h"
+#include "util/checked.h"
+#include "util/sorted.h"
 
 /* Points every array of l into base, from the counts; returns the bytes
  * used (base may be NULL to only measure). */
@@ -127,7 +129,7 @@ int lower_routine(const routine_t *r, const bindings_t *b, lowering_t **out, rs_
         if ((rc = eval_shape(dims, k, &env, l->dims + doff, &l->elems[i], err)))
             goto fail;
         doff += k;
-        if (!checked_mul(l->elems[i], dtype_size((dtype_t)nd_->dtype), &l->bytes[i])) {
+        if (!dtype_bytes((dtype_t)nd_->dtype, l->elems[i], &l->bytes[i])) {
             rc = error_set(err, RS_EINPUT, r->path, nd_->line, nd_->col,
                            "'%s' has more than 2^63 bytes", nd_->name);
             goto fail;
@@ -239,43 +241,99 @@ void lower_free(lowering_t *l)
     free(l);
 }
 
-#define CMP_ARRAY(field, count)                                                           \
-    do {                                                                                  \
-        for (size_t i_ = 0; i_ < (size_t)(count); i_++)                                   \
-            if (a->field[i_] != b->field[i_]) {                                           \
-                snprintf(what, n, "%s[%zu] differs: %lld vs %lld", #field, i_,            \
-                         (long long)a->field[i_], (long long)b->field[i_]);               \
-                return 1;                                                                 \
-            }                                                                             \
-    } while (0)
+typedef enum { BY_NODE, BY_STEP, BY_DIM, BY_ARG, BY_READ } diff_by_t;
 
-int lower_compare(const lowering_t *a, const lowering_t *b, char *what, size_t n)
+typedef struct diff_walk {
+    const lowering_t *a, *b;
+    void (*fn)(void *ud, const lower_diff_t *d);
+    void *ud;
+    int64_t n;
+} diff_walk_t;
+
+static void differs(diff_walk_t *w, const char *field, diff_by_t by, int64_t i, int64_t va, int64_t vb)
 {
+    const lowering_t *a = w->a;
+    lower_diff_t d = { .field = field, .index = i, .node = -1, .step = -1, .a = va, .b = vb };
+    switch (by) {
+    case BY_NODE: d.node = i < a->n_nodes ? (int32_t)i : -1; break;
+    case BY_DIM: d.node = sorted_last_le32(a->dim_off, a->n_nodes, i); break;
+    case BY_READ: d.node = sorted_last_le32(a->rd_off, a->n_nodes, i); break;
+    case BY_STEP: d.step = i < a->n_steps ? (int32_t)i : -1; break;
+    case BY_ARG: d.step = sorted_last_le32(a->arg_off, a->n_steps, i); break;
+    }
+    if (d.step >= 0)
+        d.node = a->step_owner[d.step];
+    w->n++;
+    if (w->fn)
+        w->fn(w->ud, &d);
+}
+
+#define DIFF_ARRAY(w, field, count, by)                                                   \
+    for (size_t i_ = 0; i_ < (size_t)(count); i_++)                                       \
+        if ((w)->a->field[i_] != (w)->b->field[i_])                                       \
+            differs((w), #field, (by), (int64_t)i_, (int64_t)(w)->a->field[i_], (int64_t)(w)->b->field[i_])
+
+int64_t lower_diff_each(const lowering_t *a, const lowering_t *b, void (*fn)(void *ud, const lower_diff_t *d),
+                        void *ud)
+{
+    diff_walk_t w = { a, b, fn, ud, 0 };
+    lower_diff_t d = { .field = "routine", .index = -1, .node = -1, .step = -1 };
     if (a->routine != b->routine) {
-        snprintf(what, n, "lowered from different routines");
+        if (fn)
+            fn(ud, &d);
         return 1;
     }
     if (a->n_nodes != b->n_nodes || a->n_steps != b->n_steps || a->n_args != b->n_args || a->n_dims != b->n_dims) {
-        snprintf(what, n, "sizes differ (nodes %d/%d, steps %d/%d, args %d/%d)", a->n_nodes, b->n_nodes,
-                 a->n_steps, b->n_steps, a->n_args, b->n_args);
+        d.field = "sizes";
+        d.a = a->n_nodes;
+        d.b = b->n_nodes;
+        if (fn)
+            fn(ud, &d);
         return 1;
     }
     size_t N = (size_t)a->n_nodes, S = (size_t)a->n_steps, A = (size_t)a->n_args;
-    CMP_ARRAY(bytes, N);
-    CMP_ARRAY(elems, N);
-    CMP_ARRAY(cost, N);
-    CMP_ARRAY(kind, N);
-    CMP_ARRAY(flags, N);
-    CMP_ARRAY(ndefs, N);
-    CMP_ARRAY(first_def, N);
-    CMP_ARRAY(last_def, N);
-    CMP_ARRAY(dim_off, N + 1);
-    CMP_ARRAY(dims, (size_t)a->n_dims);
-    CMP_ARRAY(step_owner, S);
-    CMP_ARRAY(step_cost, S);
-    CMP_ARRAY(arg_off, S + 1);
-    CMP_ARRAY(args, A);
-    CMP_ARRAY(rd_off, N + 1);
-    CMP_ARRAY(rd_step, A);
-    return 0;
+    DIFF_ARRAY(&w, bytes, N, BY_NODE);
+    DIFF_ARRAY(&w, elems, N, BY_NODE);
+    DIFF_ARRAY(&w, cost, N, BY_NODE);
+    DIFF_ARRAY(&w, kind, N, BY_NODE);
+    DIFF_ARRAY(&w, flags, N, BY_NODE);
+    DIFF_ARRAY(&w, ndefs, N, BY_NODE);
+    DIFF_ARRAY(&w, first_def, N, BY_NODE);
+    DIFF_ARRAY(&w, last_def, N, BY_NODE);
+    DIFF_ARRAY(&w, dim_off, N + 1, BY_NODE);
+    DIFF_ARRAY(&w, dims, (size_t)a->n_dims, BY_DIM);
+    DIFF_ARRAY(&w, step_owner, S, BY_STEP);
+    DIFF_ARRAY(&w, step_cost, S, BY_STEP);
+    DIFF_ARRAY(&w, arg_off, S + 1, BY_STEP);
+    DIFF_ARRAY(&w, args, A, BY_ARG);
+    DIFF_ARRAY(&w, rd_off, N + 1, BY_NODE);
+    DIFF_ARRAY(&w, rd_step, A, BY_READ);
+    return w.n;
+}
+
+typedef struct first_diff {
+    char *what;
+    size_t n;
+    bool seen;
+} first_diff_t;
+
+static void note_first(void *ud, const lower_diff_t *d)
+{
+    first_diff_t *f = ud;
+    if (f->seen)
+        return;
+    f->seen = true;
+    if (strcmp(d->field, "routine") == 0)
+        snprintf(f->what, f->n, "lowered from different routines");
+    else if (strcmp(d->field, "sizes") == 0)
+        snprintf(f->what, f->n, "sizes differ");
+    else
+        snprintf(f->what, f->n, "%s[%lld] differs: %lld vs %lld", d->field, (long long)d->index, (long long)d->a,
+                 (long long)d->b);
+}
+
+int lower_compare(const lowering_t *a, const lowering_t *b, char *what, size_t n)
+{
+    first_diff_t f = { what, n, false };
+    return lower_diff_each(a, b, note_first, &f) != 0;
 }

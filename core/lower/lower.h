@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
-#include "routine.h"
+#include "model/routine.h"
+#include "util/error.h"
 
 typedef struct lowering {
     const routine_t *routine; /* borrowed: names, ops, source lines */
@@ -47,6 +47,22 @@ int lower_routine(const routine_t *r, const bindings_t *b, lowering_t **out, rs_
 int lower_copy(const lowering_t *l, lowering_t **out, rs_error_t *err);
 
 void lower_free(lowering_t *l);
+
+/* One difference between two lowerings: field[index] holds a in one and b
+ * in the other; node and step say what it belongs to (-1 when nothing). */
+typedef struct lower_diff {
+    const char *field;  /* "bytes", "args", ...; "sizes" when the counts differ */
+    int64_t index;
+    int32_t node, step;
+    int64_t a, b;
+} lower_diff_t;
+
+/* Calls fn (when not NULL) for every difference between a and b in the
+ * fields a scoring consumes, in field order, and returns how many there
+ * were.  Lowerings of different sizes (or routines) make one difference,
+ * field "sizes" (or "routine"): their arrays do not line up. */
+int64_t lower_diff_each(const lowering_t *a, const lowering_t *b, void (*fn)(void *ud, const lower_diff_t *d),
+                        void *ud);
 
 /* Compares every field a scoring consumes; returns 0 when equal, otherwise
  * nonzero with a description of the first difference in what[0..n). */

@@ -1,4 +1,4 @@
-#include "score.h"
+#include "lower/score.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -9,14 +9,14 @@ void score_config_default(score_config_t *c)
     c->alignment = 1;
     c->max_inline_depth = 8;
     c->aliasing = true;
-    c->layout = ARENA_GREEDY;
+    c->layout = LAYOUT_GREEDY;
 }
 
 void score_detail_free(score_detail_t *d)
 {
     if (!d)
         return;
-    place_free(&d->place);
+    virtualizer_free(&d->place);
     live_free(&d->live);
     free(d->aligned);
     free(d->offset);
@@ -35,7 +35,7 @@ int score_lowering(const lowering_t *l, const uint8_t *prefs, const score_config
     arena_buf_t *bufs = NULL;
     int32_t *ids = NULL;
     int64_t *offs = NULL;
-    int rc = place_virtualize(l, prefs, cfg->max_inline_depth, &d->place, err);
+    int rc = virtualizer_run(l, prefs, cfg->max_inline_depth, &d->place, err);
     if (!rc)
         rc = live_compute(l, &d->place, &d->live, err);
     if (rc)
@@ -67,8 +67,11 @@ int score_lowering(const lowering_t *l, const uint8_t *prefs, const score_config
         ids[m++] = i;
     }
     int64_t height;
-    if ((rc = arena_layout(bufs, m, cfg->alignment, cfg->layout, offs, &height, err)))
+    if ((rc = layout_run(bufs, m, cfg->alignment, cfg->layout, offs, &height, err))) {
+        if (rc == RS_EINPUT && !err->file[0]) /* the arena overflows: say whose */
+            error_set(err, rc, l->routine->path, 0, 0, "%s", err->msg);
         goto done;
+    }
     for (int32_t k = 0; k < m; k++)
         d->offset[ids[k]] = offs[k];
     int64_t peak_step;

@@ -6,11 +6,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arena.h"
-#include "error.h"
-#include "live.h"
-#include "lower.h"
-#include "place.h"
+#include "layout/layout.h"
+#include "lower/live.h"
+#include "lower/lower.h"
+#include "lower/virtualizer.h"
+#include "util/error.h"
 
 typedef struct footprint {
     int64_t total;      /* the arena's high-water mark */
@@ -24,7 +24,7 @@ typedef struct score_config {
     int64_t alignment;         /* >= 1 */
     int32_t max_inline_depth;  /* >= 0 */
     bool aliasing;             /* buffer_aliasing; off: every buffer spans the routine */
-    arena_strategy_t layout;
+    layout_strategy_t layout;
     bool log_memory_budget;    /* fit's callers log the candidates the cap drops (the trace has them always) */
 } score_config_t;
 

@@ -1,9 +1,9 @@
-#include "place.h"
+#include "lower/virtualizer.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-const char *place_reason_name(place_reason_t r)
+const char *virtualizer_reason_name(virtualizer_reason_t r)
 {
     switch (r) {
     case REJECT_RESIDENT: return "resident";
@@ -15,7 +15,7 @@ const char *place_reason_name(place_reason_t r)
     }
 }
 
-static place_reason_t illegal_reason(const lowering_t *l, int32_t i)
+static virtualizer_reason_t illegal_reason(const lowering_t *l, int32_t i)
 {
     if (lower_is_resident(l, i))
         return REJECT_RESIDENT;
@@ -28,7 +28,7 @@ static place_reason_t illegal_reason(const lowering_t *l, int32_t i)
     return REJECT_NONE;
 }
 
-int place_virtualize(const lowering_t *l, const uint8_t *prefs, int32_t max_inline_depth,
+int virtualizer_run(const lowering_t *l, const uint8_t *prefs, int32_t max_inline_depth,
                      placement_t *out, rs_error_t *err)
 {
     memset(out, 0, sizeof *out);
@@ -38,7 +38,7 @@ int place_virtualize(const lowering_t *l, const uint8_t *prefs, int32_t max_inli
     out->depth = calloc(N ? (size_t)N : 1, sizeof *out->depth);
     int32_t cap = 0;
     if (!out->is_inline || !out->depth) {
-        place_free(out);
+        virtualizer_free(out);
         return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     }
     /* Node index order is definition order: a node is declared by its first
@@ -47,7 +47,7 @@ int place_virtualize(const lowering_t *l, const uint8_t *prefs, int32_t max_inli
     for (int32_t i = 0; i < N; i++) {
         if (!((prefs && prefs[i]) || (l->flags[i] & FLAG_INLINE)))
             continue;
-        place_reason_t why = illegal_reason(l, i);
+        virtualizer_reason_t why = illegal_reason(l, i);
         int32_t depth = 0;
         if (why == REJECT_NONE) {
             int32_t s = l->first_def[i];
@@ -68,19 +68,19 @@ int place_virtualize(const lowering_t *l, const uint8_t *prefs, int32_t max_inli
         }
         if (out->n_rejected == cap) {
             cap = cap ? cap * 2 : 8;
-            place_rejection_t *nr = realloc(out->rejected, (size_t)cap * sizeof *nr);
+            virtualizer_rejection_t *nr = realloc(out->rejected, (size_t)cap * sizeof *nr);
             if (!nr) {
-                place_free(out);
+                virtualizer_free(out);
                 return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
             }
             out->rejected = nr;
         }
-        out->rejected[out->n_rejected++] = (place_rejection_t){ i, (uint8_t)why, depth };
+        out->rejected[out->n_rejected++] = (virtualizer_rejection_t){ i, (uint8_t)why, depth };
     }
     return RS_OK;
 }
 
-void place_free(placement_t *p)
+void virtualizer_free(placement_t *p)
 {
     free(p->is_inline);
     free(p->depth);

@@ -1,9 +1,9 @@
-#include "expr.h"
+#include "model/expr.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "checked.h"
+#include "util/checked.h"
 
 enum { OP_CONST, OP_SYM, OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_SHL, OP_NEG };
 

@@ -8,9 +8,9 @@
 
 #include <stdint.h>
 
-#include "error.h"
-#include "lex.h"
-#include "strmap.h"
+#include "model/lex.h"
+#include "util/error.h"
+#include "util/strmap.h"
 
 typedef struct expr_op {
     uint8_t kind;  /* internal opcode */

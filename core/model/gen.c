@@ -1,11 +1,11 @@
-#include "gen.h"
+#include "model/gen.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "routine.h"
-#include "strbuf.h"
+#include "model/routine.h"
+#include "util/strbuf.h"
 
 typedef struct bind_default {
     const char *name;

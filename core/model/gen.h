@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "error.h"
+#include "util/error.h"
 
 typedef enum gen_kind { GEN_TRANSFORMER, GEN_RESNET, GEN_UNET, GEN_CHAIN, GEN_MLP, GEN_COUNT } gen_kind_t;
 

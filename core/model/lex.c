@@ -1,4 +1,4 @@
-#include "lex.h"
+#include "model/lex.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -15,16 +15,25 @@ bool lex_at_end(lex_t *lx)
     return lx->pos >= lx->len || lx->s[lx->pos] == '#';
 }
 
-int lex_col_at(const lex_t *lx, size_t pos)
+int lex_col_at(lex_t *lx, size_t pos)
 {
+    if (pos > lx->len)
+        pos = lx->len;
+    size_t i = 0;
     int col = 1;
-    for (size_t i = 0; i < pos && i < lx->len; i++)
+    if (lx->col_at > 0 && lx->col_pos <= pos) {
+        i = lx->col_pos;
+        col = lx->col_at;
+    }
+    for (; i < pos; i++)
         if (((unsigned char)lx->s[i] & 0xC0) != 0x80)
             col++;
+    lx->col_pos = pos;
+    lx->col_at = col;
     return col;
 }
 
-int lex_col(const lex_t *lx) { return lex_col_at(lx, lx->pos); }
+int lex_col(lex_t *lx) { return lex_col_at(lx, lx->pos); }
 
 static bool ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 static bool ident_char(char c) { return ident_start(c) || (c >= '0' && c <= '9') || c == '.'; }

@@ -12,6 +12,10 @@ typedef struct lex {
     size_t len;
     size_t pos;
     int line;         /* 1-based */
+    /* the column of byte col_pos, so that asking for columns left to right
+     * costs the line's length once, not once per token (0: none yet) */
+    size_t col_pos;
+    int col_at;
 } lex_t;
 
 /* Skips blanks (space, tab, CR). */
@@ -20,9 +24,11 @@ void lex_skip_ws(lex_t *lx);
 /* True when only blanks or a `#` comment remain. */
 bool lex_at_end(lex_t *lx);
 
-/* The 1-based character column of byte offset pos. */
-int lex_col_at(const lex_t *lx, size_t pos);
-int lex_col(const lex_t *lx);
+/* The 1-based character column of byte offset pos: counted from the last
+ * column asked for when pos is at or after it, so a parse that asks at each
+ * token as it goes is linear in the line's length. */
+int lex_col_at(lex_t *lx, size_t pos);
+int lex_col(lex_t *lx);
 
 /* After blanks: consumes an identifier [A-Za-z_][A-Za-z0-9_.]* and returns
  * true with *start, *len set; false (nothing consumed) otherwise. */

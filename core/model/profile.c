@@ -1,4 +1,4 @@
-#include "profile.h"
+#include "model/profile.h"
 
 void profile_apply(const profile_t *p, score_config_t *cfg)
 {

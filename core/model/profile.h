@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "score.h"
+#include "lower/score.h"
 
 typedef struct profile {
     char name[64];

@@ -1,15 +1,37 @@
-#include "routine.h"
+#include "model/routine.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *DTYPE_NAMES[DT_COUNT] = { "u8", "i8", "f16", "bf16", "f32", "i32", "f64", "i64" };
-static const int DTYPE_SIZES[DT_COUNT] = { 1, 1, 2, 2, 4, 4, 8, 8 };
+static const char *DTYPE_NAMES[DT_COUNT] = {
+    "u8", "i8", "f16", "bf16", "f32", "i32", "f64", "i64",
+    "pred", "s8", "s16", "u16", "s32", "u32", "s64", "u64", "c64", "c128", "s4", "u4",
+    "f8e5m2", "f8e4m3", "f8e4m3fn", "f8e4m3b11fnuz", "f8e5m2fnuz", "f8e4m3fnuz", "f8e3m4", "f8e8m0fnu",
+    "f4e2m1fn",
+};
+static const int DTYPE_BITS[DT_COUNT] = {
+    8, 8, 16, 16, 32, 32, 64, 64,
+    8, 8, 16, 16, 32, 32, 64, 64, 64, 128, 4, 4,
+    8, 8, 8, 8, 8, 8, 8, 8,
+    4,
+};
 
-int dtype_size(dtype_t t) { return (unsigned)t < DT_COUNT ? DTYPE_SIZES[t] : 0; }
+int dtype_bits(dtype_t t) { return (unsigned)t < DT_COUNT ? DTYPE_BITS[t] : 0; }
+int dtype_size(dtype_t t) { return (unsigned)t < DT_COUNT ? (DTYPE_BITS[t] + 7) / 8 : 0; }
 const char *dtype_name(dtype_t t) { return (unsigned)t < DT_COUNT ? DTYPE_NAMES[t] : "?"; }
 
-static int dtype_lookup(const char *s, size_t n)
+bool dtype_bytes(dtype_t t, int64_t elems, int64_t *bytes)
+{
+    /* whole groups of 8 elements are whole bytes, so only the rest rounds
+     * up: counting bits for all of them would overflow 4x below 2^63 bytes */
+    int64_t bits = dtype_bits(t), whole;
+    if (elems < 0 || __builtin_mul_overflow(elems / 8, bits, &whole))
+        return false;
+    return !__builtin_add_overflow(whole, ((elems % 8) * bits + 7) / 8, bytes);
+}
+
+int dtype_lookup(const char *s, size_t n)
 {
     for (int i = 0; i < DT_COUNT; i++)
         if (strlen(DTYPE_NAMES[i]) == n && memcmp(DTYPE_NAMES[i], s, n) == 0)
@@ -28,7 +50,20 @@ typedef struct parse {
     int32_t bind_cap;
     strmap_t *later_defs; /* name -> line of its first definition, from a prescan */
     bool seen_routine;
+    int routine_line;
 } parse_t;
+
+/* The line starting at text[i]: its length without the line end, and how
+ * far the next one starts.  LF, CRLF and a lone CR (old Mac files) all end
+ * a line, so a CR-only file is not read as one long line. */
+static size_t line_span(const char *text, size_t len, size_t i, size_t *next)
+{
+    size_t e = i;
+    while (e < len && text[e] != '\n' && text[e] != '\r')
+        e++;
+    *next = e + (e < len) + (e + 1 < len && text[e] == '\r' && text[e + 1] == '\n');
+    return e - i;
+}
 
 static char *dup_n(const char *s, size_t n)
 {
@@ -38,6 +73,11 @@ static char *dup_n(const char *s, size_t n)
         d[n] = 0;
     }
     return d;
+}
+
+static int hexval(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
 }
 
 static int oom(parse_t *p) { return error_set(p->err, RS_ENOMEM, p->r->path, p->lx.line, 0, "out of memory"); }
@@ -180,6 +220,75 @@ static int check_new_name(parse_t *p, const char *name, size_t nlen, int col)
                      (int)nlen, name, (int)p->r->nodes[prev].line);
 }
 
+/* A double-quoted string at the cursor (after blanks), unescaped into a new
+ * string: \\ \" \n \t and \xHH. */
+static int parse_string(parse_t *p, char **out)
+{
+    lex_t *lx = &p->lx;
+    lex_skip_ws(lx);
+    if (!lex_accept(lx, "\""))
+        return expected(p, "a double-quoted string");
+    int open_col = lex_col(lx) - 1;
+    size_t b = lx->pos;
+    char *s = malloc(lx->len - b + 1);
+    if (!s)
+        return oom(p);
+    size_t n = 0;
+    for (;;) {
+        if (lx->pos >= lx->len) {
+            free(s);
+            return error_set(p->err, RS_EINPUT, p->r->path, lx->line, open_col, "unterminated string");
+        }
+        char c = lx->s[lx->pos++];
+        if (c == '"')
+            break;
+        if (c != '\\') {
+            s[n++] = c;
+            continue;
+        }
+        char e = lx->pos < lx->len ? lx->s[lx->pos++] : 0;
+        int hi, lo;
+        if (e == '\\' || e == '"')
+            s[n++] = e;
+        else if (e == 'n')
+            s[n++] = '\n';
+        else if (e == 't')
+            s[n++] = '\t';
+        else if (e == 'x' && lx->pos + 2 <= lx->len && (hi = hexval(lx->s[lx->pos])) >= 0 &&
+                 (lo = hexval(lx->s[lx->pos + 1])) >= 0) {
+            s[n++] = (char)(hi * 16 + lo);
+            lx->pos += 2;
+        } else {
+            free(s);
+            return error_set(p->err, RS_EINPUT, p->r->path, lx->line, lex_col_at(lx, lx->pos - (e ? 2 : 1)),
+                             "unknown escape in a string (expected \\\\ \\\" \\n \\t or \\xHH)");
+        }
+    }
+    s[n] = 0;
+    *out = s;
+    return RS_OK;
+}
+
+/* `hlo="..."`, `op_name="..."`, `source="..."` (where a node came from) if
+ * the word w[0..wl) names one: *took true and the value is stored in nd's
+ * fields (given once each). */
+static int parse_origin(parse_t *p, const char *w, size_t wl, int col, char **fields[3], bool *took)
+{
+    static const char *NAMES[3] = { "hlo", "op_name", "source" };
+    *took = false;
+    for (int k = 0; k < 3; k++) {
+        if (strlen(NAMES[k]) != wl || memcmp(NAMES[k], w, wl) != 0)
+            continue;
+        if (*fields[k])
+            return error_set(p->err, RS_EINPUT, p->r->path, p->lx.line, col, "%s= given twice", NAMES[k]);
+        if (!lex_accept(&p->lx, "="))
+            return expected(p, "'=' and a quoted string");
+        *took = true;
+        return parse_string(p, fields[k]);
+    }
+    return RS_OK;
+}
+
 static int stmt_routine(parse_t *p, int col)
 {
     if (p->seen_routine)
@@ -189,10 +298,13 @@ static int stmt_routine(parse_t *p, int col)
     size_t nl;
     if (!lex_ident(&p->lx, &n, &nl))
         return expected(p, "the routine's name after `routine`");
+    if (!lex_at_end(&p->lx))
+        return expected(p, "end of line after the routine's name");
     p->r->name = dup_n(n, nl);
     if (!p->r->name)
         return oom(p);
     p->seen_routine = true;
+    p->routine_line = p->lx.line;
     return RS_OK;
 }
 
@@ -275,7 +387,7 @@ static int stmt_dtype(parse_t *p)
     int t = dtype_lookup(n, nl);
     if (t < 0)
         return error_set(p->err, RS_EINPUT, p->r->path, p->lx.line, col + 0,
-                         "unknown type '%.*s' (expected u8 i8 f16 bf16 f32 i32 f64 i64)", (int)nl, n);
+                         "unknown type '%.*s' (expected u8 i8 f16 bf16 f32 i32 f64 i64, or an XLA type: pred s32 bf16 ...)", (int)nl, n);
     p->cur_dtype = t;
     return RS_OK;
 }
@@ -314,14 +426,26 @@ static int stmt_resident(parse_t *p, uint8_t kind)
         return rc;
     int dt = p->cur_dtype;
     uint8_t flags = 0;
+    char *origin[3] = { NULL, NULL, NULL };
+    char **fields[3] = { &origin[0], &origin[1], &origin[2] };
     parse_opt_dtype(p, &dt);
-    if ((rc = parse_flags(p, &flags)) || (!lex_at_end(&p->lx) && (rc = expected(p, "a type, @flags or end of line")))) {
-        free_exprs(dims, nd);
-        return rc;
+    rc = parse_flags(p, &flags);
+    for (bool took = true; !rc && took;) {
+        const char *w;
+        size_t wl;
+        lex_skip_ws(&p->lx);
+        int wcol = lex_col(&p->lx);
+        lex_t save = p->lx;
+        took = false;
+        if (lex_ident(&p->lx, &w, &wl) && !(rc = parse_origin(p, w, wl, wcol, fields, &took)) && !took)
+            p->lx = save;
     }
     int32_t idx;
-    if ((rc = add_node(p, n, nl, kind, col, &idx))) {
+    if (rc || (!lex_at_end(&p->lx) && (rc = expected(p, "a type, @flags, hlo=/op_name=/source= or end of line"))) ||
+        (rc = add_node(p, n, nl, kind, col, &idx))) {
         free_exprs(dims, nd);
+        for (int k = 0; k < 3; k++)
+            free(origin[k]);
         return rc;
     }
     routine_node_t *node = &p->r->nodes[idx];
@@ -329,6 +453,9 @@ static int stmt_resident(parse_t *p, uint8_t kind)
     node->ndims = nd;
     node->dtype = (uint8_t)dt;
     node->flags = flags;
+    node->hlo = origin[0];
+    node->op_name = origin[1];
+    node->source = origin[2];
     return RS_OK;
 }
 
@@ -414,6 +541,8 @@ static int stmt_define(parse_t *p, const char *name, size_t nlen, int col, bool 
         return rc;
     }
     uint8_t flags = 0;
+    char *origin[3] = { NULL, NULL, NULL };
+    char **fields[3] = { &origin[0], &origin[1], &origin[2] };
     for (;;) {
         lex_skip_ws(&p->lx);
         int tcol = lex_col(&p->lx);
@@ -426,41 +555,47 @@ static int stmt_define(parse_t *p, const char *name, size_t nlen, int col, bool 
                 s.dtype = (int8_t)t;
                 continue;
             }
+            bool took = false;
+            if (!accum && ((rc = parse_origin(p, w, wl, tcol, fields, &took)) || took)) {
+                if (rc)
+                    break;
+                continue;
+            }
             if (wl == 4 && memcmp(w, "cost", 4) == 0 && !s.has_cost) {
                 if (!lex_accept(&p->lx, "=")) {
-                    free_step(&s);
-                    return expected(p, "'=' after cost");
+                    rc = expected(p, "'=' after cost");
+                    break;
                 }
-                if ((rc = expr_parse(&p->lx, &r->syms, &s.cost, p->err))) {
-                    free_step(&s);
-                    return rc;
-                }
+                if ((rc = expr_parse(&p->lx, &r->syms, &s.cost, p->err)))
+                    break;
                 s.has_cost = true;
                 continue;
             }
             p->lx = save;
-            free_step(&s);
-            return error_set(p->err, RS_EINPUT, r->path, p->lx.line, tcol,
-                             "unexpected '%.*s' (expected a type, cost=EXPR, @flags or end of line)",
-                             (int)(wl > 40 ? 40 : wl), w);
+            rc = error_set(p->err, RS_EINPUT, r->path, p->lx.line, tcol,
+                           "unexpected '%.*s' (expected a type, cost=EXPR, @flags or end of line)",
+                           (int)(wl > 40 ? 40 : wl), w);
+            break;
         }
         if (p->lx.pos < p->lx.len && p->lx.s[p->lx.pos] == '@') {
             if (accum) {
-                free_step(&s);
-                return error_set(p->err, RS_EINPUT, r->path, p->lx.line, tcol,
-                                 "flags belong on the first definition ('='), not on '+='");
+                rc = error_set(p->err, RS_EINPUT, r->path, p->lx.line, tcol,
+                               "flags belong on the first definition ('='), not on '+='");
+                break;
             }
-            if ((rc = parse_flags(p, &flags))) {
-                free_step(&s);
-                return rc;
-            }
+            if ((rc = parse_flags(p, &flags)))
+                break;
             continue;
         }
         break;
     }
-    if (!lex_at_end(&p->lx)) {
+    if (!rc && !lex_at_end(&p->lx))
+        rc = expected(p, "a type, cost=EXPR, @flags, hlo=/op_name=/source= or end of line");
+    if (rc) {
         free_step(&s);
-        return expected(p, "a type, cost=EXPR, @flags or end of line");
+        for (int k = 0; k < 3; k++)
+            free(origin[k]);
+        return rc;
     }
     if (accum && s.dtype >= 0 && s.dtype != r->nodes[node].dtype) {
         int dt = s.dtype;
@@ -469,17 +604,18 @@ static int stmt_define(parse_t *p, const char *name, size_t nlen, int col, bool 
                          "'+=' with type %s on '%.*s' of type %s", dtype_name((dtype_t)dt), (int)nlen, name,
                          dtype_name((dtype_t)r->nodes[node].dtype));
     }
-    if ((rc = grow_steps(p))) {
+    if ((rc = grow_steps(p)) || (!accum && (rc = add_node(p, name, nlen, NODE_DEF, col, &node)))) {
         free_step(&s);
+        for (int k = 0; k < 3; k++)
+            free(origin[k]);
         return rc;
     }
     if (!accum) {
-        if ((rc = add_node(p, name, nlen, NODE_DEF, col, &node))) {
-            free_step(&s);
-            return rc;
-        }
         routine_node_t *nd = &r->nodes[node];
         nd->flags = flags;
+        nd->hlo = origin[0];
+        nd->op_name = origin[1];
+        nd->source = origin[2];
         if (s.dtype >= 0)
             nd->dtype = (uint8_t)s.dtype;
         /* the node's shape is its first definition's; steps keep their own
@@ -497,9 +633,8 @@ static int stmt_define(parse_t *p, const char *name, size_t nlen, int col, bool 
 static int prescan(parse_t *p, const char *text, size_t len)
 {
     int line = 1;
-    for (size_t i = 0; i < len;) {
-        const char *e = memchr(text + i, '\n', len - i);
-        size_t ll = e ? (size_t)(e - (text + i)) : len - i;
+    for (size_t i = 0, next; i < len; i = next) {
+        size_t ll = line_span(text, len, i, &next);
         lex_t lx = { .file = p->r->path, .s = text + i, .len = ll, .line = line };
         const char *n;
         size_t nl;
@@ -516,7 +651,6 @@ static int prescan(parse_t *p, const char *text, size_t len)
             if (nl && strmap_get(p->later_defs, n, nl) < 0 && strmap_put(p->later_defs, n, nl, line) != 0)
                 return oom(p);
         }
-        i += ll + 1;
         line++;
     }
     return RS_OK;
@@ -592,16 +726,18 @@ int routine_parse(const char *path, const char *text, size_t len, routine_t **ou
     if ((rc = prescan(&p, text, len)))
         goto done;
     int line = 1;
-    for (size_t i = 0; i < len && !rc; line++) {
-        const char *e = memchr(text + i, '\n', len - i);
-        size_t ll = e ? (size_t)(e - (text + i)) : len - i;
+    for (size_t i = 0, next; i < len && !rc; line++, i = next) {
+        size_t ll = line_span(text, len, i, &next);
         p.lx = (lex_t){ .file = r->path, .s = text + i, .len = ll, .line = line };
         rc = parse_line(&p);
-        i += ll + 1;
     }
     if (!rc && !p.seen_routine)
         rc = error_set(err, RS_EINPUT, path, 1, 1, len ? "expected `routine NAME` as the first statement"
                                                        : "empty file: expected `routine NAME` as the first statement");
+    if (!rc && r->n_nodes == 0)
+        rc = error_set(err, RS_EINPUT, path, p.routine_line, 1,
+                       "routine '%s' declares nothing: expected input, param or NAME = OP(ARGS) [DIMS] after it",
+                       r->name);
     if (!rc)
         rc = ensure_bind_slots(&p);
 done:
@@ -621,6 +757,9 @@ void routine_free(routine_t *r)
         return;
     for (int32_t i = 0; i < r->n_nodes; i++) {
         free(r->nodes[i].name);
+        free(r->nodes[i].hlo);
+        free(r->nodes[i].op_name);
+        free(r->nodes[i].source);
         free_exprs(r->nodes[i].dims, r->nodes[i].ndims);
     }
     for (int32_t i = 0; i < r->n_steps; i++)
@@ -639,6 +778,18 @@ void routine_free(routine_t *r)
 int32_t routine_find_node(const routine_t *r, const char *name)
 {
     return strmap_get(r->node_map, name, strlen(name));
+}
+
+const char *routine_node_origin(const routine_t *r, int32_t i, char *buf, size_t n)
+{
+    const routine_node_t *nd = &r->nodes[i];
+    size_t w = 0;
+    buf[0] = 0;
+    const char *parts[3] = { nd->hlo && strcmp(nd->hlo, nd->name) != 0 ? nd->hlo : NULL, nd->op_name, nd->source };
+    for (int k = 0; k < 3; k++)
+        if (parts[k] && parts[k][0] && w + 1 < n)
+            w += (size_t)snprintf(buf + w, n - w, "%s%s%s", w ? " " : "", k == 0 ? "%" : "", parts[k]);
+    return buf;
 }
 
 int routine_bindings(const routine_t *r, const char *const *overrides, int n_overrides,

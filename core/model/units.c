@@ -1,11 +1,11 @@
-#include "units.h"
+#include "model/units.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
-#include "checked.h"
+#include "util/checked.h"
 
 static int bad(rs_error_t *err, const char *what, const char *text, size_t pos, const char *msg)
 {
@@ -190,4 +190,43 @@ void units_format_bytes(int64_t bytes, char *buf, size_t n)
     }
     double a = v < 0 ? -v : v;
     snprintf(buf, n, a >= 100 ? "%.0f %s" : a >= 10 ? "%.1f %s" : "%.2f %s", v, names[k]);
+}
+
+/* v in the first of units (each scale 1000 times the last) where it reads
+ * below 1000 after rounding to three significant digits (999.7 k is
+ * "1.00 M", not "1000 k"). */
+static void format_3(double v, const char *const *units, int n_units, const double *scale, char *buf, size_t n)
+{
+    double a = v < 0 ? -v : v;
+    int k = 0;
+    while (k + 1 < n_units && a / scale[k] >= 999.5)
+        k++;
+    double x = v / scale[k], ax = x < 0 ? -x : x;
+    snprintf(buf, n, ax >= 99.95 ? "%.0f %s" : ax >= 9.995 ? "%.1f %s" : "%.2f %s", x, units[k]);
+}
+
+void units_format_flops(int64_t flops, char *buf, size_t n)
+{
+    static const char *units[] = { "FLOPs", "kFLOPs", "MFLOPs", "GFLOPs", "TFLOPs", "PFLOPs", "EFLOPs" };
+    static const double scale[] = { 1, 1e3, 1e6, 1e9, 1e12, 1e15, 1e18 };
+    if (flops < 1000 && flops > -1000) {
+        snprintf(buf, n, "%lld FLOPs", (long long)flops);
+        return;
+    }
+    format_3((double)flops, units, 7, scale, buf, n);
+}
+
+void units_format_seconds(double s, char *buf, size_t n)
+{
+    static const char *units[] = { "ns", "us", "ms", "s" };
+    static const double scale[] = { 1e-9, 1e-6, 1e-3, 1 };
+    double a = s < 0 ? -s : s;
+    if (a >= 3600)
+        snprintf(buf, n, "%.2f h", s / 3600);
+    else if (a >= 60)
+        snprintf(buf, n, a >= 599.5 ? "%.1f min" : "%.2f min", s / 60);
+    else if (a == 0)
+        snprintf(buf, n, "0 s");
+    else
+        format_3(s, units, 4, scale, buf, n);
 }

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "util/error.h"
 
 typedef enum budget_kind {
     BUDGET_BYTES,
@@ -44,5 +44,14 @@ int units_parse_int(const char *text, const char *what, int64_t min, int64_t max
 
 /* Formats bytes for people: "512 B", "1.5 KiB", "48.0 MiB", "2.00 GiB". */
 void units_format_bytes(int64_t bytes, char *buf, size_t n);
+
+/* Formats an operation count (a cost, recompute) in FLOPs with decimal
+ * prefixes, three significant digits: "640 FLOPs", "1.31 MFLOPs",
+ * "205 GFLOPs", "-12.0 kFLOPs"; up to E. */
+void units_format_flops(int64_t flops, char *buf, size_t n);
+
+/* Formats seconds, three significant digits, in ns, us, ms or s (min and h
+ * above a minute): "850 ns", "12.3 us", "4.56 ms", "1.23 s", "2.50 min". */
+void units_format_seconds(double s, char *buf, size_t n);
 
 #endif

@@ -1,8 +1,8 @@
-#include "cand.h"
+#include "plan/cand.h"
 
 #include <stdlib.h>
 
-#include "checked.h"
+#include "util/checked.h"
 
 const char *flip_dir_name(flip_dir_t d) { return d == FLIP_INLINE ? "Inline" : "Materialize"; }
 

@@ -4,10 +4,10 @@
 
 #include <stdint.h>
 
-#include "error.h"
-#include "live.h"
-#include "lower.h"
-#include "place.h"
+#include "lower/live.h"
+#include "lower/lower.h"
+#include "lower/virtualizer.h"
+#include "util/error.h"
 
 typedef enum flip_dir { FLIP_INLINE = 0, FLIP_MATERIALIZE = 1 } flip_dir_t;
 

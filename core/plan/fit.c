@@ -1,4 +1,4 @@
-#include "fit.h"
+#include "plan/fit.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cand.h"
-#include "vec.h"
+#include "plan/cand.h"
+#include "util/vec.h"
 
 /* ---- contexts ------------------------------------------------------------ */
 
@@ -82,6 +82,7 @@ typedef struct search {
     const fit_context_t *ctx;
     reuse_cell_t *cell;
     reuse_owner_t owner;
+    reuse_thunk_t thunk;     /* what the cell calls to lower */
     fit_plan_t *plan;
     int32_t n_nodes;
     uint8_t *base_prefs;     /* the context's preferences */
@@ -143,12 +144,20 @@ static int emit(search_t *s, fit_event_t ev, const int32_t *members, int32_t n_m
     return RS_OK;
 }
 
+/* The thunk a fit hands its reuse cell. */
+static int fit_lower(void *ud, lowering_t **out, const char **name, rs_error_t *err)
+{
+    const search_t *s = ud;
+    *name = s->opt->name ? s->opt->name : s->ctx->routine->name;
+    return lower_routine(s->ctx->routine, s->ctx->bindings, out, err);
+}
+
 /* score(context + extra[0..n)), through the reuse cell.  Thread-safe. */
 static int score_set(search_t *s, const int32_t *extra, int32_t n, footprint_t *fp, rs_error_t *err)
 {
     lowering_t *l;
     int rc = s->opt->relower ? lower_routine(s->ctx->routine, s->ctx->bindings, &l, err)
-                             : reuse_cell_lowering(s->cell, &s->owner, &l, err);
+                             : reuse_cell_lowering(s->cell, &s->owner, &s->thunk, &l, NULL, err);
     if (rc)
         return rc;
     uint8_t *prefs = malloc((size_t)s->n_nodes + 1);
@@ -202,6 +211,7 @@ static int cmp_cheapest(const void *pa, const void *pb)
 
 typedef struct round_one {
     search_t *s;
+    const reuse_scope_t *scope; /* the caller's, inherited by the workers */
     const int32_t *nodes;
     int64_t *solo;
     footprint_t *fps;
@@ -250,15 +260,22 @@ static void round_one_work(round_one_t *r, bool report_progress)
     }
 }
 
-static void *round_one_thread(void *arg)
+static int round_one_worker(void *arg)
 {
     round_one_work(arg, false);
+    return 0;
+}
+
+static void *round_one_thread(void *arg)
+{
+    round_one_t *r = arg;
+    reuse_with_scope(r->scope, round_one_worker, r);
     return NULL;
 }
 
 static int score_solo(search_t *s, const int32_t *nodes, int32_t n, int64_t *solo, rs_error_t *err)
 {
-    round_one_t r = { .s = s, .nodes = nodes, .solo = solo, .n = n };
+    round_one_t r = { .s = s, .scope = reuse_scope_current(), .nodes = nodes, .solo = solo, .n = n };
     r.fps = malloc((n ? (size_t)n : 1) * sizeof *r.fps);
     if (!r.fps)
         return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
@@ -508,7 +525,7 @@ static int round_two_run(search_t *s, const ranked_t *order, int32_t n, rs_error
 static int candidates_of_baseline(search_t *s, flip_candidate_t **out, int32_t *n, rs_error_t *err)
 {
     lowering_t *l;
-    int rc = reuse_cell_lowering(s->cell, &s->owner, &l, err);
+    int rc = reuse_cell_lowering(s->cell, &s->owner, &s->thunk, &l, NULL, err);
     if (rc)
         return rc;
     footprint_t fp;
@@ -632,9 +649,10 @@ int fit_run(const fit_options_t *opt, const fit_context_t *ctx, reuse_cell_t *ce
                          "fit needs buffer_aliasing on: with it off every buffer spans the whole routine, "
                          "so no flip can relieve anything");
     search_t s = { .opt = opt, .ctx = ctx, .owner = fit_owner(ctx, opt->name), .n_nodes = ctx->routine->n_nodes };
+    s.thunk = (reuse_thunk_t){ fit_lower, &s };
     reuse_cell_t *own_cell = NULL;
     if (!cell) {
-        cell = own_cell = reuse_cell_new(&s.owner, opt->audit);
+        cell = own_cell = reuse_cell_new();
         if (!cell)
             return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     }

@@ -7,11 +7,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "error.h"
-#include "reuse.h"
-#include "routine.h"
-#include "score.h"
-#include "units.h"
+#include "lower/score.h"
+#include "model/routine.h"
+#include "model/units.h"
+#include "plan/reuse.h"
+#include "util/error.h"
 
 /* A context: a routine under bindings and a config, with inline
  * preferences; a child adds the flips a fit accepted on top of its parent. */
@@ -131,14 +131,17 @@ typedef struct fit_options {
     budget_spec_t budget;
     int64_t device_bytes;      /* for BUDGET_DEVICE; -1 when there is no profile */
     int32_t threads;           /* round one; 0: one per core */
-    bool audit;                /* audit mode of the reuse cell it makes */
     bool relower;              /* benchmarks only: lower afresh for every scoring, no reuse */
     fit_progress_fn progress;
     void *progress_ud;
 } fit_options_t;
 
 /* Runs fit on ctx.  cell may be NULL (the fit makes its own, one search) or
- * a cell whose owner is (ctx, ctx->routine, ctx->bindings, opt->name).
+ * a cell that is empty or filled under the owner (ctx, ctx->routine,
+ * ctx->bindings, opt->name).  The lowering it hands the cell lowers
+ * ctx->routine under ctx->bindings and resolves the name to opt->name, else
+ * the routine's.  Round one's worker threads inherit the caller's reuse
+ * scope (audit, created-observer).
  * Errors: RS_EINPUT when buffer_aliasing is off or the budget cannot be
  * resolved; RS_EINVAL for a foreign cell; RS_ECANCELED from progress. */
 int fit_run(const fit_options_t *opt, const fit_context_t *ctx, reuse_cell_t *cell, fit_plan_t **out,

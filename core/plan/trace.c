@@ -1,6 +1,7 @@
-#include "trace.h"
+#include "plan/trace.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -49,6 +50,25 @@ static void sb_bytes(sb_t *b, int64_t bytes)
     sb_printf(b, "%s", t);
 }
 
+static void sb_flops(sb_t *b, int64_t flops)
+{
+    char t[32];
+    units_format_flops(flops, t, sizeof t);
+    sb_printf(b, "%s", t);
+}
+
+/* The second size of a comparison: when rounding prints both the same
+ * ("36.0 MiB > 36.0 MiB"), the difference in bytes follows it. */
+static void sb_bytes_vs(sb_t *b, int64_t bytes, int64_t first)
+{
+    char t[32], f[32];
+    units_format_bytes(bytes, t, sizeof t);
+    units_format_bytes(first, f, sizeof f);
+    sb_printf(b, "%s", t);
+    if (bytes != first && strcmp(t, f) == 0)
+        sb_printf(b, " (by %lld B)", (long long)(bytes > first ? bytes - first : first - bytes));
+}
+
 static const char *name_of(const fit_plan_t *p, int32_t node)
 {
     return node >= 0 && node < p->routine->n_nodes ? p->routine->nodes[node].name : "?";
@@ -83,24 +103,29 @@ void trace_describe(const fit_plan_t *p, int32_t i, char *buf, size_t n)
         sb_printf(&b, " (%lld B)", (long long)e->cur);
         break;
     case EV_KEPT:
-        sb_printf(&b, "candidate %s kept (recompute-cost bound %lld)", who, (long long)e->cost);
+        sb_printf(&b, "candidate %s kept (recompute-cost bound ", who);
+        sb_flops(&b, e->cost);
+        sb_printf(&b, ")");
         break;
     case EV_DROPPED:
-        sb_printf(&b, "candidate %s dropped: the cap keeps the %d cheapest and its cost bound %lld is above them",
-                  who, (int)p->cap, (long long)e->cost);
+        sb_printf(&b, "candidate %s dropped: the cap keeps the %d cheapest and its cost bound ", who, (int)p->cap);
+        sb_flops(&b, e->cost);
+        sb_printf(&b, " is above them");
         break;
     case EV_SOLO:
         sb_printf(&b, "round one: %s alone scores ", who);
         sb_bytes(&b, e->alone);
         sb_printf(&b, ", relief %s", e->relief < 0 ? "-" : "");
         sb_bytes(&b, e->relief < 0 ? -e->relief : e->relief);
-        sb_printf(&b, " (%lld B) for cost %lld", (long long)e->relief, (long long)e->cost);
+        sb_printf(&b, " (%lld B) for a recompute-cost bound of ", (long long)e->relief);
+        sb_flops(&b, e->cost);
         break;
     case EV_ORDER: {
         char o[16];
         ordinal(e->rank, o, sizeof o);
-        sb_printf(&b, "round one: %s ranked %s: relief %lld B per cost %lld (%.3g B/op)", who, o,
-                  (long long)e->relief, (long long)e->cost, (double)e->relief / (double)e->cost);
+        sb_printf(&b, "round one: %s ranked %s: relief %lld B per cost ", who, o, (long long)e->relief);
+        sb_flops(&b, e->cost);
+        sb_printf(&b, " (%.3g B/FLOP)", (double)e->relief / (double)e->cost);
         break;
     }
     case EV_TRY:
@@ -136,9 +161,9 @@ void trace_describe(const fit_plan_t *p, int32_t i, char *buf, size_t n)
         sb_printf(&b, " committed with %s: together ", who);
         sb_bytes(&b, e->with);
         sb_printf(&b, " < alone ");
-        sb_bytes(&b, e->alone);
+        sb_bytes_vs(&b, e->alone, e->with);
         sb_printf(&b, " and < current ");
-        sb_bytes(&b, e->cur);
+        sb_bytes_vs(&b, e->cur, e->with);
         sb_printf(&b, "; %s carries the relief ", who);
         sb_bytes(&b, e->relief);
         sb_printf(&b, ", the held flips 0");
@@ -150,7 +175,7 @@ void trace_describe(const fit_plan_t *p, int32_t i, char *buf, size_t n)
             sb_printf(&b, " discarded as harmful: with it %s scores ", who);
             sb_bytes(&b, e->with);
             sb_printf(&b, " > ");
-            sb_bytes(&b, e->alone);
+            sb_bytes_vs(&b, e->alone, e->with);
             sb_printf(&b, " without; never reconsidered");
         } else {
             sb_printf(&b, " discarded at the end: recompute is never paid for zero bytes");
@@ -164,28 +189,36 @@ void trace_describe(const fit_plan_t *p, int32_t i, char *buf, size_t n)
             sb_printf(&b, " ");
             sb_bytes(&b, e->with);
             sb_printf(&b, " beats alone ");
-            sb_bytes(&b, e->alone);
+            sb_bytes_vs(&b, e->alone, e->with);
             sb_printf(&b, " but not the current ");
-            sb_bytes(&b, e->cur);
+            sb_bytes_vs(&b, e->cur, e->with);
             sb_printf(&b, "; the group stays held");
         } else {
             sb_printf(&b, "alone ");
             sb_bytes(&b, e->alone);
             sb_printf(&b, " > current ");
-            sb_bytes(&b, e->cur);
+            sb_bytes_vs(&b, e->cur, e->alone);
         }
         break;
     case EV_BUDGET_MET:
         sb_printf(&b, "budget met: ");
         sb_bytes(&b, e->cur);
         sb_printf(&b, " <= ");
-        sb_bytes(&b, p->budget);
+        sb_bytes_vs(&b, p->budget, e->cur);
         break;
     case EV_END:
         sb_printf(&b, "end: ");
         sb_bytes(&b, e->cur);
         sb_printf(&b, " after %d flip%s, %d considered, %d dropped", (int)p->n_flips, p->n_flips == 1 ? "" : "s",
                   (int)p->considered, (int)p->dropped);
+        if (!p->within_budget) {
+            sb_printf(&b, "; over the budget ");
+            sb_bytes(&b, p->budget);
+            sb_printf(&b, " by ");
+            sb_bytes(&b, e->cur - p->budget);
+            if (p->final.total == p->final.live_peak)
+                sb_printf(&b, ", at its max-live lower bound: no layout of these flips is smaller, only other flips");
+        }
         break;
     }
 }
@@ -238,7 +271,7 @@ static void sb_rank(sb_t *b, const fit_cand_t *c)
 {
     char o[16];
     ordinal(c->rank, o, sizeof o);
-    sb_printf(b, "; ranked %s by relief per cost (%.3g B/op)", o, (double)c->relief / (double)c->cost);
+    sb_printf(b, "; ranked %s by relief per cost (%.3g B/FLOP)", o, (double)c->relief / (double)c->cost);
 }
 
 void trace_explain(const fit_plan_t *p, int32_t node, char *buf, size_t n)
@@ -272,7 +305,20 @@ void trace_explain(const fit_plan_t *p, int32_t node, char *buf, size_t n)
             sb_group(&b, p, e);
             sb_printf(&b, ": together they relieved ");
             sb_bytes(&b, e->relief);
-            sb_printf(&b, " that none relieved alone, all of it carried by %s", who);
+            if (e->alone >= e->cur) {
+                sb_printf(&b, " that none relieved alone, all of it credited to %s", who);
+            } else {
+                /* the closer relieved on its own too: the group is load-bearing for the difference */
+                sb_printf(&b, " (");
+                sb_bytes(&b, e->cur);
+                sb_printf(&b, " -> ");
+                sb_bytes_vs(&b, e->with, e->alone);
+                sb_printf(&b, "), ");
+                sb_bytes(&b, e->alone - e->with);
+                sb_printf(&b, " more than %s alone (", who);
+                sb_bytes(&b, e->alone);
+                sb_printf(&b, "); round two credits all of it to %s and 0 to the held flips", who);
+            }
         } else if (e) {
             sb_printf(&b, "%s committed in round two as a held member of the load-bearing group ", who);
             sb_group(&b, p, e);
@@ -289,7 +335,7 @@ void trace_explain(const fit_plan_t *p, int32_t node, char *buf, size_t n)
             sb_printf(&b, "its group proved harmful when %s scored ", name_of(p, e->node));
             sb_bytes(&b, e->with);
             sb_printf(&b, " with it and ");
-            sb_bytes(&b, e->alone);
+            sb_bytes_vs(&b, e->alone, e->with);
             sb_printf(&b, " without");
         } else {
             sb_printf(&b, "still held at the end (recompute is never paid for zero bytes)");
@@ -303,18 +349,20 @@ void trace_explain(const fit_plan_t *p, int32_t node, char *buf, size_t n)
             sb_printf(&b, "with the held group it scored ");
             sb_bytes(&b, e->with);
             sb_printf(&b, ", better than alone but not below the current ");
-            sb_bytes(&b, e->cur);
+            sb_bytes_vs(&b, e->cur, e->with);
         } else if (e) {
             sb_printf(&b, "alone it made the arena ");
             sb_bytes(&b, e->alone);
             sb_printf(&b, ", above the current ");
-            sb_bytes(&b, e->cur);
+            sb_bytes_vs(&b, e->cur, e->alone);
         }
         sb_rank(&b, c);
         break;
     case ST_DROPPED:
-        sb_printf(&b, "%s dropped before round one: the cap keeps the %d cheapest candidates and its cost bound "
-                  "%lld is above them", who, (int)p->cap, (long long)c->cost);
+        sb_printf(&b, "%s dropped before round one: the cap keeps the %d cheapest candidates and its cost bound ",
+                  who, (int)p->cap);
+        sb_flops(&b, c->cost);
+        sb_printf(&b, " is above them");
         break;
     case ST_HELD:
     case ST_PENDING:
@@ -322,4 +370,89 @@ void trace_explain(const fit_plan_t *p, int32_t node, char *buf, size_t n)
         sb_rank(&b, c);
         break;
     }
+}
+
+int trace_round_two_at(const fit_plan_t *p, int32_t upto, trace_r2_t *out)
+{
+    int32_t n_nodes = p->routine->n_nodes;
+    int32_t *slot = malloc(((size_t)n_nodes + 1) * sizeof *slot);
+    if (!slot)
+        return RS_ENOMEM;
+    for (int32_t i = 0; i < n_nodes; i++)
+        slot[i] = -1;
+    for (int32_t k = 0; k < p->n_cands; k++) {
+        slot[p->cands[k].node] = k;
+        out[k] = (trace_r2_t){ 0, -1, R2_NOT_YET, WHY_NONE, false };
+    }
+    bool met = false;
+    for (int32_t i = 0; i <= upto && i < p->n_events; i++) {
+        const fit_event_t *e = &p->events[i];
+        int32_t k = e->node >= 0 && e->node < n_nodes ? slot[e->node] : -1;
+        trace_r2_t v = { 0, i, R2_NOT_YET, WHY_NONE, false };
+        switch ((fit_event_kind_t)e->kind) {
+        case EV_DROPPED: v.kind = R2_DROPPED; break;
+        case EV_TRY: v.kind = R2_TRYING; break;
+        case EV_ACCEPT: v.kind = R2_ACCEPTED, v.relief = e->relief; break;
+        case EV_HOLD: v.kind = R2_HELD; break;
+        case EV_REJECT: v.kind = R2_REJECTED, v.reason = e->reason; break;
+        case EV_COMMIT_GROUP:
+        case EV_DISCARD_GROUP: {
+            bool commit = e->kind == EV_COMMIT_GROUP;
+            trace_r2_t m = { 0, i, commit ? R2_COMMITTED : R2_DISCARDED, commit ? WHY_NONE : e->reason, false };
+            for (int32_t g = 0; g < e->group_n; g++) {
+                int32_t node = p->members[e->group_off + g];
+                if (node >= 0 && node < n_nodes && slot[node] >= 0)
+                    out[slot[node]] = m;
+            }
+            /* a discard names the try that showed it harmful: that
+             * candidate's verdict is still to come */
+            if (commit)
+                v.kind = R2_COMMITTED, v.relief = e->relief, v.closer = true;
+            else
+                k = -1;
+            break;
+        }
+        case EV_BUDGET_MET: met = true; k = -1; break;
+        default: k = -1; break;
+        }
+        if (k >= 0)
+            out[k] = v;
+    }
+    if (met)
+        for (int32_t k = 0; k < p->n_cands; k++)
+            if (out[k].kind == R2_NOT_YET)
+                out[k].kind = R2_NOT_REACHED;
+    free(slot);
+    return RS_OK;
+}
+
+void trace_round_two_text(const trace_r2_t *v, bool narrow, char *buf, size_t n)
+{
+    char b[32];
+    switch ((trace_r2_kind_t)v->kind) {
+    case R2_NOT_YET: snprintf(buf, n, "not yet"); return;
+    case R2_TRYING: snprintf(buf, n, "trying"); return;
+    case R2_ACCEPTED:
+    case R2_COMMITTED:
+        units_format_bytes(v->relief < 0 ? -v->relief : v->relief, b, sizeof b);
+        if (v->kind == R2_ACCEPTED)
+            snprintf(buf, n, "%s%s", v->relief < 0 ? "-" : "+", b);
+        else if (!v->closer)
+            snprintf(buf, n, narrow ? "+0 group" : "+0 held group");
+        else /* the closer carries the group's relief */
+            snprintf(buf, n, narrow ? "+%s" : "+%s group", b);
+        return;
+    case R2_HELD: snprintf(buf, n, narrow ? "held" : "held (= cur)"); return;
+    case R2_REJECTED:
+        snprintf(buf, n, "%s", v->reason == WHY_NOT_BELOW_CUR ? (narrow ? "with >= cur" : "with grp >= cur")
+                                                               : (narrow ? "worse alone" : "rej: worse alone"));
+        return;
+    case R2_DISCARDED:
+        snprintf(buf, n, "%s", v->reason == WHY_HARMFUL ? (narrow ? "harmful" : "harmful group")
+                                                         : (narrow ? "left over" : "left held at end"));
+        return;
+    case R2_DROPPED: snprintf(buf, n, narrow ? "over cap" : "dropped by cap"); return;
+    case R2_NOT_REACHED: snprintf(buf, n, narrow ? "budget met" : "budget met first"); return;
+    }
+    snprintf(buf, n, "?");
 }

@@ -12,4 +12,7 @@ int32_t sorted_unique(int64_t *a, int32_t n);
  * every element is above v. */
 int32_t sorted_last_le(const int64_t *a, int32_t n, int64_t v);
 
+/* The same over int32 (offset tables: the range [a[i], a[i+1]) holding v). */
+int32_t sorted_last_le32(const int32_t *a, int32_t n, int64_t v);
+
 #endif

@@ -1,4 +1,4 @@
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>

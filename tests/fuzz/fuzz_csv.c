@@ -5,10 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "arena.h"
+#include "layout/arena.h"
+#include "layout/layout.h"
+#include "layout/tight.h"
 #include "minimalloc.h"
 #include "profiles.h"
-#include "tight.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -23,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     minimalloc_problem_t p;
     if (!minimalloc_read_stream(f, "fuzz.csv", &p, &err)) {
         int64_t *off = malloc(((size_t)p.n + 1) * sizeof *off), h;
-        if (off && p.n < 5000 && !arena_layout(p.bufs, p.n, 1 + (int64_t)(size % 7), ARENA_GREEDY, off, &h, &err)) {
+        if (off && p.n < 5000 && !layout_run(p.bufs, p.n, 1 + (int64_t)(size % 7), LAYOUT_GREEDY, off, &h, &err)) {
             int32_t a, b;
             if (!arena_check(p.bufs, p.n, 1 + (int64_t)(size % 7), off, &a, &b))
                 abort(); /* an overlap: a layout bug */
@@ -31,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 abort();
             /* the timeline layout: valid, never below max-live */
             int64_t lh;
-            if (!arena_layout(p.bufs, p.n, 1 + (int64_t)(size % 7), ARENA_TIMELINE, off, &lh, &err) &&
+            if (!layout_run(p.bufs, p.n, 1 + (int64_t)(size % 7), LAYOUT_TIMELINE, off, &lh, &err) &&
                 (!arena_check(p.bufs, p.n, 1 + (int64_t)(size % 7), off, &a, &b) ||
                  lh < arena_max_live(p.bufs, p.n, 1 + (int64_t)(size % 7), NULL)))
                 abort();

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "expr.h"
-#include "units.h"
+#include "model/expr.h"
+#include "model/units.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

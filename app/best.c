@@ -1,0 +1,110 @@
+#include "best.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "plan/exact.h"
+#include "plan/improve.h"
+
+static int64_t now_us(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000 + t.tv_nsec / 1000;
+}
+
+typedef struct deadline {
+    int64_t at_us;
+    int (*cancel)(void *ud);
+    void *ud;
+} deadline_t;
+
+static int past_deadline(void *ud)
+{
+    deadline_t *d = ud;
+    return now_us() >= d->at_us || (d->cancel && d->cancel(d->ud));
+}
+
+const char *best_kind_name(best_kind_t k) { return k == BEST_EXACT ? "exact" : k == BEST_IMPROVED ? "improved" : ""; }
+
+int best_run(best_kind_t kind, const fit_plan_t *p, const fit_context_t *ctx, double time_limit_s, bool audit,
+             best_plan_t *out, rs_error_t *err)
+{
+    return best_run_cancellable(kind, p, ctx, time_limit_s, audit, NULL, NULL, out, err);
+}
+
+int best_run_cancellable(best_kind_t kind, const fit_plan_t *p, const fit_context_t *ctx, double time_limit_s,
+                         bool audit, int (*cancel)(void *ud), void *ud, best_plan_t *out, rs_error_t *err)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = kind;
+    int64_t t0 = now_us();
+    deadline_t d = { t0 + (int64_t)((time_limit_s > 0 ? time_limit_s : BEST_DEFAULT_SECONDS) * 1e6), cancel, ud };
+    subset_goal_t goal = { p->minimize, p->budget };
+    int32_t *start = malloc((p->n_flips ? (size_t)p->n_flips : 1) * sizeof *start);
+    if (!start)
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    for (int32_t i = 0; i < p->n_flips; i++)
+        start[i] = p->flips[i].node;
+    int rc;
+    if (kind == BEST_EXACT) {
+        exact_options_t o = { .goal = goal, .hint = start, .n_hint = p->n_flips, .stop = past_deadline,
+                              .stop_ud = &d, .audit = audit };
+        exact_result_t r;
+        rc = exact_run(&o, ctx, &r, err);
+        if (!rc) {
+            out->found = r.found;
+            out->final = r.final;
+            out->flips = r.flips;
+            out->n_flips = r.n_flips;
+            out->proved = r.proved;
+            out->explored = r.explored;
+            out->n_cands = r.n_cands;
+            r.flips = NULL;
+        }
+        exact_result_free(&r);
+    } else {
+        improve_options_t o = { .goal = goal, .start = start, .n_start = p->n_flips, .stop = past_deadline,
+                                .stop_ud = &d, .audit = audit };
+        improve_result_t r;
+        rc = improve_run(&o, ctx, &r, err);
+        if (!rc) {
+            out->found = true;
+            out->final = r.final;
+            out->flips = r.flips;
+            out->n_flips = r.n_flips;
+            out->proved = r.local_optimum;
+            out->explored = r.scored;
+            out->moves = r.moves;
+            out->n_cands = r.n_cands;
+            r.flips = NULL;
+        }
+        improve_result_free(&r);
+    }
+    free(start);
+    out->elapsed_us = now_us() - t0;
+    return rc;
+}
+
+void best_plan_free(best_plan_t *b)
+{
+    free(b->flips);
+    memset(b, 0, sizeof *b);
+}
+
+bool best_has(const best_plan_t *b, int32_t node)
+{
+    for (int32_t i = 0; b && i < b->n_flips; i++)
+        if (b->flips[i] == node)
+            return true;
+    return false;
+}
+
+bool best_plan_has(const fit_plan_t *p, int32_t node)
+{
+    for (int32_t i = 0; p && i < p->n_flips; i++)
+        if (p->flips[i].node == node)
+            return true;
+    return false;
+}

@@ -1,0 +1,99 @@
+#include "cli/best_out.h"
+
+#include <stdio.h>
+
+#include "model/units.h"
+#include "plans.h"
+#include "util/strbuf.h"
+
+int best_out_run(const cli_t *c, const fit_plan_t *p, const fit_context_t *ctx, best_plan_t out[2], rs_error_t *err)
+{
+    out[0] = (best_plan_t){ 0 };
+    out[1] = (best_plan_t){ 0 };
+    int rc = RS_OK;
+    if (c->exact)
+        rc = best_run(BEST_EXACT, p, ctx, c->time_limit, c->audit, &out[0], err);
+    if (!rc && c->improve)
+        rc = best_run(BEST_IMPROVED, p, ctx, c->time_limit, c->audit, &out[1], err);
+    return rc;
+}
+
+const best_plan_t *best_out_gap(const best_plan_t out[2])
+{
+    return out[0].kind ? &out[0] : out[1].kind ? &out[1] : NULL;
+}
+
+void best_out_json(json_t *j, const fit_plan_t *p, const best_plan_t *b)
+{
+    if (!b->kind)
+        return;
+    json_obj_begin(j, best_kind_name(b->kind));
+    if (b->found)
+        json_footprint(j, "final", &b->final);
+    else
+        json_null(j, "final");
+    json_arr_begin(j, "flips");
+    for (int32_t i = 0; i < b->n_flips; i++)
+        json_str(j, NULL, p->routine->nodes[b->flips[i]].name);
+    json_arr_end(j);
+    if (b->kind == BEST_EXACT) {
+        json_bool(j, "proved", b->proved);
+        json_int(j, "explored", b->explored);
+    } else {
+        json_int(j, "moves", b->moves);
+        json_bool(j, "local_optimum", b->proved);
+        json_int(j, "scored", b->explored);
+    }
+    json_int(j, "candidates", b->n_cands);
+    json_double(j, "seconds", (double)b->elapsed_us / 1e6);
+    json_obj_end(j);
+}
+
+void best_out_print(const fit_plan_t *p, const best_plan_t *b)
+{
+    if (!b->kind)
+        return;
+    char a[32];
+    if (b->kind == BEST_EXACT)
+        printf("\nexact: the best plan, %s (%lld subsets scored, %d candidates, %.3f s)\n",
+               b->proved ? "proved" : "NOT proved: the time limit stopped the search", (long long)b->explored,
+               (int)b->n_cands, (double)b->elapsed_us / 1e6);
+    else
+        printf("\nimproved: %lld moves from the two-round plan, %s (%lld scored, %.3f s)\n", (long long)b->moves,
+               b->proved ? "a local optimum" : "stopped by the time limit", (long long)b->explored,
+               (double)b->elapsed_us / 1e6);
+    if (!b->found) {
+        printf("  no subset of the candidates fits the budget\n");
+        return;
+    }
+    units_format_bytes(b->final.total, a, sizeof a);
+    printf("  final      %-10s (%lld B), compute %lld\n", a, (long long)b->final.total, (long long)b->final.compute);
+    printf("  vs two-round: footprint %+lld B, compute %+lld\n", (long long)(b->final.total - p->final.total),
+           (long long)(b->final.compute - p->final.compute));
+    printf("  flips (%d):", (int)b->n_flips);
+    for (int32_t i = 0; i < b->n_flips; i++)
+        printf(" %s", p->routine->nodes[b->flips[i]].name);
+    printf("\n  differ:");
+    int shown = 0;
+    for (int32_t i = 0; i < b->n_flips; i++)
+        if (!best_plan_has(p, b->flips[i]))
+            printf(" +%s", p->routine->nodes[b->flips[i]].name), shown++;
+    for (int32_t i = 0; i < p->n_flips; i++)
+        if (!best_has(b, p->flips[i].node))
+            printf(" -%s", p->routine->nodes[p->flips[i].node].name), shown++;
+    printf("%s\n", shown ? "" : " none");
+}
+
+int best_out_save(target_t *t, const fit_plan_t *p, int64_t plan_id, const best_plan_t *b, rs_error_t *err)
+{
+    strbuf_t names;
+    strbuf_init(&names);
+    for (int32_t i = 0; i < b->n_flips; i++)
+        strbuf_printf(&names, "%s%s", i ? " " : "", p->routine->nodes[b->flips[i]].name);
+    plan_gap_t g = { .kind = (char *)best_kind_name(b->kind), .found = b->found, .proved = b->proved,
+                     .total = b->found ? b->final.total : -1, .compute = b->found ? b->final.compute : -1,
+                     .flips = names.s ? names.s : "", .explored = b->explored };
+    int rc = plans_set_gap(t->store, plan_id, &g, err);
+    strbuf_free(&names);
+    return rc;
+}

@@ -1,0 +1,40 @@
+/* tui_picture: E on the Arena writes what is on screen — the steps in
+ * view, the budget line — as the same SVG picture the command line writes. */
+#include <stdio.h>
+
+#include "model/units.h"
+#include "svg.h"
+#include "tui/tui.h"
+
+void tui_export_svg(tui_t *t)
+{
+    if (!t->open || !t->arena.bufs)
+        return;
+    char path[512];
+    snprintf(path, sizeof path, "%s.svg", t->tgt.routine->name);
+    if (!tui_prompt(t, "write the arena as SVG to (Tab completes): ", path, sizeof path, true) || !path[0])
+        return;
+    const arena_view_t *a = &t->arena;
+    svg_arena_t s;
+    svg_routine_arena(&s, t->tgt.routine, a->bufs, a->n, a->steps, &a->fp);
+    if (t->view_step1 > t->view_step0) {
+        s.frame.step0 = t->view_step0;
+        s.frame.step1 = t->view_step1;
+    }
+    s.frame.budget = t->budget;
+    char title[256], sub[sizeof t->binds + 512], total[32];
+    units_format_bytes(a->fp.total, total, sizeof total);
+    snprintf(title, sizeof title, "%s: %s layout", t->tgt.routine->name, layout_strategy_name(t->tgt.cfg.layout));
+    snprintf(sub, sizeof sub, "steps %lld-%lld of %lld; arena %s (%lld B); %s%s%s", (long long)s.frame.step0,
+             (long long)s.frame.step1 - 1, (long long)a->steps, total, (long long)a->fp.total,
+             t->binds[0] ? t->binds : "default bindings", t->tgt.has_profile ? "; profile " : "",
+             t->tgt.has_profile ? t->tgt.profile.name : "");
+    s.title = title;
+    s.subtitle = sub;
+    svg_stats_t st;
+    rs_error_t err;
+    if (svg_write_arena(&s, path, &st, &err))
+        tui_status(t, true, "%s", err.msg);
+    else
+        tui_status(t, false, "wrote %s: %d buffers as %d rectangles", path, (int)st.drawn, (int)st.rects);
+}

@@ -1,0 +1,377 @@
+/* bestfit: the engine of the greedy layout (DESIGN §3). */
+#include "layout/bestfit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/checked.h"
+#include "util/sorted.h"
+/* ---- greedy ------------------------------------------------------------ */
+
+/* A segment tree over the distinct span endpoints.  Each node keeps two
+ * offset profiles, each the union of the [offset, offset + size) ranges of
+ * a set of placed buffers, as sorted disjoint intervals: `own` for the
+ * buffers whose span covers the node (its canonical nodes) and `sub` for the
+ * buffers whose span meets the node's range.  A query's conflicts are then
+ * the union of `own` of the nodes it cuts across and `sub` of the nodes it
+ * covers.  A tight packing makes these unions short, so a query costs far
+ * less than the number of conflicting buffers. */
+typedef struct span_ref {
+    int64_t lo, hi; /* [lo, hi) in offset */
+} span_ref_t;
+
+typedef struct ilist {
+    span_ref_t *v;
+    int32_t n, cap;
+} ilist_t;
+
+typedef struct head {
+    int64_t lo;  /* the profile's current interval start, cached */
+    int32_t h;   /* which gathered profile */
+} head_t;
+
+typedef struct greedy {
+    int64_t *aligned;
+    int32_t *lo, *hi;   /* leaf range of each buffer */
+    int32_t leaves;
+    ilist_t *own, *sub;
+    const ilist_t **hit; /* the profiles a query gathers */
+    int32_t n_hit, cap_hit;
+    int32_t *cursor;
+    head_t *heap;
+    bool oom;
+} greedy_t;
+
+/* Adds [a, b) to the union l, merging what it overlaps or touches. */
+static void ilist_add(ilist_t *l, int64_t a, int64_t b, bool *oom)
+{
+    int32_t lo = 0, hi = l->n;
+    while (lo < hi) { /* first interval ending at or after a */
+        int32_t m = lo + (hi - lo) / 2;
+        if (l->v[m].hi < a)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    int32_t i = lo;
+    hi = l->n;
+    while (lo < hi) { /* first interval starting after b */
+        int32_t m = lo + (hi - lo) / 2;
+        if (l->v[m].lo <= b)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    int32_t j = lo;
+    if (i == j) {
+        if (l->n == l->cap) {
+            int32_t ncap = l->cap ? l->cap * 2 : 2; /* most lists stay short: millions of them */
+            span_ref_t *nv = realloc(l->v, (size_t)ncap * sizeof *nv);
+            if (!nv) {
+                *oom = true;
+                return;
+            }
+            l->v = nv;
+            l->cap = ncap;
+        }
+        memmove(l->v + i + 1, l->v + i, (size_t)(l->n - i) * sizeof *l->v);
+        l->v[i] = (span_ref_t){ a, b };
+        l->n++;
+        return;
+    }
+    span_ref_t merged = { a < l->v[i].lo ? a : l->v[i].lo, b > l->v[j - 1].hi ? b : l->v[j - 1].hi };
+    l->v[i] = merged;
+    memmove(l->v + i + 1, l->v + j, (size_t)(l->n - j) * sizeof *l->v);
+    l->n -= j - i - 1;
+}
+
+static void seg_insert(greedy_t *g, int32_t node, int32_t nl, int32_t nr, int32_t l, int32_t r, int64_t a,
+                       int64_t b)
+{
+    if (r < nl || nr < l)
+        return;
+    ilist_add(&g->sub[node], a, b, &g->oom);
+    if (l <= nl && nr <= r) {
+        ilist_add(&g->own[node], a, b, &g->oom);
+        return;
+    }
+    int32_t mid = nl + (nr - nl) / 2;
+    seg_insert(g, 2 * node, nl, mid, l, r, a, b);
+    seg_insert(g, 2 * node + 1, mid + 1, nr, l, r, a, b);
+}
+
+static void gather(greedy_t *g, const ilist_t *l)
+{
+    if (l->n == 0)
+        return;
+    if (g->n_hit == g->cap_hit) {
+        int32_t ncap = g->cap_hit ? g->cap_hit * 2 : 64;
+        const ilist_t **nh = realloc(g->hit, (size_t)ncap * sizeof *nh);
+        int32_t *nc = realloc(g->cursor, (size_t)ncap * sizeof *nc);
+        head_t *hp = realloc(g->heap, (size_t)ncap * sizeof *hp);
+        if (nh)
+            g->hit = nh;
+        if (nc)
+            g->cursor = nc;
+        if (hp)
+            g->heap = hp;
+        if (!nh || !nc || !hp) {
+            g->oom = true;
+            return;
+        }
+        g->cap_hit = ncap;
+    }
+    g->hit[g->n_hit++] = l;
+}
+
+static void seg_query(greedy_t *g, int32_t node, int32_t nl, int32_t nr, int32_t l, int32_t r)
+{
+    if (r < nl || nr < l || g->sub[node].n == 0)
+        return;
+    if (l <= nl && nr <= r) {
+        gather(g, &g->sub[node]);
+        return;
+    }
+    gather(g, &g->own[node]);
+    int32_t mid = nl + (nr - nl) / 2;
+    seg_query(g, 2 * node, nl, mid, l, r);
+    seg_query(g, 2 * node + 1, mid + 1, nr, l, r);
+}
+
+/* First index of l at or after from whose interval ends after cur (the
+ * intervals are disjoint and sorted, so their ends ascend too). */
+static int32_t skip_covered(const ilist_t *l, int32_t from, int64_t cur)
+{
+    int32_t lo = from, hi = l->n;
+    while (lo < hi) {
+        int32_t m = lo + (hi - lo) / 2;
+        if (l->v[m].hi <= cur)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    return lo;
+}
+
+static void heap_down(head_t *heap, int32_t n, int32_t i)
+{
+    head_t x = heap[i];
+    for (;;) {
+        int32_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && heap[c + 1].lo < heap[c].lo)
+            c++;
+        if (heap[c].lo >= x.lo)
+            break;
+        heap[i] = heap[c];
+        i = c;
+    }
+    heap[i] = x;
+}
+
+/* Best fit among the gaps of the gathered profiles' union: the smallest gap
+ * that fits (lowest offset on a tie), else the top of them all.  The
+ * profiles are merged through a heap of their heads; a profile whose head
+ * the union already covers jumps ahead by binary search. */
+static int64_t best_fit(greedy_t *g, int64_t size)
+{
+    int32_t k = g->n_hit;
+    head_t *heap = g->heap;
+    for (int32_t i = 0; i < k; i++) {
+        g->cursor[i] = 0;
+        heap[i] = (head_t){ g->hit[i]->v[0].lo, i };
+    }
+    for (int32_t i = k / 2 - 1; i >= 0; i--)
+        heap_down(heap, k, i);
+    int64_t cur = 0, best_off = -1, best_gap = INT64_MAX;
+    while (k > 0) {
+        int32_t h = heap[0].h;
+        const ilist_t *l = g->hit[h];
+        const span_ref_t *s = &l->v[g->cursor[h]];
+        if (s->lo > cur) {
+            int64_t gap = s->lo - cur;
+            if (gap >= size && gap < best_gap) {
+                best_gap = gap;
+                best_off = cur;
+                if (gap == size)
+                    break; /* nothing fits tighter, and later gaps lie higher */
+            }
+        }
+        if (s->hi > cur)
+            cur = s->hi;
+        g->cursor[h] = skip_covered(l, g->cursor[h] + 1, cur);
+        if (g->cursor[h] == l->n)
+            heap[0] = heap[--k];
+        else
+            heap[0].lo = l->v[g->cursor[h]].lo;
+        heap_down(heap, k, 0);
+    }
+    return best_off >= 0 ? best_off : cur;
+}
+
+typedef struct order_key {
+    int64_t aligned, span, start;
+    int32_t index;
+} order_key_t;
+
+static int cmp_order(const void *pa, const void *pb)
+{
+    const order_key_t *a = pa, *b = pb;
+    if (a->aligned != b->aligned)
+        return a->aligned > b->aligned ? -1 : 1;
+    if (a->span != b->span)
+        return a->span > b->span ? -1 : 1;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    return (a->index > b->index) - (a->index < b->index);
+}
+
+struct bestfit {
+    greedy_t g;
+    int32_t n, nodes;
+    order_key_t *keys;
+};
+
+void bestfit_free(bestfit_t *p)
+{
+    if (!p)
+        return;
+    greedy_t *g = &p->g;
+    if (g->own)
+        for (int32_t i = 0; i < p->nodes; i++)
+            free(g->own[i].v);
+    if (g->sub)
+        for (int32_t i = 0; i < p->nodes; i++)
+            free(g->sub[i].v);
+    free(g->own);
+    free(g->sub);
+    free(g->aligned);
+    free(g->lo);
+    free(g->hi);
+    free(g->hit);
+    free(g->cursor);
+    free(g->heap);
+    free(p->keys);
+    free(p);
+}
+
+int bestfit_new(const arena_buf_t *bufs, int32_t n, int64_t alignment, bestfit_t **out, rs_error_t *err)
+{
+    *out = NULL;
+    bestfit_t *p = calloc(1, sizeof *p);
+    if (!p)
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    p->n = n;
+    greedy_t *g = &p->g;
+    size_t nn = n ? (size_t)n : 1;
+    int64_t *coords = malloc(nn * 2 * sizeof *coords);
+    p->keys = malloc(nn * sizeof *p->keys);
+    g->aligned = malloc(nn * sizeof *g->aligned);
+    g->lo = malloc(nn * sizeof *g->lo);
+    g->hi = malloc(nn * sizeof *g->hi);
+    int rc = RS_OK;
+    if (!coords || !p->keys || !g->aligned || !g->lo || !g->hi) {
+        rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory laying out %d buffers", (int)n);
+        goto done;
+    }
+    if ((rc = arena_align_sizes(bufs, n, alignment, g->aligned, err)))
+        goto done;
+    for (int32_t i = 0; i < n; i++) {
+        coords[2 * i] = bufs[i].start;
+        coords[2 * i + 1] = bufs[i].end;
+        int64_t span;
+        if (!checked_sub(bufs[i].end, bufs[i].start, &span))
+            span = INT64_MAX;
+        p->keys[i] = (order_key_t){ g->aligned[i], span, bufs[i].start, i };
+    }
+    int32_t m = sorted_unique(coords, 2 * n);
+    for (int32_t i = 0; i < n; i++) {
+        g->lo[i] = sorted_last_le(coords, m, bufs[i].start);
+        g->hi[i] = sorted_last_le(coords, m, bufs[i].end);
+    }
+    g->leaves = m > 0 ? m : 1;
+    /* the tree halves ranges at their middle: depth ceil(log2 leaves), so
+     * its node indices stay below twice the next power of two */
+    p->nodes = 2;
+    while (p->nodes < 2 * g->leaves)
+        p->nodes *= 2;
+    g->own = calloc((size_t)p->nodes, sizeof *g->own);
+    g->sub = calloc((size_t)p->nodes, sizeof *g->sub);
+    if (!g->own || !g->sub)
+        rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory laying out %d buffers", (int)n);
+done:
+    free(coords);
+    if (rc) {
+        bestfit_free(p);
+        return rc;
+    }
+    *out = p;
+    return RS_OK;
+}
+
+void bestfit_greedy_order(const bestfit_t *p, int32_t *order)
+{
+    order_key_t *k = malloc((p->n ? (size_t)p->n : 1) * sizeof *k);
+    if (!k) { /* no room to sort: index order, still a valid permutation */
+        for (int32_t i = 0; i < p->n; i++)
+            order[i] = i;
+        return;
+    }
+    memcpy(k, p->keys, (size_t)p->n * sizeof *k);
+    qsort(k, (size_t)p->n, sizeof *k, cmp_order);
+    for (int32_t i = 0; i < p->n; i++)
+        order[i] = k[i].index;
+    free(k);
+}
+
+const int64_t *bestfit_aligned(const bestfit_t *p) { return p->g.aligned; }
+
+/* Puts buffer id at off in the trees; false when the top overflows. */
+static bool occupy(greedy_t *g, int32_t id, int64_t off, int64_t *top)
+{
+    int64_t end;
+    if (!checked_add(off, g->aligned[id], &end))
+        return false;
+    if (end > *top)
+        *top = end;
+    seg_insert(g, 1, 0, g->leaves - 1, g->lo[id], g->hi[id], off, end);
+    return true;
+}
+
+int bestfit_run_pinned(bestfit_t *p, const int32_t *order, const bool *pinned, int64_t *offsets, int64_t *height,
+                      rs_error_t *err)
+{
+    greedy_t *g = &p->g;
+    /* empty the trees but keep their memory: the search reuses them */
+    for (int32_t i = 0; i < p->nodes; i++)
+        g->own[i].n = g->sub[i].n = 0;
+    g->oom = false;
+    int64_t top = 0;
+    for (int32_t id = 0; pinned && id < p->n; id++)
+        if (pinned[id] && g->aligned[id] > 0 && !occupy(g, id, offsets[id], &top))
+            return error_set(err, RS_EINPUT, NULL, 0, 0, "arena height overflows 64 bits");
+    for (int32_t k = 0; k < p->n; k++) {
+        int32_t id = order[k];
+        if (pinned && pinned[id])
+            continue;
+        if (g->aligned[id] == 0) {
+            offsets[id] = 0; /* occupies nothing, conflicts with nothing */
+            continue;
+        }
+        g->n_hit = 0;
+        seg_query(g, 1, 0, g->leaves - 1, g->lo[id], g->hi[id]);
+        offsets[id] = g->oom ? 0 : best_fit(g, g->aligned[id]);
+        if (!occupy(g, id, offsets[id], &top))
+            return error_set(err, RS_EINPUT, NULL, 0, 0, "arena height overflows 64 bits");
+        if (g->oom)
+            return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory laying out %d buffers", (int)p->n);
+    }
+    *height = top;
+    return RS_OK;
+}
+
+int bestfit_run(bestfit_t *p, const int32_t *order, int64_t *offsets, int64_t *height, rs_error_t *err)
+{
+    return bestfit_run_pinned(p, order, NULL, offsets, height, err);
+}

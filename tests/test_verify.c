@@ -1,0 +1,67 @@
+/* Tests for core/plan/verify.c: the plain scorer agrees with the real one
+ * (all five footprint keys) on random routines and random preferences, its
+ * layout never overlaps, and verify_overlap finds a hand-made overlap. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fitutil.h"
+#include "plan/verify.h"
+
+static void test_plain_agrees_with_real(void **state)
+{
+    (void)state;
+    for (unsigned seed = 1; seed <= 300; seed++) {
+        char *text = tf_random_routine(seed);
+        tr_t t;
+        tr_load(&t, text);
+        score_config_t cfg;
+        score_config_default(&cfg);
+        cfg.alignment = seed % 3 == 0 ? 16 : 1;
+        cfg.max_inline_depth = 1 + (int32_t)(seed % 4);
+        uint8_t *prefs = calloc((size_t)t.l->n_nodes + 1, 1);
+        unsigned s = seed;
+        for (int32_t i = 0; i < t.l->n_nodes; i++) {
+            s = s * 1103515245u + 12345u;
+            prefs[i] = ((s >> 16) % 3) == 0;
+        }
+        footprint_t real, plain;
+        verify_layout_t lay;
+        rs_error_t err;
+        if (score_lowering(t.l, prefs, &cfg, &real, NULL, &err) ||
+            verify_score(t.l, prefs, &cfg, &plain, &lay, &err))
+            fail_msg("seed %u: %s", seed, err.msg);
+        if (memcmp(&real, &plain, sizeof real) != 0)
+            fail_msg("seed %u: real (%lld %lld %d %d %lld) plain (%lld %lld %d %d %lld)", seed, (long long)real.total,
+                     (long long)real.live_peak, (int)real.peak_step, (int)real.buffers, (long long)real.compute,
+                     (long long)plain.total, (long long)plain.live_peak, (int)plain.peak_step, (int)plain.buffers,
+                     (long long)plain.compute);
+        int32_t a, b;
+        assert_false(verify_overlap(lay.n, lay.start, lay.end, lay.size, lay.offset, &a, &b));
+        verify_layout_free(&lay);
+        free(prefs);
+        tr_free(&t);
+        free(text);
+    }
+}
+
+/* Buffers 0 and 2 share step 3 and bytes [8, 10); 1 is zero-byte. */
+static void test_overlap_found(void **state)
+{
+    (void)state;
+    int64_t start[] = { 0, 0, 3 }, end[] = { 3, 9, 5 }, size[] = { 10, 0, 4 }, off[] = { 0, 0, 8 };
+    int32_t a, b;
+    assert_true(verify_overlap(3, start, end, size, off, &a, &b));
+    assert_int_equal(a, 0);
+    assert_int_equal(b, 2);
+    off[2] = 10;
+    assert_false(verify_overlap(3, start, end, size, off, &a, &b));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_plain_agrees_with_real),
+        cmocka_unit_test(test_overlap_found),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -265,7 +265,7 @@ int bestfit_new(const arena_buf_t *bufs, int32_t n, int64_t alignment, bestfit_t
     p->n = n;
     greedy_t *g = &p->g;
     size_t nn = n ? (size_t)n : 1;
-    int64_t *coords = malloc(nn * 2 * sizeof *coords);
+    int64_t *coords = malloc(nn * sizeof *coords);
     p->keys = malloc(nn * sizeof *p->keys);
     g->aligned = malloc(nn * sizeof *g->aligned);
     g->lo = malloc(nn * sizeof *g->lo);
@@ -278,14 +278,17 @@ int bestfit_new(const arena_buf_t *bufs, int32_t n, int64_t alignment, bestfit_t
     if ((rc = arena_align_sizes(bufs, n, alignment, g->aligned, err)))
         goto done;
     for (int32_t i = 0; i < n; i++) {
-        coords[2 * i] = bufs[i].start;
-        coords[2 * i + 1] = bufs[i].end;
+        coords[i] = bufs[i].start;
         int64_t span;
         if (!checked_sub(bufs[i].end, bufs[i].start, &span))
             span = INT64_MAX;
         p->keys[i] = (order_key_t){ g->aligned[i], span, bufs[i].start, i };
     }
-    int32_t m = sorted_unique(coords, 2 * n);
+    /* The leaves are the distinct span starts only: two inclusive spans
+     * meet exactly when the later of their starts lies in both, so a span
+     * reduced to the starts it holds keeps every conflict and no other,
+     * with half the leaves of all endpoints. */
+    int32_t m = sorted_unique(coords, n);
     for (int32_t i = 0; i < n; i++) {
         g->lo[i] = sorted_last_le(coords, m, bufs[i].start);
         g->hi[i] = sorted_last_le(coords, m, bufs[i].end);

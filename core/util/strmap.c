@@ -3,10 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/strpool.h"
+
+/* 16 bytes a slot: the key's bytes live in the pool behind a 4-byte
+ * length, so a slot holds only where they are. */
 struct slot {
-    char *key;
-    size_t len;
-    uint64_t hash;
+    const char *key; /* NULL when empty */
+    uint32_t hash;
     int32_t value;
 };
 
@@ -14,16 +17,24 @@ struct strmap {
     struct slot *slots;
     size_t cap; /* a power of two */
     size_t used;
+    strpool_t keys;
 };
 
-static uint64_t hash_bytes(const char *s, size_t n)
+static uint32_t hash_bytes(const char *s, size_t n)
 {
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    uint32_t h = 2166136261u; /* FNV-1a */
     for (size_t i = 0; i < n; i++) {
         h ^= (unsigned char)s[i];
-        h *= 1099511628211ull;
+        h *= 16777619u;
     }
     return h;
+}
+
+static uint32_t key_len(const char *key)
+{
+    uint32_t n;
+    memcpy(&n, key - sizeof n, sizeof n);
+    return n;
 }
 
 strmap_t *strmap_new(void)
@@ -44,24 +55,25 @@ void strmap_free(strmap_t *m)
 {
     if (!m)
         return;
-    for (size_t i = 0; i < m->cap; i++)
-        free(m->slots[i].key);
+    strpool_free(&m->keys);
     free(m->slots);
     free(m);
 }
 
-static struct slot *find(const strmap_t *m, const char *key, size_t len, uint64_t h)
+static struct slot *find(const strmap_t *m, const char *key, size_t len, uint32_t h)
 {
     size_t mask = m->cap - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
         struct slot *s = &m->slots[i];
-        if (!s->key || (s->hash == h && s->len == len && memcmp(s->key, key, len) == 0))
+        if (!s->key || (s->hash == h && key_len(s->key) == len && memcmp(s->key, key, len) == 0))
             return s;
     }
 }
 
 int32_t strmap_get(const strmap_t *m, const char *key, size_t len)
 {
+    if (len > UINT32_MAX)
+        return -1;
     struct slot *s = find(m, key, len, hash_bytes(key, len));
     return s->key ? s->value : -1;
 }
@@ -89,17 +101,21 @@ static int grow(strmap_t *m)
 
 int strmap_put(strmap_t *m, const char *key, size_t len, int32_t value)
 {
+    if (len > UINT32_MAX)
+        return -1;
     if ((m->used + 1) * 4 > m->cap * 3 && grow(m) != 0)
         return -1;
-    uint64_t h = hash_bytes(key, len);
+    uint32_t h = hash_bytes(key, len);
     struct slot *s = find(m, key, len, h);
     if (!s->key) {
-        s->key = malloc(len + 1);
-        if (!s->key)
+        uint32_t n = (uint32_t)len;
+        char *at = strpool_alloc(&m->keys, sizeof n + len + 1, 1); /* the length is read by memcpy */
+        if (!at)
             return -1;
-        memcpy(s->key, key, len);
-        s->key[len] = 0;
-        s->len = len;
+        memcpy(at, &n, sizeof n);
+        memcpy(at + sizeof n, key, len);
+        at[sizeof n + len] = 0;
+        s->key = at + sizeof n;
         s->hash = h;
         m->used++;
     }

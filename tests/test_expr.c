@@ -17,15 +17,17 @@ static int eval(const char *src, int64_t *out, rs_error_t *err, const char *bind
     }
     lex_t lx = { .file = "e", .s = src, .len = strlen(src), .line = 1 };
     expr_t e;
+    expr_pool_t pool;
+    expr_pool_init(&pool);
     error_clear(err);
-    int rc = expr_parse(&lx, &syms, &e, err);
+    int rc = expr_parse(&lx, &syms, &pool, &e, err);
     if (!rc && !lex_at_end(&lx))
         rc = error_set(err, RS_EINPUT, "e", 1, lex_col(&lx), "trailing text");
     if (!rc) {
-        expr_env_t env = { values, bound, &syms, "e" };
+        expr_env_t env = { values, bound, &syms, "e", &pool };
         rc = expr_eval(&e, &env, out, err);
-        expr_free(&e);
     }
+    expr_pool_free(&pool);
     expr_syms_free(&syms);
     return rc;
 }

@@ -370,7 +370,7 @@ static void names_sanitised_and_clashes(void **state)
     assert_string_equal(h.r->nodes[2].hlo, "a_b_2");
     expect_args(&h, "x", "get_tuple_element.3,a_b");
     /* the opcode's '-' becomes '_' in the routine text */
-    assert_string_equal(h.r->steps[0].op, "negate");
+    assert_string_equal(routine_op(h.r, 0), "negate");
     hl_free(&h);
 }
 

@@ -39,10 +39,10 @@ static void test_golden_parse(void **state)
     assert_int_equal(r->nodes[5].flags, FLAG_OUTPUT);
     assert_true(r->steps[3].accum);
     assert_int_equal(r->steps[3].node, 4);
-    assert_string_equal(r->steps[3].op, "mul");
+    assert_string_equal(routine_op(r, 3), "mul");
     assert_int_equal(r->steps[3].nargs, 2);
-    assert_int_equal(r->steps[3].args[0], 2);
-    assert_int_equal(r->steps[3].args[1], 2);
+    assert_int_equal(routine_args(r, 3)[0], 2);
+    assert_int_equal(routine_args(r, 3)[1], 2);
     assert_int_equal(r->steps[5].nargs, 0);
     assert_int_equal(r->steps[4].line, 11);
     tr_free(&t);

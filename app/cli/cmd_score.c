@@ -117,7 +117,7 @@ static void print_table(const target_t *t, const footprint_t *fp, const score_de
         print_shape(l, i, shape, sizeof shape);
         units_format_bytes(l->bytes[i], a, sizeof a);
         snprintf(span, sizeof span, "%d-%d", (int)d->live.start[i], (int)d->live.end[i]);
-        const char *op = l->kind[i] == NODE_DEF ? r->steps[l->first_def[i]].op : "-";
+        const char *op = l->kind[i] == NODE_DEF ? routine_op(r, l->first_def[i]) : "-";
         char origin[1024], shown[1024];
         routine_node_origin(r, i, origin, sizeof origin);
         printf("%-20s %-12s %-18s %-5s %10s %11s %14lld  %-6s  %s\n", r->nodes[i].name, op, shape,

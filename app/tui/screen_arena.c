@@ -64,7 +64,7 @@ static void details(tui_t *t, int y, int x, int w)
     const routine_t *r = t->tgt.routine;
     int32_t i = b->node;
     tui_putf(t, y++, x, w, t->attr[T_SELECTED], " %s ", r->nodes[i].name);
-    const char *op = l->kind[i] == NODE_DEF ? r->steps[l->first_def[i]].op : l->kind[i] == NODE_INPUT ? "input" : "param";
+    const char *op = l->kind[i] == NODE_DEF ? routine_op(r, l->first_def[i]) : l->kind[i] == NODE_INPUT ? "input" : "param";
     tui_putf(t, y++, x, w, t->attr[T_NORMAL], "op      %s%s", op, l->ndefs[i] > 1 ? " (accumulated)" : "");
     char shape[96] = "[";
     size_t sw = 1;

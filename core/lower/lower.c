@@ -51,23 +51,28 @@ static int alloc_lowering(lowering_t *l, rs_error_t *err)
     return RS_OK;
 }
 
-static int eval_shape(const expr_t *dims, int32_t nd, const expr_env_t *env, int64_t *out,
-                      int64_t *elems, rs_error_t *err)
+/* Evaluates a shape of nd dimensions (at most 64 when out is the caller's
+ * scratch) into out and its element count into *elems. */
+static int eval_shape(const expr_t *shape, int32_t nd, const expr_env_t *env, int64_t *out, int64_t *elems,
+                      rs_error_t *err)
 {
+    int32_t cols_small[64], *cols = nd <= 64 ? cols_small : malloc((size_t)nd * sizeof *cols);
+    if (!cols)
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    int rc = expr_eval_list(shape, env, out, cols, nd, err);
     int64_t e = 1;
-    for (int32_t k = 0; k < nd; k++) {
-        int rc = expr_eval(&dims[k], env, &out[k], err);
-        if (rc)
-            return rc;
+    for (int32_t k = 0; !rc && k < nd; k++) {
         if (out[k] < 0)
-            return error_set(err, RS_EINPUT, env->file, dims[k].line, dims[k].col,
-                             "dimension is negative (%lld)", (long long)out[k]);
-        if (!checked_mul(e, out[k], &e))
-            return error_set(err, RS_EINPUT, env->file, dims[k].line, dims[k].col,
-                             "the shape's element count overflows 64 bits");
+            rc = error_set(err, RS_EINPUT, env->file, shape->line, cols[k], "dimension is negative (%lld)",
+                           (long long)out[k]);
+        else if (!checked_mul(e, out[k], &e))
+            rc = error_set(err, RS_EINPUT, env->file, shape->line, cols[k],
+                           "the shape's element count overflows 64 bits");
     }
+    if (cols != cols_small)
+        free(cols);
     *elems = e;
-    return RS_OK;
+    return rc;
 }
 
 int lower_routine(const routine_t *r, const bindings_t *b, lowering_t **out, rs_error_t *err)
@@ -98,7 +103,7 @@ int lower_routine(const routine_t *r, const bindings_t *b, lowering_t **out, rs_
         free(l);
         return rc;
     }
-    expr_env_t env = { b->value, b->set, &r->syms, r->path };
+    expr_env_t env = routine_env(r, b->value, b->set);
     int64_t scratch[64];
     int64_t *tmp = scratch;
 
@@ -119,14 +124,14 @@ int lower_routine(const routine_t *r, const bindings_t *b, lowering_t **out, rs_
     int32_t doff = 0;
     for (int32_t i = 0; i < r->n_nodes; i++) {
         const routine_node_t *nd_ = &r->nodes[i];
-        const expr_t *dims = nd_->dims;
+        const expr_t *shape = &nd_->shape;
         int32_t k = nd_->ndims;
         if (nd_->kind == NODE_DEF) {
-            dims = r->steps[l->first_def[i]].dims;
+            shape = &r->steps[l->first_def[i]].shape;
             k = r->steps[l->first_def[i]].ndims;
         }
         l->dim_off[i] = doff;
-        if ((rc = eval_shape(dims, k, &env, l->dims + doff, &l->elems[i], err)))
+        if ((rc = eval_shape(shape, k, &env, l->dims + doff, &l->elems[i], err)))
             goto fail;
         doff += k;
         if (!dtype_bytes((dtype_t)nd_->dtype, l->elems[i], &l->bytes[i])) {
@@ -145,7 +150,7 @@ int lower_routine(const routine_t *r, const bindings_t *b, lowering_t **out, rs_
         l->step_owner[s] = n;
         l->arg_off[s] = aoff;
         if (st->nargs) /* args is NULL for zeros() */
-            memcpy(l->args + aoff, st->args, (size_t)st->nargs * sizeof *st->args);
+            memcpy(l->args + aoff, routine_args(r, s), (size_t)st->nargs * sizeof *l->args);
         aoff += st->nargs;
         int64_t elems = l->elems[n];
         if (st->accum) {
@@ -155,7 +160,7 @@ int lower_routine(const routine_t *r, const bindings_t *b, lowering_t **out, rs_
                 goto fail;
             }
             tmp = scratch;
-            if ((rc = eval_shape(st->dims, st->ndims, &env, tmp, &elems, err)))
+            if ((rc = eval_shape(&st->shape, st->ndims, &env, tmp, &elems, err)))
                 goto fail;
             bool same = want == st->ndims;
             for (int32_t k = 0; same && k < want; k++)

@@ -1,8 +1,8 @@
 /* expr: 64-bit integer expressions over named symbols (bindings).
  * Grammar: + - * / (floor division), << (shift left), unary -, parentheses,
- * decimal literals and names.  Compiled once to a small postfix program and
- * evaluated many times; overflow and division by zero are errors that name
- * the column of the operator. */
+ * decimal literals and names.  Compiled once to a small postfix program in
+ * a pool and evaluated many times; overflow and division by zero are errors
+ * that name the column of the operator. */
 #ifndef RS_EXPR_H
 #define RS_EXPR_H
 
@@ -14,16 +14,28 @@
 
 typedef struct expr_op {
     uint8_t kind;  /* internal opcode */
-    int32_t col;   /* source column, for errors */
+    int32_t col;   /* source column, counted from the program's column */
     int64_t value; /* literal, or symbol id */
 } expr_op_t;
 
+/* A compiled program: ops[off..off+n) of a pool, which leave one value for
+ * each expression it was built from (a shape's dimensions, or one cost).
+ * Identical programs share their ops: a routine that writes `[B, D]` a
+ * million times keeps those ops once. */
 typedef struct expr {
-    expr_op_t *ops; /* owned */
-    int32_t n;
+    int32_t off, n;
     int32_t line;
-    int32_t col;    /* where the expression starts */
+    int32_t col;    /* where its first expression starts */
 } expr_t;
+
+/* Where a routine's programs live, with an index that finds a program
+ * identical to one just built. */
+typedef struct expr_pool {
+    expr_op_t *ops; /* owned */
+    int32_t n, cap;
+    expr_t *index;  /* open addressing by content; n == 0 marks a free slot */
+    int32_t index_cap, index_used;
+} expr_pool_t;
 
 /* Symbols of one routine: an interning map plus their names, indexed by id. */
 typedef struct expr_syms {
@@ -38,19 +50,46 @@ typedef struct expr_env {
     const unsigned char *bound;
     const expr_syms_t *syms;
     const char *file;
+    const expr_pool_t *pool; /* where the programs' ops are */
 } expr_env_t;
 
-/* Parses an expression at the cursor (after blanks), interning every name
- * in syms.  Fills *out (free with expr_free).  Stops before the first
- * character that cannot continue the expression. */
-int expr_parse(lex_t *lx, expr_syms_t *syms, expr_t *out, rs_error_t *err);
+void expr_pool_init(expr_pool_t *pool);
+void expr_pool_free(expr_pool_t *pool);
 
-/* Evaluates e; an unbound name, an overflow or a division by zero is an
- * RS_EINPUT error at the column where it happens. */
+/* Gives back the pool's growth slack and its index, once no more programs
+ * are coming: the programs stay valid, and any added later are not shared
+ * with earlier ones. */
+void expr_pool_compact(expr_pool_t *pool);
+
+/* Starts an empty program in pool at the cursor (after blanks).  Only one
+ * program is built at a time in a pool: the newest, until expr_end. */
+void expr_begin(expr_pool_t *pool, lex_t *lx, expr_t *e);
+
+/* Parses one expression at the cursor (after blanks) onto the end of e's
+ * program, interning every name in syms.  Stops before the first character
+ * that cannot continue the expression.  On error the program is dropped
+ * (as by expr_abandon). */
+int expr_parse_next(lex_t *lx, expr_syms_t *syms, expr_pool_t *pool, expr_t *e, rs_error_t *err);
+
+/* Ends e's program; one identical to an earlier program shares its ops. */
+void expr_end(expr_pool_t *pool, expr_t *e);
+
+/* Drops the program being built: the pool forgets its ops. */
+void expr_abandon(expr_pool_t *pool, expr_t *e);
+
+/* One expression at the cursor as a program of its own (begin, parse_next,
+ * end). */
+int expr_parse(lex_t *lx, expr_syms_t *syms, expr_pool_t *pool, expr_t *out, rs_error_t *err);
+
+/* Evaluates a one-expression program; an unbound name, an overflow or a
+ * division by zero is an RS_EINPUT error at the column where it happens. */
 int expr_eval(const expr_t *e, const expr_env_t *env, int64_t *out, rs_error_t *err);
 
-/* Releases what e owns (e itself is the caller's). */
-void expr_free(expr_t *e);
+/* Evaluates a program of exactly n expressions into out[0..n), and when
+ * cols is not NULL the column each expression starts at into cols[0..n).
+ * Errors as expr_eval. */
+int expr_eval_list(const expr_t *e, const expr_env_t *env, int64_t *out, int32_t *cols, int32_t n,
+                   rs_error_t *err);
 
 /* Interns name[0..len) and returns its id, or -1 when out of memory. */
 int32_t expr_syms_intern(expr_syms_t *s, const char *name, size_t len);

@@ -45,10 +45,11 @@ typedef struct parse {
     lex_t lx;
     rs_error_t *err;
     int cur_dtype;
-    int32_t cap_nodes, cap_steps;
+    int32_t cap_nodes, cap_steps, cap_args;
     int32_t *bind_line;   /* line of each symbol's bind, 0 when unbound */
     int32_t bind_cap;
-    strmap_t *later_defs; /* name -> line of its first definition, from a prescan */
+    const char *text;     /* the whole file, for the error of a use before its definition */
+    size_t text_len;
     bool seen_routine;
     int routine_line;
 } parse_t;
@@ -90,52 +91,30 @@ static int expected(parse_t *p, const char *what)
                      "expected %s, found %s", what, found);
 }
 
-static void free_exprs(expr_t *e, int32_t n)
+/* `[e, e, ...]` -> one program of *n expressions in the routine's pool.
+ * (Any error ends the parse and frees the routine, pool and all, so what
+ * a failed statement left in the pools needs no undoing.) */
+static int parse_dims(parse_t *p, expr_t *shape, int32_t *n, int32_t *col)
 {
-    for (int32_t i = 0; i < n; i++)
-        expr_free(&e[i]);
-    free(e);
-}
-
-/* `[e, e, ...]` -> a new array of expressions. */
-static int parse_dims(parse_t *p, expr_t **out, int32_t *n, int32_t *col)
-{
-    *out = NULL;
     *n = 0;
     lex_skip_ws(&p->lx);
     *col = lex_col(&p->lx);
     if (!lex_accept(&p->lx, "["))
         return expected(p, "'[' starting the shape (e.g. [B, D], or [] for a scalar)");
-    int32_t cap = 0;
+    expr_begin(&p->r->exprs, &p->lx, shape);
     if (lex_accept(&p->lx, "]"))
         return RS_OK;
     for (;;) {
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 4;
-            expr_t *ne = realloc(*out, (size_t)cap * sizeof *ne);
-            if (!ne) {
-                free_exprs(*out, *n);
-                *out = NULL;
-                return oom(p);
-            }
-            *out = ne;
-        }
-        int rc = expr_parse(&p->lx, &p->r->syms, &(*out)[*n], p->err);
-        if (rc) {
-            free_exprs(*out, *n);
-            *out = NULL;
-            *n = 0;
+        int rc = expr_parse_next(&p->lx, &p->r->syms, &p->r->exprs, shape, p->err);
+        if (rc)
             return rc;
-        }
         (*n)++;
-        if (lex_accept(&p->lx, "]"))
+        if (lex_accept(&p->lx, "]")) {
+            expr_end(&p->r->exprs, shape);
             return RS_OK;
-        if (!lex_accept(&p->lx, ",")) {
-            free_exprs(*out, *n);
-            *out = NULL;
-            *n = 0;
-            return expected(p, "',' or ']' in the shape");
         }
+        if (!lex_accept(&p->lx, ","))
+            return expected(p, "',' or ']' in the shape");
     }
 }
 
@@ -197,11 +176,9 @@ static int add_node(parse_t *p, const char *name, size_t nlen, uint8_t kind, int
         return rc;
     routine_node_t *nd = &r->nodes[r->n_nodes];
     memset(nd, 0, sizeof *nd);
-    nd->name = dup_n(name, nlen);
-    if (!nd->name || strmap_put(r->node_map, name, nlen, r->n_nodes) != 0) {
-        free(nd->name);
+    nd->name = strpool_dup(&r->strings, name, nlen);
+    if (!nd->name || strmap_put(r->node_map, name, nlen, r->n_nodes) != 0)
         return oom(p);
-    }
     nd->kind = kind;
     nd->dtype = (uint8_t)p->cur_dtype;
     nd->line = p->lx.line;
@@ -220,8 +197,8 @@ static int check_new_name(parse_t *p, const char *name, size_t nlen, int col)
                      (int)nlen, name, (int)p->r->nodes[prev].line);
 }
 
-/* A double-quoted string at the cursor (after blanks), unescaped into a new
- * string: \\ \" \n \t and \xHH. */
+/* A double-quoted string at the cursor (after blanks), unescaped into the
+ * routine's strings: \\ \" \n \t and \xHH. */
 static int parse_string(parse_t *p, char **out)
 {
     lex_t *lx = &p->lx;
@@ -264,9 +241,9 @@ static int parse_string(parse_t *p, char **out)
                              "unknown escape in a string (expected \\\\ \\\" \\n \\t or \\xHH)");
         }
     }
-    s[n] = 0;
-    *out = s;
-    return RS_OK;
+    *out = strpool_dup(&p->r->strings, s, n);
+    free(s);
+    return *out ? RS_OK : oom(p);
 }
 
 /* `hlo="..."`, `op_name="..."`, `source="..."` (where a node came from) if
@@ -346,24 +323,20 @@ static int stmt_bind(parse_t *p)
         if (!lex_accept(&p->lx, "="))
             return expected(p, "'=' after the binding's name");
         expr_t e;
-        int rc = expr_parse(&p->lx, &p->r->syms, &e, p->err);
+        int rc = expr_parse(&p->lx, &p->r->syms, &p->r->exprs, &e, p->err);
         if (rc)
             return rc;
         int32_t id = expr_syms_intern(&p->r->syms, n, nl);
-        if (id < 0 || ensure_bind_slots(p)) {
-            expr_free(&e);
+        if (id < 0 || ensure_bind_slots(p))
             return oom(p);
-        }
         if (p->r->bind_set[id]) {
-            expr_free(&e);
             return error_set(p->err, RS_EINPUT, p->r->path, p->lx.line, col,
                              "'%.*s' is already bound at line %d", (int)nl, n, (int)p->bind_line[id]);
         }
         /* bindings may use earlier ones: `bind H=4*D` */
-        expr_env_t env = { p->r->bind_value, p->r->bind_set, &p->r->syms, p->r->path };
+        expr_env_t env = routine_env(p->r, p->r->bind_value, p->r->bind_set);
         int64_t v;
         rc = expr_eval(&e, &env, &v, p->err);
-        expr_free(&e);
         if (rc)
             return rc;
         p->r->bind_value[id] = v;
@@ -420,9 +393,9 @@ static int stmt_resident(parse_t *p, uint8_t kind)
     int rc = check_new_name(p, n, nl, col);
     if (rc)
         return rc;
-    expr_t *dims;
+    expr_t shape;
     int32_t nd, dcol;
-    if ((rc = parse_dims(p, &dims, &nd, &dcol)))
+    if ((rc = parse_dims(p, &shape, &nd, &dcol)))
         return rc;
     int dt = p->cur_dtype;
     uint8_t flags = 0;
@@ -442,14 +415,10 @@ static int stmt_resident(parse_t *p, uint8_t kind)
     }
     int32_t idx;
     if (rc || (!lex_at_end(&p->lx) && (rc = expected(p, "a type, @flags, hlo=/op_name=/source= or end of line"))) ||
-        (rc = add_node(p, n, nl, kind, col, &idx))) {
-        free_exprs(dims, nd);
-        for (int k = 0; k < 3; k++)
-            free(origin[k]);
+        (rc = add_node(p, n, nl, kind, col, &idx)))
         return rc;
-    }
     routine_node_t *node = &p->r->nodes[idx];
-    node->dims = dims;
+    node->shape = shape;
     node->ndims = nd;
     node->dtype = (uint8_t)dt;
     node->flags = flags;
@@ -459,18 +428,37 @@ static int stmt_resident(parse_t *p, uint8_t kind)
     return RS_OK;
 }
 
-static void free_step(routine_step_t *s)
+/* The line of the first statement, from the current one on, that defines
+ * name[0..nl) (its first word, or the one after input/param), or 0.  Asked
+ * only on the error path, so a parse keeps no map of names defined later. */
+static int32_t later_definition(const parse_t *p, const char *name, size_t nl)
 {
-    free(s->op);
-    free(s->args);
-    free_exprs(s->dims, s->ndims);
-    if (s->has_cost)
-        expr_free(&s->cost);
+    int32_t line = p->lx.line;
+    for (size_t i = (size_t)(p->lx.s - p->text), next; i < p->text_len; i = next, line++) {
+        size_t ll = line_span(p->text, p->text_len, i, &next);
+        lex_t lx = { .file = p->r->path, .s = p->text + i, .len = ll, .line = line };
+        const char *n;
+        size_t wl;
+        if (!lex_ident(&lx, &n, &wl))
+            continue;
+        if ((wl == 5 && memcmp(n, "input", 5) == 0) || (wl == 5 && memcmp(n, "param", 5) == 0)) {
+            lex_t save = lx;
+            if (!lex_accept(&lx, "=") && !lex_accept(&lx, "+=")) {
+                lx = save;
+                if (!lex_ident(&lx, &n, &wl))
+                    continue;
+            }
+        }
+        if (wl == nl && memcmp(n, name, nl) == 0)
+            return line;
+    }
+    return 0;
 }
 
 static int parse_args(parse_t *p, routine_step_t *s)
 {
-    int32_t cap = 0;
+    routine_t *r = p->r;
+    s->args_off = r->n_args;
     if (lex_accept(&p->lx, ")"))
         return RS_OK;
     for (;;) {
@@ -482,7 +470,7 @@ static int parse_args(parse_t *p, routine_step_t *s)
             return expected(p, "an argument name");
         int32_t idx = strmap_get(p->r->node_map, n, nl);
         if (idx < 0) {
-            int32_t later = strmap_get(p->later_defs, n, nl);
+            int32_t later = later_definition(p, n, nl);
             if (later > 0)
                 return error_set(p->err, RS_EINPUT, p->r->path, p->lx.line, col,
                                  "'%.*s' is used before its definition at line %d "
@@ -490,14 +478,18 @@ static int parse_args(parse_t *p, routine_step_t *s)
             return error_set(p->err, RS_EINPUT, p->r->path, p->lx.line, col,
                              "unknown name '%.*s' (not an input, param or earlier definition)", (int)nl, n);
         }
-        if (s->nargs == cap) {
-            cap = cap ? cap * 2 : 4;
-            int32_t *na = realloc(s->args, (size_t)cap * sizeof *na);
+        if (r->n_args == p->cap_args) {
+            if (p->cap_args > INT32_MAX / 2)
+                return error_set(p->err, RS_EINPUT, r->path, p->lx.line, col, "more than 2^30 arguments in all");
+            int32_t ncap = p->cap_args ? p->cap_args * 2 : 64;
+            int32_t *na = realloc(r->args, (size_t)ncap * sizeof *na);
             if (!na)
                 return oom(p);
-            s->args = na;
+            r->args = na;
+            p->cap_args = ncap;
         }
-        s->args[s->nargs++] = idx;
+        r->args[r->n_args++] = idx;
+        s->nargs++;
         if (lex_accept(&p->lx, ")"))
             return RS_OK;
         if (!lex_accept(&p->lx, ","))
@@ -530,16 +522,12 @@ static int stmt_define(parse_t *p, const char *name, size_t nlen, int col, bool 
     size_t ol;
     if (!lex_ident(&p->lx, &op, &ol))
         return expected(p, "an operation name (e.g. matmul(x, w))");
-    if (!(s.op = dup_n(op, ol)))
+    if ((s.op = expr_syms_intern(&r->ops, op, ol)) < 0)
         return oom(p);
-    if (!lex_accept(&p->lx, "(")) {
-        free_step(&s);
+    if (!lex_accept(&p->lx, "("))
         return expected(p, "'(' after the operation name");
-    }
-    if ((rc = parse_args(p, &s)) || (rc = parse_dims(p, &s.dims, &s.ndims, &s.dims_col))) {
-        free_step(&s);
+    if ((rc = parse_args(p, &s)) || (rc = parse_dims(p, &s.shape, &s.ndims, &s.dims_col)))
         return rc;
-    }
     uint8_t flags = 0;
     char *origin[3] = { NULL, NULL, NULL };
     char **fields[3] = { &origin[0], &origin[1], &origin[2] };
@@ -566,7 +554,7 @@ static int stmt_define(parse_t *p, const char *name, size_t nlen, int col, bool 
                     rc = expected(p, "'=' after cost");
                     break;
                 }
-                if ((rc = expr_parse(&p->lx, &r->syms, &s.cost, p->err)))
+                if ((rc = expr_parse(&p->lx, &r->syms, &r->exprs, &s.cost, p->err)))
                     break;
                 s.has_cost = true;
                 continue;
@@ -591,25 +579,16 @@ static int stmt_define(parse_t *p, const char *name, size_t nlen, int col, bool 
     }
     if (!rc && !lex_at_end(&p->lx))
         rc = expected(p, "a type, cost=EXPR, @flags, hlo=/op_name=/source= or end of line");
-    if (rc) {
-        free_step(&s);
-        for (int k = 0; k < 3; k++)
-            free(origin[k]);
+    if (rc)
         return rc;
-    }
     if (accum && s.dtype >= 0 && s.dtype != r->nodes[node].dtype) {
         int dt = s.dtype;
-        free_step(&s);
         return error_set(p->err, RS_EINPUT, r->path, p->lx.line, col,
                          "'+=' with type %s on '%.*s' of type %s", dtype_name((dtype_t)dt), (int)nlen, name,
                          dtype_name((dtype_t)r->nodes[node].dtype));
     }
-    if ((rc = grow_steps(p)) || (!accum && (rc = add_node(p, name, nlen, NODE_DEF, col, &node)))) {
-        free_step(&s);
-        for (int k = 0; k < 3; k++)
-            free(origin[k]);
+    if ((rc = grow_steps(p)) || (!accum && (rc = add_node(p, name, nlen, NODE_DEF, col, &node))))
         return rc;
-    }
     if (!accum) {
         routine_node_t *nd = &r->nodes[node];
         nd->flags = flags;
@@ -621,38 +600,10 @@ static int stmt_define(parse_t *p, const char *name, size_t nlen, int col, bool 
         /* the node's shape is its first definition's; steps keep their own
          * copy for the += shape check, so the node borrows none */
         nd->ndims = 0;
-        nd->dims = NULL;
+        nd->shape = (expr_t){ 0 };
     }
     s.node = node;
     r->steps[r->n_steps++] = s;
-    return RS_OK;
-}
-
-/* Records the line of each name's first definition, so a use before it can
- * say where the definition is. */
-static int prescan(parse_t *p, const char *text, size_t len)
-{
-    int line = 1;
-    for (size_t i = 0, next; i < len; i = next) {
-        size_t ll = line_span(text, len, i, &next);
-        lex_t lx = { .file = p->r->path, .s = text + i, .len = ll, .line = line };
-        const char *n;
-        size_t nl;
-        if (lex_ident(&lx, &n, &nl)) {
-            if ((nl == 5 && memcmp(n, "input", 5) == 0) || (nl == 5 && memcmp(n, "param", 5) == 0)) {
-                lex_t save = lx;
-                if (!lex_accept(&lx, "=") && !lex_accept(&lx, "+=")) {
-                    lx = save;
-                    lex_ident(&lx, &n, &nl);
-                }
-            } else {
-                lex_skip_ws(&lx);
-            }
-            if (nl && strmap_get(p->later_defs, n, nl) < 0 && strmap_put(p->later_defs, n, nl, line) != 0)
-                return oom(p);
-        }
-        line++;
-    }
     return RS_OK;
 }
 
@@ -708,23 +659,37 @@ static int parse_line(parse_t *p)
                      "or NAME = OP(ARGS) [DIMS])", (int)(wl > 40 ? 40 : wl), w);
 }
 
+/* Gives back the growth slack of the big arrays (a realloc that cannot
+ * shrink keeps the block it had). */
+static void shrink_to_fit(routine_t *r)
+{
+    void *q;
+    if (r->n_steps && (q = realloc(r->steps, (size_t)r->n_steps * sizeof *r->steps)))
+        r->steps = q;
+    if (r->n_nodes && (q = realloc(r->nodes, (size_t)r->n_nodes * sizeof *r->nodes)))
+        r->nodes = q;
+    if (r->n_args && (q = realloc(r->args, (size_t)r->n_args * sizeof *r->args)))
+        r->args = q;
+    expr_pool_compact(&r->exprs);
+}
+
 int routine_parse(const char *path, const char *text, size_t len, routine_t **out, rs_error_t *err)
 {
     *out = NULL;
     routine_t *r = calloc(1, sizeof *r);
     if (!r)
         return error_set(err, RS_ENOMEM, path, 0, 0, "out of memory");
-    parse_t p = { .r = r, .err = err, .cur_dtype = DT_F32 };
+    parse_t p = { .r = r, .err = err, .cur_dtype = DT_F32, .text = text, .text_len = len };
     int rc = RS_OK;
     r->path = dup_n(path, strlen(path));
     r->node_map = strmap_new();
-    p.later_defs = strmap_new();
-    if (!r->path || !r->node_map || !p.later_defs || expr_syms_init(&r->syms) != RS_OK) {
+    expr_pool_init(&r->exprs);
+    strpool_init(&r->strings);
+    int syms_rc = expr_syms_init(&r->syms), ops_rc = expr_syms_init(&r->ops);
+    if (!r->path || !r->node_map || syms_rc != RS_OK || ops_rc != RS_OK) {
         rc = error_set(err, RS_ENOMEM, path, 0, 0, "out of memory");
         goto done;
     }
-    if ((rc = prescan(&p, text, len)))
-        goto done;
     int line = 1;
     for (size_t i = 0, next; i < len && !rc; line++, i = next) {
         size_t ll = line_span(text, len, i, &next);
@@ -740,8 +705,9 @@ int routine_parse(const char *path, const char *text, size_t len, routine_t **ou
                        r->name);
     if (!rc)
         rc = ensure_bind_slots(&p);
+    if (!rc)
+        shrink_to_fit(r);
 done:
-    strmap_free(p.later_defs);
     free(p.bind_line);
     if (rc) {
         routine_free(r);
@@ -755,20 +721,15 @@ void routine_free(routine_t *r)
 {
     if (!r)
         return;
-    for (int32_t i = 0; i < r->n_nodes; i++) {
-        free(r->nodes[i].name);
-        free(r->nodes[i].hlo);
-        free(r->nodes[i].op_name);
-        free(r->nodes[i].source);
-        free_exprs(r->nodes[i].dims, r->nodes[i].ndims);
-    }
-    for (int32_t i = 0; i < r->n_steps; i++)
-        free_step(&r->steps[i]);
     free(r->nodes);
     free(r->steps);
+    free(r->args);
     free(r->bind_value);
     free(r->bind_set);
     expr_syms_free(&r->syms);
+    expr_syms_free(&r->ops);
+    expr_pool_free(&r->exprs);
+    strpool_free(&r->strings);
     strmap_free(r->node_map);
     free(r->name);
     free(r->path);

@@ -10,6 +10,7 @@
 #include "model/expr.h"
 #include "util/error.h"
 #include "util/strmap.h"
+#include "util/strpool.h"
 
 /* The first eight are §1's own names; the rest are XLA's element types
  * (DESIGN §10), accepted by both readers.  s4 u4 f4e2m1fn hold half a byte:
@@ -28,31 +29,32 @@ enum node_kind { NODE_INPUT, NODE_PARAM, NODE_DEF };
 enum node_flag { FLAG_OUTPUT = 1, FLAG_PINNED = 2, FLAG_INLINE = 4 };
 
 typedef struct routine_node {
-    char *name;
+    char *name;     /* in the routine's strings */
     uint8_t kind;   /* enum node_kind */
     uint8_t dtype;
     uint8_t flags;  /* enum node_flag */
-    expr_t *dims;   /* shape of an input/param; a definition's is on its first step */
+    expr_t shape;   /* of an input/param, ndims expressions; a definition's is on its first step */
     int32_t ndims;
     int32_t line, col;
     /* where the node came from (NULL when not said): an HLO instruction's
-     * name, its metadata op_name, and "source_file:source_line" */
+     * name, its metadata op_name, and "source_file:source_line"; in the
+     * routine's strings */
     char *hlo, *op_name, *source;
 } routine_node_t;
 
 typedef struct routine_step {
-    int32_t node;   /* the node it defines (its owner) */
-    bool accum;     /* `+=` */
-    char *op;
-    int32_t *args;  /* node indices, in order, repeats kept */
+    int32_t node;     /* the node it defines (its owner) */
+    int32_t op;       /* the operation's name: r->ops.names[op] */
+    int32_t args_off; /* node indices r->args[args_off..+nargs), in order, repeats kept */
     int32_t nargs;
-    expr_t *dims;   /* as written on this statement */
+    expr_t shape;     /* as written on this statement: ndims expressions */
     int32_t ndims;
-    int32_t dims_col;
-    int8_t dtype;   /* -1 when the statement names none */
-    bool has_cost;
-    expr_t cost;
+    int32_t dims_col; /* of its '[' */
+    expr_t cost;      /* when has_cost */
     int32_t line, col;
+    int8_t dtype;     /* -1 when the statement names none */
+    bool accum;       /* `+=` */
+    bool has_cost;
 } routine_step_t;
 
 typedef struct routine {
@@ -62,12 +64,29 @@ typedef struct routine {
     int32_t n_nodes;
     routine_step_t *steps;  /* schedule order */
     int32_t n_steps;
+    int32_t *args;          /* every step's arguments, one after another */
+    int32_t n_args;
     expr_syms_t syms;       /* every name used in an expression or a bind */
+    expr_syms_t ops;        /* operation names, shared by the steps */
+    expr_pool_t exprs;      /* every shape and cost program */
+    strpool_t strings;      /* node names and origins */
     int64_t *bind_value;    /* default bindings, indexed by symbol id */
     unsigned char *bind_set;
     strmap_t *node_map;     /* name -> node index */
     uint8_t format;         /* enum routine_format */
 } routine_t;
+
+/* The operation name of step s. */
+static inline const char *routine_op(const routine_t *r, int32_t s) { return r->ops.names[r->steps[s].op]; }
+
+/* The arguments of step s: r->steps[s].nargs node indices. */
+static inline const int32_t *routine_args(const routine_t *r, int32_t s) { return r->args + r->steps[s].args_off; }
+
+/* What expressions of r are evaluated in, under bindings values/set. */
+static inline expr_env_t routine_env(const routine_t *r, const int64_t *values, const unsigned char *set)
+{
+    return (expr_env_t){ values, set, &r->syms, r->path, &r->exprs };
+}
 
 /* Bindings in force for one lowering: a value for each routine symbol. */
 typedef struct bindings {

@@ -27,13 +27,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         lex_t lx = { .file = "fuzz", .s = s, .len = size, .line = 1 };
         expr_t e;
         rs_error_t err;
-        if (!expr_parse(&lx, &syms, &e, &err)) {
+        expr_pool_t pool;
+        expr_pool_init(&pool);
+        if (!expr_parse(&lx, &syms, &pool, &e, &err)) {
             int64_t v;
             unsigned char all[2] = { bound[0], bound[1] };
-            expr_env_t env = { values, syms.n > 2 ? NULL : all, &syms, "fuzz" };
+            expr_env_t env = { values, syms.n > 2 ? NULL : all, &syms, "fuzz", &pool };
             (void)expr_eval(&e, &env, &v, &err);
-            expr_free(&e);
         }
+        expr_pool_free(&pool);
         expr_syms_free(&syms);
     }
     budget_spec_t b;

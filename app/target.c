@@ -212,6 +212,13 @@ fail:
     return rc;
 }
 
+void target_drop_text(target_t *t)
+{
+    free(t->text);
+    t->text = NULL;
+    t->len = 0;
+}
+
 void target_free(target_t *t)
 {
     lower_free(t->lowering);

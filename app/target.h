@@ -61,6 +61,10 @@ int target_store(const cli_t *c, target_t *t, rs_error_t *err);
 /* Opens the store c names (--db, else the default). */
 int session_open(const cli_t *c, store_t **out, rs_error_t *err);
 
+/* Frees t's source text, for a command that will not store the routine
+ * (t->text becomes NULL). */
+void target_drop_text(target_t *t);
+
 /* Reads a whole file into a new NUL-terminated buffer. */
 int target_read_file(const char *path, char **text, size_t *len, rs_error_t *err);
 

@@ -153,6 +153,7 @@ int cmd_score(const cli_t *c)
     int rc = target_open(c, c->pos[0], &t, &err);
     if (rc)
         return cli_fail(&err);
+    target_drop_text(&t); /* score stores nothing: a big routine's source need not outlive its parse */
     footprint_t fp;
     score_detail_t d;
     flip_candidate_t *cand = NULL;

@@ -85,12 +85,20 @@ static void ilist_add(ilist_t *l, int64_t a, int64_t b, bool *oom)
     l->n -= j - i - 1;
 }
 
+/* A leaf is covered by every span that meets it, so its `sub` would
+ * repeat its `own`: leaves keep `own` only (half the lists). */
+static const ilist_t *covered_list(const greedy_t *g, int32_t node, int32_t nl, int32_t nr)
+{
+    return nl == nr ? &g->own[node] : &g->sub[node];
+}
+
 static void seg_insert(greedy_t *g, int32_t node, int32_t nl, int32_t nr, int32_t l, int32_t r, int64_t a,
                        int64_t b)
 {
     if (r < nl || nr < l)
         return;
-    ilist_add(&g->sub[node], a, b, &g->oom);
+    if (nl != nr)
+        ilist_add(&g->sub[node], a, b, &g->oom);
     if (l <= nl && nr <= r) {
         ilist_add(&g->own[node], a, b, &g->oom);
         return;
@@ -126,10 +134,10 @@ static void gather(greedy_t *g, const ilist_t *l)
 
 static void seg_query(greedy_t *g, int32_t node, int32_t nl, int32_t nr, int32_t l, int32_t r)
 {
-    if (r < nl || nr < l || g->sub[node].n == 0)
+    if (r < nl || nr < l || covered_list(g, node, nl, nr)->n == 0)
         return;
     if (l <= nl && nr <= r) {
-        gather(g, &g->sub[node]);
+        gather(g, covered_list(g, node, nl, nr));
         return;
     }
     gather(g, &g->own[node]);
@@ -230,7 +238,7 @@ static int cmp_order(const void *pa, const void *pb)
 struct bestfit {
     greedy_t g;
     int32_t n, nodes;
-    order_key_t *keys;
+    int32_t *order; /* the greedy order, sorted once */
 };
 
 void bestfit_free(bestfit_t *p)
@@ -252,7 +260,7 @@ void bestfit_free(bestfit_t *p)
     free(g->hit);
     free(g->cursor);
     free(g->heap);
-    free(p->keys);
+    free(p->order);
     free(p);
 }
 
@@ -266,12 +274,15 @@ int bestfit_new(const arena_buf_t *bufs, int32_t n, int64_t alignment, bestfit_t
     greedy_t *g = &p->g;
     size_t nn = n ? (size_t)n : 1;
     int64_t *coords = malloc(nn * sizeof *coords);
-    p->keys = malloc(nn * sizeof *p->keys);
+    /* the sort keys live only until the order is known: a million buffers
+     * would otherwise keep 32 MB of them through the run */
+    order_key_t *keys = malloc(nn * sizeof *keys);
+    p->order = malloc(nn * sizeof *p->order);
     g->aligned = malloc(nn * sizeof *g->aligned);
     g->lo = malloc(nn * sizeof *g->lo);
     g->hi = malloc(nn * sizeof *g->hi);
     int rc = RS_OK;
-    if (!coords || !p->keys || !g->aligned || !g->lo || !g->hi) {
+    if (!coords || !keys || !p->order || !g->aligned || !g->lo || !g->hi) {
         rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory laying out %d buffers", (int)n);
         goto done;
     }
@@ -282,8 +293,13 @@ int bestfit_new(const arena_buf_t *bufs, int32_t n, int64_t alignment, bestfit_t
         int64_t span;
         if (!checked_sub(bufs[i].end, bufs[i].start, &span))
             span = INT64_MAX;
-        p->keys[i] = (order_key_t){ g->aligned[i], span, bufs[i].start, i };
+        keys[i] = (order_key_t){ g->aligned[i], span, bufs[i].start, i };
     }
+    qsort(keys, (size_t)n, sizeof *keys, cmp_order);
+    for (int32_t i = 0; i < n; i++)
+        p->order[i] = keys[i].index;
+    free(keys);
+    keys = NULL;
     /* The leaves are the distinct span starts only: two inclusive spans
      * meet exactly when the later of their starts lies in both, so a span
      * reduced to the starts it holds keeps every conflict and no other,
@@ -305,6 +321,7 @@ int bestfit_new(const arena_buf_t *bufs, int32_t n, int64_t alignment, bestfit_t
         rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory laying out %d buffers", (int)n);
 done:
     free(coords);
+    free(keys);
     if (rc) {
         bestfit_free(p);
         return rc;
@@ -315,17 +332,7 @@ done:
 
 void bestfit_greedy_order(const bestfit_t *p, int32_t *order)
 {
-    order_key_t *k = malloc((p->n ? (size_t)p->n : 1) * sizeof *k);
-    if (!k) { /* no room to sort: index order, still a valid permutation */
-        for (int32_t i = 0; i < p->n; i++)
-            order[i] = i;
-        return;
-    }
-    memcpy(k, p->keys, (size_t)p->n * sizeof *k);
-    qsort(k, (size_t)p->n, sizeof *k, cmp_order);
-    for (int32_t i = 0; i < p->n; i++)
-        order[i] = k[i].index;
-    free(k);
+    memcpy(order, p->order, (size_t)p->n * sizeof *order);
 }
 
 const int64_t *bestfit_aligned(const bestfit_t *p) { return p->g.aligned; }

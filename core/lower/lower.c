@@ -127,7 +127,7 @@ int lower_routine(const routine_t *r, const bindings_t *b, lowering_t **out, rs_
         const expr_t *shape = &nd_->shape;
         int32_t k = nd_->ndims;
         if (nd_->kind == NODE_DEF) {
-            shape = &r->steps[l->first_def[i]].shape;
+            shape = &r->steps[l->first_def[i]].prog;
             k = r->steps[l->first_def[i]].ndims;
         }
         l->dim_off[i] = doff;
@@ -160,7 +160,7 @@ int lower_routine(const routine_t *r, const bindings_t *b, lowering_t **out, rs_
                 goto fail;
             }
             tmp = scratch;
-            if ((rc = eval_shape(&st->shape, st->ndims, &env, tmp, &elems, err)))
+            if ((rc = eval_shape(&st->prog, st->ndims, &env, tmp, &elems, err)))
                 goto fail;
             bool same = want == st->ndims;
             for (int32_t k = 0; same && k < want; k++)
@@ -181,7 +181,7 @@ int lower_routine(const routine_t *r, const bindings_t *b, lowering_t **out, rs_
         }
         int64_t c;
         if (st->has_cost) {
-            if ((rc = expr_eval(&st->cost, &env, &c, err)))
+            if ((rc = expr_eval_at(&st->prog, &env, st->ndims, &c, err)))
                 goto fail;
         } else if (!checked_mul(elems, st->nargs > 1 ? st->nargs : 1, &c)) {
             rc = error_set(err, RS_EINPUT, r->path, st->line, st->col, "default cost overflows 64 bits");

@@ -344,14 +344,19 @@ static int overflow(const expr_env_t *env, const expr_t *e, const expr_op_t *op,
     return error_set(err, RS_EINPUT, env->file, e->line, e->col + op->col, "integer overflow (64-bit)");
 }
 
-int expr_eval_list(const expr_t *e, const expr_env_t *env, int64_t *out, int32_t *cols, int32_t n,
-                   rs_error_t *err)
+/* Expressions first..first+n-1 of e's program into out (and their columns
+ * into cols); the ones before first are skipped unevaluated, the ones after
+ * are not reached. */
+static int run(const expr_t *e, const expr_env_t *env, int32_t first, int32_t n, int64_t *out, int32_t *cols,
+               rs_error_t *err)
 {
     int64_t st[EXPR_MAX_DEPTH + 1];
     int sp = 0;
-    int32_t k = 0;
+    int32_t k = 0, i = 0;
     const expr_op_t *ops = env->pool->ops + e->off;
-    for (int32_t i = 0; i < e->n; i++) {
+    for (int32_t skipped = 0; skipped < first && i < e->n; i++)
+        skipped += ops[i].kind == OP_END;
+    for (; k < n && i < e->n; i++) {
         const expr_op_t *op = &ops[i];
         int64_t a, b, r;
         switch (op->kind) {
@@ -372,7 +377,7 @@ int expr_eval_list(const expr_t *e, const expr_env_t *env, int64_t *out, int32_t
             st[sp - 1] = -st[sp - 1];
             continue;
         case OP_END:
-            if (k == n || sp != 1)
+            if (sp != 1)
                 return error_set(err, RS_EINVAL, env->file, e->line, e->col + op->col, "corrupt expression");
             if (cols)
                 cols[k] = e->col + op->col;
@@ -418,7 +423,18 @@ int expr_eval_list(const expr_t *e, const expr_env_t *env, int64_t *out, int32_t
     return RS_OK;
 }
 
+int expr_eval_list(const expr_t *e, const expr_env_t *env, int64_t *out, int32_t *cols, int32_t n,
+                   rs_error_t *err)
+{
+    return run(e, env, 0, n, out, cols, err);
+}
+
+int expr_eval_at(const expr_t *e, const expr_env_t *env, int32_t k, int64_t *out, rs_error_t *err)
+{
+    return run(e, env, k, 1, out, NULL, err);
+}
+
 int expr_eval(const expr_t *e, const expr_env_t *env, int64_t *out, rs_error_t *err)
 {
-    return expr_eval_list(e, env, out, NULL, 1, err);
+    return run(e, env, 0, 1, out, NULL, err);
 }

@@ -81,15 +81,19 @@ void expr_abandon(expr_pool_t *pool, expr_t *e);
  * end). */
 int expr_parse(lex_t *lx, expr_syms_t *syms, expr_pool_t *pool, expr_t *out, rs_error_t *err);
 
-/* Evaluates a one-expression program; an unbound name, an overflow or a
+/* Evaluates a program's first expression; an unbound name, an overflow or a
  * division by zero is an RS_EINPUT error at the column where it happens. */
 int expr_eval(const expr_t *e, const expr_env_t *env, int64_t *out, rs_error_t *err);
 
-/* Evaluates a program of exactly n expressions into out[0..n), and when
- * cols is not NULL the column each expression starts at into cols[0..n).
- * Errors as expr_eval. */
+/* Evaluates the first n expressions of a program (it has at least n) into
+ * out[0..n), and when cols is not NULL the column each starts at into
+ * cols[0..n).  Errors as expr_eval. */
 int expr_eval_list(const expr_t *e, const expr_env_t *env, int64_t *out, int32_t *cols, int32_t n,
                    rs_error_t *err);
+
+/* Evaluates expression k (from 0) of a program, skipping the ones before it
+ * unevaluated.  Errors as expr_eval. */
+int expr_eval_at(const expr_t *e, const expr_env_t *env, int32_t k, int64_t *out, rs_error_t *err);
 
 /* Interns name[0..len) and returns its id, or -1 when out of memory. */
 int32_t expr_syms_intern(expr_syms_t *s, const char *name, size_t len);

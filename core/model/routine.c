@@ -91,10 +91,11 @@ static int expected(parse_t *p, const char *what)
                      "expected %s, found %s", what, found);
 }
 
-/* `[e, e, ...]` -> one program of *n expressions in the routine's pool.
- * (Any error ends the parse and frees the routine, pool and all, so what
- * a failed statement left in the pools needs no undoing.) */
-static int parse_dims(parse_t *p, expr_t *shape, int32_t *n, int32_t *col)
+/* `[e, e, ...]` -> a program of *n expressions in the routine's pool, left
+ * open for more (a cost) unless `end`.  (Any error ends the parse and frees
+ * the routine, pool and all, so what a failed statement left in the pools
+ * needs no undoing.) */
+static int parse_dims(parse_t *p, expr_t *shape, int32_t *n, int32_t *col, bool end)
 {
     *n = 0;
     lex_skip_ws(&p->lx);
@@ -103,14 +104,15 @@ static int parse_dims(parse_t *p, expr_t *shape, int32_t *n, int32_t *col)
         return expected(p, "'[' starting the shape (e.g. [B, D], or [] for a scalar)");
     expr_begin(&p->r->exprs, &p->lx, shape);
     if (lex_accept(&p->lx, "]"))
-        return RS_OK;
+        return RS_OK; /* no program to end: it has no ops yet */
     for (;;) {
         int rc = expr_parse_next(&p->lx, &p->r->syms, &p->r->exprs, shape, p->err);
         if (rc)
             return rc;
         (*n)++;
         if (lex_accept(&p->lx, "]")) {
-            expr_end(&p->r->exprs, shape);
+            if (end)
+                expr_end(&p->r->exprs, shape);
             return RS_OK;
         }
         if (!lex_accept(&p->lx, ","))
@@ -395,7 +397,7 @@ static int stmt_resident(parse_t *p, uint8_t kind)
         return rc;
     expr_t shape;
     int32_t nd, dcol;
-    if ((rc = parse_dims(p, &shape, &nd, &dcol)))
+    if ((rc = parse_dims(p, &shape, &nd, &dcol, true)))
         return rc;
     int dt = p->cur_dtype;
     uint8_t flags = 0;
@@ -526,7 +528,8 @@ static int stmt_define(parse_t *p, const char *name, size_t nlen, int col, bool 
         return oom(p);
     if (!lex_accept(&p->lx, "("))
         return expected(p, "'(' after the operation name");
-    if ((rc = parse_args(p, &s)) || (rc = parse_dims(p, &s.shape, &s.ndims, &s.dims_col)))
+    /* the shape's program stays open: a cost joins it, one program a step */
+    if ((rc = parse_args(p, &s)) || (rc = parse_dims(p, &s.prog, &s.ndims, &s.dims_col, false)))
         return rc;
     uint8_t flags = 0;
     char *origin[3] = { NULL, NULL, NULL };
@@ -554,7 +557,7 @@ static int stmt_define(parse_t *p, const char *name, size_t nlen, int col, bool 
                     rc = expected(p, "'=' after cost");
                     break;
                 }
-                if ((rc = expr_parse(&p->lx, &r->syms, &r->exprs, &s.cost, p->err)))
+                if ((rc = expr_parse_next(&p->lx, &r->syms, &r->exprs, &s.prog, p->err)))
                     break;
                 s.has_cost = true;
                 continue;
@@ -581,6 +584,7 @@ static int stmt_define(parse_t *p, const char *name, size_t nlen, int col, bool 
         rc = expected(p, "a type, cost=EXPR, @flags, hlo=/op_name=/source= or end of line");
     if (rc)
         return rc;
+    expr_end(&r->exprs, &s.prog);
     if (accum && s.dtype >= 0 && s.dtype != r->nodes[node].dtype) {
         int dt = s.dtype;
         return error_set(p->err, RS_EINPUT, r->path, p->lx.line, col,

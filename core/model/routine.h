@@ -47,10 +47,10 @@ typedef struct routine_step {
     int32_t op;       /* the operation's name: r->ops.names[op] */
     int32_t args_off; /* node indices r->args[args_off..+nargs), in order, repeats kept */
     int32_t nargs;
-    expr_t shape;     /* as written on this statement: ndims expressions */
+    expr_t prog;      /* the shape as written on this statement (ndims
+                       * expressions), then the cost when has_cost */
     int32_t ndims;
     int32_t dims_col; /* of its '[' */
-    expr_t cost;      /* when has_cost */
     int32_t line, col;
     int8_t dtype;     /* -1 when the statement names none */
     bool accum;       /* `+=` */

@@ -141,12 +141,14 @@ int main(void)
     memset(&r, 0, sizeof r);
     r.n_nodes = N;
     r.nodes = calloc(N, sizeof *r.nodes);
+    routine_origin_t *origins = calloc(N, sizeof *origins);
     for (int i = 0; i < N; i++) {
         char nm[32], src[64];
         snprintf(nm, sizeof nm, "fusion.%d", i);
         snprintf(src, sizeof src, "/src/models/layer_%d.py:%d", i % 97, 10 + i % 1000);
         r.nodes[i].name = strdup(nm);
-        r.nodes[i].source = strdup(src);
+        origins[i].source = strdup(src);
+        r.nodes[i].origin = &origins[i];
     }
     for (int64_t st = 0; st < STEPS; st++)
         if (a.live[st] > a.live[a.fp.peak_step])
@@ -185,8 +187,9 @@ int main(void)
     }
     for (int i = 0; i < N; i++) {
         free(r.nodes[i].name);
-        free(r.nodes[i].source);
+        free((char *)origins[i].source);
     }
+    free(origins);
     free(r.nodes);
     endwin();
     delscreen(scr);

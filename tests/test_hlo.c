@@ -365,9 +365,9 @@ static void names_sanitised_and_clashes(void **state)
     assert_string_equal(h.r->nodes[2].name, "a_b_2_2");
     assert_string_equal(h.r->nodes[3].name, "get_tuple_element.3");
     /* each keeps its HLO name */
-    assert_string_equal(h.r->nodes[0].hlo, "a-b");
-    assert_string_equal(h.r->nodes[1].hlo, "a_b");
-    assert_string_equal(h.r->nodes[2].hlo, "a_b_2");
+    assert_string_equal(h.r->nodes[0].origin->hlo, "a-b");
+    assert_string_equal(h.r->nodes[1].origin->hlo, "a_b");
+    assert_string_equal(h.r->nodes[2].origin->hlo, "a_b_2");
     expect_args(&h, "x", "get_tuple_element.3,a_b");
     /* the opcode's '-' becomes '_' in the routine text */
     assert_string_equal(routine_op(h.r, 0), "negate");
@@ -402,14 +402,14 @@ static void element_sizes_and_origin(void **state)
     assert_int_equal(bytes_of(&h, "t"), 8 + 0 + 3 + 8);
     expect_args(&h, "t", "q");
     const routine_node_t *q = &h.r->nodes[hl_node(&h, "q")];
-    assert_string_equal(q->op_name, "jit(f)/q\"uoted\\");
-    assert_string_equal(q->source, "/src/m.py:42");
-    assert_string_equal(q->hlo, "q");
+    assert_string_equal(q->origin->op_name, "jit(f)/q\"uoted\\");
+    assert_string_equal(q->origin->source, "/src/m.py:42");
+    assert_string_equal(q->origin->hlo, "q");
     assert_int_equal(q->line, 3);
     assert_int_equal(q->col, 3);
     char buf[256];
     assert_string_equal(routine_node_origin(h.r, hl_node(&h, "n"), buf, sizeof buf), "neg m.py:7");
-    assert_null(h.r->nodes[hl_node(&h, "u")].op_name);
+    assert_null(h.r->nodes[hl_node(&h, "u")].origin->op_name);
     hl_free(&h);
 }
 
@@ -447,7 +447,7 @@ static void convert_round_trips(void **state)
     }
     for (int32_t a = 0; a < l2->n_args; a++)
         assert_int_equal(l2->args[a], h.l->args[a]);
-    assert_string_equal(r2->nodes[0].op_name, "a \"b\"\n");
+    assert_string_equal(r2->nodes[0].origin->op_name, "a \"b\"\n");
     assert_int_equal(r2->format, ROUTINE_TEXT);
     lower_free(l2);
     bindings_free(&b2);

@@ -198,10 +198,10 @@ static void test_xla_types_and_origin(void **state)
     assert_int_equal(t.l->bytes[tr_node(&t, "b")], 3);
     assert_int_equal(t.l->bytes[tr_node(&t, "c")], 48);
     const routine_node_t *q = &t.r->nodes[tr_node(&t, "q")], *b = &t.r->nodes[tr_node(&t, "b")];
-    assert_string_equal(q->hlo, "q-1");
-    assert_string_equal(q->source, "m.py:3");
-    assert_null(q->op_name);
-    assert_string_equal(b->op_name, "jit(f)/\"n\"A\n\t\\");
+    assert_string_equal(q->origin->hlo, "q-1");
+    assert_string_equal(q->origin->source, "m.py:3");
+    assert_null(q->origin->op_name);
+    assert_string_equal(b->origin->op_name, "jit(f)/\"n\"A\n\t\\");
     assert_true(b->flags & FLAG_OUTPUT);
     char buf[128];
     assert_string_equal(routine_node_origin(t.r, tr_node(&t, "q"), buf, sizeof buf), "%q-1 m.py:3");

@@ -27,7 +27,7 @@ static int pane_w(const tui_t *t)
  * part with the line ("model.py:12"), NULL when not said. */
 static const char *source_short(const tui_t *t, int32_t i)
 {
-    const char *src = t->tgt.routine->nodes[i].source;
+    const char *src = t->tgt.routine->nodes[i].origin->source;
     if (!src)
         return NULL;
     const char *base = strrchr(src, '/');
@@ -85,11 +85,11 @@ static void details(tui_t *t, int y, int x, int w)
     /* where it came from (§10): the HLO name, op_name, and the file's last
      * part with the line, which is what fits the pane */
     const routine_node_t *nd = &r->nodes[i];
-    if (nd->hlo && strcmp(nd->hlo, nd->name) != 0)
-        tui_putf(t, y++, x, w, t->attr[T_NORMAL], "hlo     %%%s", nd->hlo);
-    if (nd->op_name)
-        tui_putf(t, y++, x, w, t->attr[T_NORMAL], "op_name %s", nd->op_name);
-    if (nd->source)
+    if (nd->origin->hlo && strcmp(nd->origin->hlo, nd->name) != 0)
+        tui_putf(t, y++, x, w, t->attr[T_NORMAL], "hlo     %%%s", nd->origin->hlo);
+    if (nd->origin->op_name)
+        tui_putf(t, y++, x, w, t->attr[T_NORMAL], "op_name %s", nd->origin->op_name);
+    if (nd->origin->source)
         tui_putf(t, y++, x, w, t->attr[T_NORMAL], "source  %s", source_short(t, i));
     /* readers: the nodes whose steps read it */
     char rd[256] = "";

@@ -196,7 +196,7 @@ bool tui_open_routine(tui_t *t, const char *name)
     t->step_cursor = 0;
     t->origins = false;
     for (int32_t i = 0; i < t->tgt.routine->n_nodes && !t->origins; i++)
-        t->origins = t->tgt.routine->nodes[i].source != NULL;
+        t->origins = t->tgt.routine->nodes[i].origin->source != NULL;
     if (!tui_score(t, t->tgt.prefs, &t->det, &t->arena))
         return false;
     rs_error_t err;

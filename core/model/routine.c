@@ -179,6 +179,7 @@ static int add_node(parse_t *p, const char *name, size_t nlen, uint8_t kind, int
     routine_node_t *nd = &r->nodes[r->n_nodes];
     memset(nd, 0, sizeof *nd);
     nd->name = strpool_dup(&r->strings, name, nlen);
+    nd->origin = &routine_no_origin;
     if (!nd->name || strmap_put(r->node_map, name, nlen, r->n_nodes) != 0)
         return oom(p);
     nd->kind = kind;
@@ -265,6 +266,22 @@ static int parse_origin(parse_t *p, const char *w, size_t wl, int col, char **fi
         *took = true;
         return parse_string(p, fields[k]);
     }
+    return RS_OK;
+}
+
+const routine_origin_t routine_no_origin = { NULL, NULL, NULL };
+
+/* Most nodes say nothing of where they came from and share one empty
+ * origin; the rest get theirs in the routine's strings. */
+static int set_origin(parse_t *p, routine_node_t *nd, char *origin[3])
+{
+    if (!origin[0] && !origin[1] && !origin[2])
+        return RS_OK;
+    routine_origin_t *o = strpool_alloc(&p->r->strings, sizeof *o, _Alignof(routine_origin_t));
+    if (!o)
+        return oom(p);
+    *o = (routine_origin_t){ origin[0], origin[1], origin[2] };
+    nd->origin = o;
     return RS_OK;
 }
 
@@ -424,10 +441,7 @@ static int stmt_resident(parse_t *p, uint8_t kind)
     node->ndims = nd;
     node->dtype = (uint8_t)dt;
     node->flags = flags;
-    node->hlo = origin[0];
-    node->op_name = origin[1];
-    node->source = origin[2];
-    return RS_OK;
+    return set_origin(p, node, origin);
 }
 
 /* The line of the first statement, from the current one on, that defines
@@ -596,9 +610,8 @@ static int stmt_define(parse_t *p, const char *name, size_t nlen, int col, bool 
     if (!accum) {
         routine_node_t *nd = &r->nodes[node];
         nd->flags = flags;
-        nd->hlo = origin[0];
-        nd->op_name = origin[1];
-        nd->source = origin[2];
+        if ((rc = set_origin(p, nd, origin)))
+            return rc;
         if (s.dtype >= 0)
             nd->dtype = (uint8_t)s.dtype;
         /* the node's shape is its first definition's; steps keep their own
@@ -750,7 +763,8 @@ const char *routine_node_origin(const routine_t *r, int32_t i, char *buf, size_t
     const routine_node_t *nd = &r->nodes[i];
     size_t w = 0;
     buf[0] = 0;
-    const char *parts[3] = { nd->hlo && strcmp(nd->hlo, nd->name) != 0 ? nd->hlo : NULL, nd->op_name, nd->source };
+    const routine_origin_t *o = nd->origin;
+    const char *parts[3] = { o->hlo && strcmp(o->hlo, nd->name) != 0 ? o->hlo : NULL, o->op_name, o->source };
     for (int k = 0; k < 3; k++)
         if (parts[k] && parts[k][0] && w + 1 < n)
             w += (size_t)snprintf(buf + w, n - w, "%s%s%s", w ? " " : "", k == 0 ? "%" : "", parts[k]);

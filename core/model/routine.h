@@ -28,18 +28,24 @@ enum routine_format { ROUTINE_TEXT, ROUTINE_HLO };
 enum node_kind { NODE_INPUT, NODE_PARAM, NODE_DEF };
 enum node_flag { FLAG_OUTPUT = 1, FLAG_PINNED = 2, FLAG_INLINE = 4 };
 
+/* Where a node came from (NULL when not said): an HLO instruction's name,
+ * its metadata op_name, and "source_file:source_line". */
+typedef struct routine_origin {
+    const char *hlo, *op_name, *source;
+} routine_origin_t;
+
+/* The origin of a node that says none (all NULL). */
+extern const routine_origin_t routine_no_origin;
+
 typedef struct routine_node {
     char *name;     /* in the routine's strings */
-    uint8_t kind;   /* enum node_kind */
-    uint8_t dtype;
-    uint8_t flags;  /* enum node_flag */
+    const routine_origin_t *origin; /* never NULL; in the routine's strings */
     expr_t shape;   /* of an input/param, ndims expressions; a definition's is on its first step */
     int32_t ndims;
     int32_t line, col;
-    /* where the node came from (NULL when not said): an HLO instruction's
-     * name, its metadata op_name, and "source_file:source_line"; in the
-     * routine's strings */
-    char *hlo, *op_name, *source;
+    uint8_t kind;   /* enum node_kind */
+    uint8_t dtype;
+    uint8_t flags;  /* enum node_flag */
 } routine_node_t;
 
 typedef struct routine_step {

@@ -491,7 +491,7 @@ static int parse_operands(hp_t *p, ins_t *in, comp_t *c)
                     return rc;
             }
         }
-        slice_t nm;
+        slice_t nm = { 0, 0 }; /* set by read_name; -O2 cannot see it through the error path */
         if ((rc = skip_ws(p)))
             return rc;
         loc_t at = here(p);

@@ -1596,6 +1596,13 @@ def two_rows_of_compare_on_one_arena():
         check("arena    13.0 MiB (13631488 B) -> 10.0 MiB (10485760 B)" in s, s)
         check("+ new 0, extended 1   ░ freed 1, cut 0" in s and "+ gw (3.00 MiB)" in s, s)
         check("row 2 against row 1" in s, s)
+        # the view's own help, not the Compare screen's
+        t.keys("?")
+        s = t.wait("Help: Two plans on one arena")
+        check("every flip and buffer that differs" in s and "back to the list" in s, s)
+        check("add a budget" not in s.lower(), s)
+        t.keys("Escape")
+        s = t.wait("row 1 (100GiB) -> row 2 (minimize) on one arena")
         t.keys("D")
         s = t.wait("row 2 (minimize): final 10485760 B, 1 flips")
         t.keys("Escape", "Escape")

@@ -201,6 +201,19 @@ void tui_fill(tui_t *t, int y, int x, int w, unsigned attr);
 /* The overlay over the screen, and the help overlay made from the keymap. */
 void tui_draw_overlay(tui_t *t);
 void tui_help_overlay(tui_t *t);
+
+/* One line of a view's help: what its action does there, or NULL for a
+ * key the view passes on to the screen (listed under "everywhere"). */
+typedef struct help_row {
+    action_t action;
+    const char *help;
+} help_row_t;
+
+/* The help of a view inside a screen (the two-plan arena): under the
+ * heading view, the keys the screen's table binds to rows[i].action, each
+ * with rows[i].help; then those it passes on.  With rows NULL, the screen's
+ * own help. */
+void tui_help_overlay_for(tui_t *t, const char *view, const help_row_t *rows, int n_rows);
 /* Closes the open routine and what was fitted on it. */
 void tui_close_routine(tui_t *t);
 /* Draws s at (y, x) clipped to w columns (display columns, UTF-8 aware). */

@@ -348,7 +348,23 @@ int tui_pair_key(tui_t *t, action_t a)
     case ACT_PGDN: p->top = p->top + 5 < most ? p->top + 5 : p->top; return KEY_REDRAW;
     case ACT_TOP: p->top = 0; return KEY_REDRAW;
     case ACT_BOTTOM: p->top = most > 0 ? most - 1 : 0; return KEY_REDRAW;
-    case ACT_HELP: case ACT_QUIT: case ACT_REDRAW: case ACT_CURVE_STYLE:
+    case ACT_HELP: {
+        static const help_row_t rows[] = {
+            { ACT_BACK, "back to the list" },
+            { ACT_DIFF, "every flip and buffer that differs, as text" },
+            { ACT_UP, "scroll the flips up" },
+            { ACT_DOWN, "scroll the flips down" },
+            { ACT_PGUP, "five flips up" },
+            { ACT_PGDN, "five flips down" },
+            { ACT_TOP, "first flip" },
+            { ACT_BOTTOM, "last flip" },
+            { ACT_HELP, NULL }, { ACT_QUIT, NULL }, { ACT_REDRAW, NULL }, { ACT_GO_SESSION, NULL },
+            { ACT_GO_ARENA, NULL }, { ACT_GO_FIT, NULL }, { ACT_GO_COMPARE, NULL }, { ACT_GO_PLANS, NULL },
+        };
+        tui_help_overlay_for(t, "Two plans on one arena", rows, (int)(sizeof rows / sizeof *rows));
+        return KEY_REDRAW;
+    }
+    case ACT_QUIT: case ACT_REDRAW: case ACT_CURVE_STYLE:
     case ACT_GO_SESSION: case ACT_GO_ARENA: case ACT_GO_FIT: case ACT_GO_COMPARE: case ACT_GO_PLANS:
         return KEY_UNHANDLED;
     default:

@@ -186,7 +186,31 @@ void tui_draw_overlay(tui_t *t)
              rows ? t->overlay_top + 1 : 0, t->overlay_top + shown < rows ? t->overlay_top + shown : rows, rows);
 }
 
-void tui_help_overlay(tui_t *t)
+void tui_help_overlay(tui_t *t) { tui_help_overlay_for(t, NULL, NULL, 0); }
+
+/* The view's row for action a, or NULL when the view does not list it. */
+static const help_row_t *view_row(action_t a, const help_row_t *rows, int n_rows)
+{
+    for (int i = 0; i < n_rows; i++)
+        if (rows[i].action == a)
+            return &rows[i];
+    return NULL;
+}
+
+/* Which part of the help a key row goes in: 0 the screen's (or view's) own
+ * keys, 1 the keys that work everywhere, -1 none. */
+static int help_part(const tui_t *t, const key_entry_t *k, const help_row_t *rows, int n_rows)
+{
+    if (!(k->screens & (1u << t->screen)))
+        return -1;
+    if (rows) { /* a view lists only the keys it takes: its own, then the screen's it passes on */
+        const help_row_t *r = view_row(k->action, rows, n_rows);
+        return !r ? -1 : r->help ? 0 : 1;
+    }
+    return k->screens == KEYS_ALL ? 1 : 0;
+}
+
+void tui_help_overlay_for(tui_t *t, const char *view, const help_row_t *rows, int n_rows)
 {
     int n;
     const key_entry_t *k = keymap_entries(&n);
@@ -194,26 +218,24 @@ void tui_help_overlay(tui_t *t)
     int m = 0;
     char buf[256];
     for (int pass = 0; pass < 2 && lines; pass++) {
-        snprintf(buf, sizeof buf, pass ? "everywhere" : "%s screen", keymap_screen_name(t->screen));
+        if (view)
+            snprintf(buf, sizeof buf, pass ? "everywhere" : "%s", view);
+        else
+            snprintf(buf, sizeof buf, pass ? "everywhere" : "%s screen", keymap_screen_name(t->screen));
         lines[m++] = strdup(buf);
         for (int i = 0; i < n; i++) {
-            bool here = k[i].screens & (1u << t->screen);
-            bool global = k[i].screens == KEYS_ALL;
-            if (!here || global != (pass == 1))
+            if (help_part(t, &k[i], rows, n_rows) != pass)
                 continue;
             /* one line per action: the first row names it, later keys join it */
             bool dup = false;
-            for (int j = 0; j < i; j++)
-                if (k[j].action == k[i].action && (k[j].screens & (1u << t->screen)) &&
-                    (k[j].screens == KEYS_ALL) == global)
-                    dup = true;
+            for (int j = 0; j < i && !dup; j++)
+                dup = k[j].action == k[i].action && help_part(t, &k[j], rows, n_rows) == pass;
             if (dup)
                 continue;
             char keys[64] = "";
             size_t w = 0;
             for (int j = i; j < n; j++) {
-                if (k[j].action != k[i].action || !(k[j].screens & (1u << t->screen)) ||
-                    (k[j].screens == KEYS_ALL) != global)
+                if (k[j].action != k[i].action || help_part(t, &k[j], rows, n_rows) != pass)
                     continue;
                 bool seen = false; /* Enter is both '\n' and KEY_ENTER */
                 for (int q = i; q < j && !seen; q++)
@@ -221,7 +243,8 @@ void tui_help_overlay(tui_t *t)
                 if (!seen)
                     w += (size_t)snprintf(keys + w, sizeof keys - w, "%s%s", w ? " " : "", k[j].key_name);
             }
-            snprintf(buf, sizeof buf, "  %-16s %s", keys, k[i].help);
+            const char *help = pass == 0 && rows ? view_row(k[i].action, rows, n_rows)->help : k[i].help;
+            snprintf(buf, sizeof buf, "  %-16s %s", keys, help);
             lines[m++] = strdup(buf);
         }
         lines[m++] = strdup("");
@@ -229,7 +252,7 @@ void tui_help_overlay(tui_t *t)
     if (t->mouse)
         lines[m++] = strdup("mouse: wheel scrolls, click selects (--no-mouse turns it off)");
     char title[64];
-    snprintf(title, sizeof title, "Help: %s", keymap_screen_name(t->screen));
+    snprintf(title, sizeof title, "Help: %s", view ? view : keymap_screen_name(t->screen));
     tui_overlay(t, title, lines, m);
     for (int i = 0; i < m; i++)
         free(lines[i]);

@@ -18,28 +18,20 @@ int32_t sorted_unique(int64_t *a, int32_t n)
     return m;
 }
 
-int32_t sorted_last_le(const int64_t *a, int32_t n, int64_t v)
-{
-    int32_t lo = 0, hi = n - 1;
-    while (lo < hi) {
-        int32_t mid = lo + (hi - lo + 1) / 2;
-        if (a[mid] <= v)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
-}
+/* One binary search for both element widths: the body only reads a[mid]. */
+#define LAST_LE(a, n, v)                          \
+    do {                                          \
+        int32_t lo = 0, hi = (n) - 1;             \
+        while (lo < hi) {                         \
+            int32_t mid = lo + (hi - lo + 1) / 2; \
+            if ((a)[mid] <= (v))                  \
+                lo = mid;                         \
+            else                                  \
+                hi = mid - 1;                     \
+        }                                         \
+        return lo;                                \
+    } while (0)
 
-int32_t sorted_last_le32(const int32_t *a, int32_t n, int64_t v)
-{
-    int32_t lo = 0, hi = n - 1;
-    while (lo < hi) {
-        int32_t mid = lo + (hi - lo + 1) / 2;
-        if (a[mid] <= v)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
-}
+int32_t sorted_last_le(const int64_t *a, int32_t n, int64_t v) { LAST_LE(a, n, v); }
+
+int32_t sorted_last_le32(const int32_t *a, int32_t n, int64_t v) { LAST_LE(a, n, v); }

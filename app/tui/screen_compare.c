@@ -480,11 +480,11 @@ int screen_compare_key(tui_t *t, action_t a, int key)
         drop_row(t, t->cmp_sel);
         run_all(t);
         return KEY_REDRAW;
-    case ACT_OPEN: /* the row in the stepper: the same fit, event by event */
+    case ACT_OPEN: /* the row in the stepper: the same plan, event by event, not fitted again */
         if (t->n_budgets && t->cmp[t->cmp_sel]) {
-            char budget[48];
-            snprintf(budget, sizeof budget, "%s", t->budgets[t->cmp_sel]);
-            if (tui_run_fit(t, budget))
+            char what[80];
+            snprintf(what, sizeof what, "row %d (%s) in the stepper", t->cmp_sel + 1, t->budgets[t->cmp_sel]);
+            if (tui_show_plan(t, t->cmp[t->cmp_sel], t->cmp_elapsed[t->cmp_sel], t->budgets[t->cmp_sel], what))
                 t->screen = SCR_FIT;
         }
         return KEY_REDRAW;

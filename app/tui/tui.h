@@ -241,6 +241,11 @@ void tui_budget_offer(const tui_t *t, char *buf, size_t n);
 /* Runs fit for budget text on the open routine with a progress bar (^C
  * cancels); replaces t->plan. */
 bool tui_run_fit(tui_t *t, const char *budget);
+
+/* Shows a copy of plan, fitted on the open routine under budget (Compare's
+ * rows), in the Fit screen as if tui_run_fit had just made it, without
+ * fitting again; what names it in the status line. */
+bool tui_show_plan(tui_t *t, const fit_plan_t *plan, int64_t elapsed_us, const char *budget, const char *what);
 /* Draws the whole screen (header, the current screen, status, overlay). */
 void tui_redraw(tui_t *t);
 /* ^C or Esc stops a search run on this thread with what it found: a

@@ -261,6 +261,45 @@ void tui_budget_offer(const tui_t *t, char *buf, size_t n)
     snprintf(buf, n, "%s", t->plan || t->budget >= 0 ? t->budget_text : configured ? configured : "");
 }
 
+/* Makes plan (fitted on ctx under budget) the Fit screen's, both owned
+ * from now on; the fit before it goes.  what names it in the status line. */
+static void install_fit(tui_t *t, fit_context_t *ctx, fit_plan_t *plan, int64_t elapsed_us, const char *budget,
+                        const char *what)
+{
+    close_fit(t);
+    t->ctx = ctx;
+    t->plan = plan;
+    t->plan_elapsed_us = elapsed_us;
+    t->plan_saved = false;
+    t->event = 0;
+    t->fit_sel = 0;
+    t->fit_top = 0;
+    t->ev_accepted = -1;
+    t->budget = t->plan->minimize ? -1 : t->plan->budget;
+    snprintf(t->budget_text, sizeof t->budget_text, "%s", budget);
+    snprintf(t->fit_budget_text, sizeof t->fit_budget_text, "%s", budget);
+    if (!t->plan->within_budget && t->plan->dropped > 0)
+        tui_status(t, true, "%s: NOT within budget; the cap kept the %d cheapest of %d candidates: C sets it",
+                   what, (int)t->plan->considered, (int)(t->plan->considered + t->plan->dropped));
+    else
+        tui_status(t, false, "%s: %d flip%s, %d events; n/p step, a accept, r round two, e end, Enter why",
+                   what, (int)t->plan->n_flips, t->plan->n_flips == 1 ? "" : "s", (int)t->plan->n_events);
+}
+
+bool tui_show_plan(tui_t *t, const fit_plan_t *plan, int64_t elapsed_us, const char *budget, const char *what)
+{
+    rs_error_t err;
+    fit_context_t *ctx = NULL;
+    fit_plan_t *copy = NULL;
+    if (target_context(&t->tgt, &ctx, &err) || fit_plan_copy(plan, &copy, &err)) {
+        fit_context_free(ctx);
+        tui_error(t, NULL, &err);
+        return false;
+    }
+    install_fit(t, ctx, copy, elapsed_us, budget, what);
+    return true;
+}
+
 bool tui_run_fit(tui_t *t, const char *budget)
 {
     if (!t->open) {
@@ -337,24 +376,9 @@ bool tui_run_fit(tui_t *t, const char *budget)
     }
     bool ok = j->rc == RS_OK;
     if (ok) {
-        close_fit(t);
-        t->ctx = ctx;
-        t->plan = j->plan;
-        t->plan_elapsed_us = j->elapsed_us;
-        t->plan_saved = false;
-        t->event = 0;
-        t->fit_sel = 0;
-        t->fit_top = 0;
-        t->ev_accepted = -1;
-        t->budget = t->plan->minimize ? -1 : t->plan->budget;
-        snprintf(t->budget_text, sizeof t->budget_text, "%s", budget);
-        snprintf(t->fit_budget_text, sizeof t->fit_budget_text, "%s", budget);
-        if (!t->plan->within_budget && t->plan->dropped > 0)
-            tui_status(t, true, "fit %s: NOT within budget; the cap kept the %d cheapest of %d candidates: C sets it",
-                       budget, (int)t->plan->considered, (int)(t->plan->considered + t->plan->dropped));
-        else
-            tui_status(t, false, "fit %s: %d flip%s, %d events; n/p step, a accept, r round two, e end, Enter why",
-                       budget, (int)t->plan->n_flips, t->plan->n_flips == 1 ? "" : "s", (int)t->plan->n_events);
+        char what[80];
+        snprintf(what, sizeof what, "fit %s", budget);
+        install_fit(t, ctx, j->plan, j->elapsed_us, budget, what);
     } else {
         fit_context_free(ctx);
         if (j->rc == RS_ECANCELED)

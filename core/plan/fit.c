@@ -691,6 +691,38 @@ int fit_run(const fit_options_t *opt, const fit_context_t *ctx, reuse_cell_t *ce
     return RS_OK;
 }
 
+/* A copy of n elements of size bytes at a (NULL for none). */
+static void *dup_array(const void *a, int32_t n, size_t size, bool *ok)
+{
+    if (!a || n <= 0)
+        return NULL;
+    void *c = malloc((size_t)n * size);
+    if (c)
+        memcpy(c, a, (size_t)n * size);
+    *ok = *ok && c;
+    return c;
+}
+
+int fit_plan_copy(const fit_plan_t *p, fit_plan_t **out, rs_error_t *err)
+{
+    *out = NULL;
+    fit_plan_t *c = malloc(sizeof *c);
+    if (!c)
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    *c = *p;
+    bool ok = true;
+    c->flips = dup_array(p->flips, p->n_flips, sizeof *p->flips, &ok);
+    c->events = dup_array(p->events, p->n_events, sizeof *p->events, &ok);
+    c->members = dup_array(p->members, p->n_members, sizeof *p->members, &ok);
+    c->cands = dup_array(p->cands, p->n_cands, sizeof *p->cands, &ok);
+    if (!ok) {
+        fit_plan_free(c);
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    *out = c;
+    return RS_OK;
+}
+
 void fit_plan_free(fit_plan_t *p)
 {
     if (!p)

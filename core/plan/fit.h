@@ -148,6 +148,9 @@ int fit_run(const fit_options_t *opt, const fit_context_t *ctx, reuse_cell_t *ce
             rs_error_t *err);
 void fit_plan_free(fit_plan_t *p);
 
+/* A deep copy of p (same routine borrowed), or RS_ENOMEM. */
+int fit_plan_copy(const fit_plan_t *p, fit_plan_t **out, rs_error_t *err);
+
 /* The child context: ctx plus decide_inline of every flip of p. */
 int fit_context_child(const fit_context_t *ctx, const fit_plan_t *p, fit_context_t **out, rs_error_t *err);
 

@@ -306,6 +306,22 @@ static void test_statuses_at(void **state)
     assert_int_equal(view_accepted_at(f.plan, commit), 2);
     assert_int_equal(view_accepted_at(f.plan, f.plan->n_events - 1), 2);
     tf_free(&f);
+    /* ROUTINE_HARMFUL with a cap of 2: P, the dearest, is pending until its
+     * drop at event 3, as the round-two column says, then dropped */
+    tf_fit(&f, ROUTINE_HARMFUL, "1", 2, 0);
+    assert_int_equal(f.plan->events[3].kind, EV_DROPPED);
+    uint8_t st3[3];
+    int32_t p = 0;
+    while (p < f.plan->n_cands && f.plan->cands[p].node != f.plan->events[3].node)
+        p++;
+    assert_true(p < 3);
+    view_statuses_at(f.plan, 2, st3);
+    assert_int_equal(st3[p], ST_PENDING);
+    view_statuses_at(f.plan, 3, st3);
+    assert_int_equal(st3[p], ST_DROPPED);
+    view_statuses_at(f.plan, f.plan->n_events - 1, st3);
+    assert_int_equal(st3[p], ST_DROPPED);
+    tf_free(&f);
 }
 
 static void test_keymap(void **state)

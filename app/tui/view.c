@@ -312,12 +312,16 @@ void view_statuses_at(const fit_plan_t *p, int32_t upto, uint8_t *status)
         slot[i] = -1;
     for (int32_t k = 0; k < p->n_cands; k++) {
         slot[p->cands[k].node] = k;
-        status[k] = p->cands[k].status == ST_DROPPED ? ST_DROPPED : ST_PENDING;
+        status[k] = ST_PENDING; /* a dropped one too, until its drop event: as the round-two column says */
     }
     for (int32_t i = 0; i <= upto && i < p->n_events; i++) {
         const fit_event_t *e = &p->events[i];
         int32_t k = e->node >= 0 ? slot[e->node] : -1;
         switch ((fit_event_kind_t)e->kind) {
+        case EV_DROPPED:
+            if (k >= 0)
+                status[k] = ST_DROPPED;
+            break;
         case EV_ACCEPT:
             if (k >= 0)
                 status[k] = ST_ACCEPTED;

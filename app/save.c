@@ -9,14 +9,11 @@
 #include "util/strbuf.h"
 
 int save_plans(const cli_t *c, target_t *t, fit_plan_t *const *plans, const int64_t *elapsed_us, int n,
-               const char *sweep_budgets, int64_t *ids, rs_error_t *err)
+               const save_extra_t *x, int64_t *ids, rs_error_t *err)
 {
-    return save_plans_audited(c, t, plans, elapsed_us, n, sweep_budgets, NULL, ids, err);
-}
-
-int save_plans_audited(const cli_t *c, target_t *t, fit_plan_t *const *plans, const int64_t *elapsed_us, int n,
-                       const char *sweep_budgets, char *const *audits, int64_t *ids, rs_error_t *err)
-{
+    save_extra_t none = { 0 };
+    if (!x)
+        x = &none;
     int rc = target_store(c, t, err);
     if (rc)
         return rc;
@@ -43,15 +40,16 @@ int save_plans_audited(const cli_t *c, target_t *t, fit_plan_t *const *plans, co
                                  t->routine->n_nodes, &routine_id, &version, &was_new, err);
     if (!rc && t->has_profile)
         rc = library_profile_put(t->store, &t->profile, &profile_id, err);
-    if (!rc && sweep_budgets) {
+    if (!rc && x->sweep_budgets) {
         int64_t reused = n ? plans[n - 1]->reused : 0, lowered = n ? plans[n - 1]->lowered : 0;
-        rc = plans_sweep_put(t->store, routine_id, sweep_budgets, reused, lowered, n, &sweep_id, err);
+        rc = plans_sweep_put(t->store, routine_id, x->sweep_budgets, reused, lowered, n, &sweep_id, err);
     }
     for (int i = 0; i < n && !rc; i++) {
         plan_save_t in = { .plan = plans[i], .routine_id = routine_id, .profile_id = profile_id,
                            .bindings = bindings, .config = config, .prefs = prefs.s, .label = c->label,
                            .elapsed_us = elapsed_us[i], .sweep_id = sweep_id,
-                           .audit = audits ? audits[i] : NULL };
+                           .audit = x->audits ? x->audits[i] : NULL,
+                           .budget_spec = x->budgets ? x->budgets[i] : NULL };
         rc = plans_save(t->store, &in, &ids[i], err);
     }
     if (!rc)

@@ -8,14 +8,19 @@
 #include "plan/fit.h"
 #include "target.h"
 
-/* Saves plans[0..n) made on t's routine.  sweep_budgets is the sweep's
- * budget list, or NULL for a single fit.  ids[i] gets each plan's id. */
-int save_plans(const cli_t *c, target_t *t, fit_plan_t *const *plans, const int64_t *elapsed_us, int n,
-               const char *sweep_budgets, int64_t *ids, rs_error_t *err);
+/* What to save with plans[0..n): budgets[i] is the budget plans[i] was
+ * asked for, as typed ("60%"; NULL: unknown); sweep_budgets the sweep's
+ * budget list, or NULL for single fits; audits[i] what --audit found in
+ * plans[i] (audits NULL, or an entry NULL: not audited). */
+typedef struct save_extra {
+    const char *const *budgets;
+    const char *sweep_budgets;
+    char *const *audits;
+} save_extra_t;
 
-/* The same, with audits[i] the record of what --audit found in plans[i]
- * (audits NULL, or an entry NULL: not audited). */
-int save_plans_audited(const cli_t *c, target_t *t, fit_plan_t *const *plans, const int64_t *elapsed_us, int n,
-                       const char *sweep_budgets, char *const *audits, int64_t *ids, rs_error_t *err);
+/* Saves plans[0..n) made on t's routine, with x (NULL: nothing more).
+ * ids[i] gets each plan's id. */
+int save_plans(const cli_t *c, target_t *t, fit_plan_t *const *plans, const int64_t *elapsed_us, int n,
+               const save_extra_t *x, int64_t *ids, rs_error_t *err);
 
 #endif

@@ -291,11 +291,8 @@ int svg_write_plan(store_t *s, const stored_plan_t *p, const char *path, svg_sta
     if (view_buffers(rb.lowering, &d, &v, &n)) {
         rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     } else {
-        char title[512], sub[512], bud[32], fin[32], base[32];
-        if (strcmp(p->budget_kind, "minimize") == 0)
-            snprintf(bud, sizeof bud, "minimize");
-        else
-            units_format_bytes(p->budget_bytes, bud, sizeof bud);
+        char title[512], sub[512], bud[64], fin[32], base[32];
+        plans_budget_text(p, bud, sizeof bud);
         units_format_bytes(p->final.total, fin, sizeof fin);
         units_format_bytes(p->baseline.total, base, sizeof base);
         snprintf(title, sizeof title, "plan %lld%s%s%s: %s v%d", (long long)p->id, p->label[0] ? " \"" : "",

@@ -56,7 +56,7 @@ static int opt(FILE *f, long long v, bool last)
 
 static int write_plans(FILE *f, const stored_plan_t *plans, int n)
 {
-    int bad = fputs("plan_id,label,routine,routine_version,profile,budget_kind,budget_bytes,cap,"
+    int bad = fputs("plan_id,label,routine,routine_version,profile,budget_kind,budget_bytes,budget_spec,cap,"
                     "baseline_total,baseline_live_peak,baseline_peak_step,baseline_buffers,baseline_compute,"
                     "final_total,final_live_peak,final_peak_step,final_buffers,final_compute,"
                     "considered,dropped,within_budget,flips,elapsed_us,reused,lowered,created_at,"
@@ -70,6 +70,7 @@ static int write_plans(FILE *f, const stored_plan_t *plans, int n)
             bad |= num(f, p->budget_bytes, false);
         else
             bad |= fputc(',', f) == EOF;
+        bad |= field(f, p->budget_spec, false); /* as asked for ("60%"); empty for plans saved before it was kept */
         bad |= opt(f, p->cap == INT32_MAX ? -1 : p->cap, false); /* INT32_MAX: the TUI's "all" */
         const footprint_t *fps[2] = { &p->baseline, &p->final };
         for (int k = 0; k < 2; k++)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/units.h"
 #include "plan/trace.h"
 #include "store_int.h"
 #include "util/strbuf.h"
@@ -110,9 +111,9 @@ int plans_save(store_t *s, const plan_save_t *in, int64_t *plan_id, rs_error_t *
                             "baseline_total, baseline_live_peak, baseline_peak_step, baseline_buffers, "
                             "baseline_compute, final_total, final_live_peak, final_peak_step, final_buffers, "
                             "final_compute, considered, dropped, within_budget, elapsed_us, reused, lowered, "
-                            "created_at, label, n_flips, n_events, sweep_id, audit) VALUES(?1, ?2, ?3, ?4, ?5, ?6, "
-                            "?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, "
-                            "strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?22, ?23, ?24, ?25, ?26)",
+                            "created_at, label, n_flips, n_events, sweep_id, audit, budget_spec) VALUES(?1, ?2, ?3, "
+                            "?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, "
+                            "strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?22, ?23, ?24, ?25, ?26, ?27)",
                             &st, err)))
         return rc;
     int k = 1;
@@ -150,6 +151,10 @@ int plans_save(store_t *s, const plan_save_t *in, int64_t *plan_id, rs_error_t *
         sqlite3_bind_null(st, k++);
     if (in->audit)
         sqlite3_bind_text(st, k++, in->audit, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(st, k++);
+    if (in->budget_spec)
+        sqlite3_bind_text(st, k++, in->budget_spec, -1, SQLITE_TRANSIENT);
     else
         sqlite3_bind_null(st, k++);
     if ((rc = store_exec_stmt(s, st, "saving the plan", err)))
@@ -205,7 +210,7 @@ int plans_sweep_put(store_t *s, int64_t routine_id, const char *budgets, int64_t
     "p.audit, "                                                                                            \
     "coalesce(p.gap_kind, ''), coalesce(p.gap_found, 0), coalesce(p.gap_total, -1), "                      \
     "coalesce(p.gap_compute, -1), coalesce(p.gap_flips, ''), coalesce(p.gap_proved, 0), "                  \
-    "coalesce(p.gap_explored, 0) "                                                                         \
+    "coalesce(p.gap_explored, 0), coalesce(p.budget_spec, '') "                                            \
     "FROM plans p JOIN contexts c ON c.id = p.context_id JOIN routines r ON r.id = c.routine_id "         \
     "LEFT JOIN profiles pr ON pr.id = c.profile_id LEFT JOIN contexts cc ON cc.id = p.child_context_id "
 
@@ -255,6 +260,13 @@ static void read_plan_row(sqlite3_stmt *st, stored_plan_t *p)
     p->gap.flips = store_col_text(st, k++);
     p->gap.proved = sqlite3_column_int(st, k++) != 0;
     p->gap.explored = sqlite3_column_int64(st, k++);
+    p->budget_spec = store_col_text(st, k++);
+}
+
+const char *plans_budget_text(const stored_plan_t *p, char *buf, size_t n)
+{
+    units_format_budget(p->budget_spec, strcmp(p->budget_kind, "minimize") == 0, p->budget_bytes, buf, n);
+    return buf;
 }
 
 int plans_set_gap(store_t *s, int64_t id, const plan_gap_t *g, rs_error_t *err)
@@ -374,6 +386,7 @@ static void free_fields(stored_plan_t *p)
     free(p->prefs);
     free(p->child_prefs);
     free(p->budget_kind);
+    free(p->budget_spec);
     free(p->created_at);
     free(p->audit);
     free(p->gap.kind);

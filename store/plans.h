@@ -20,6 +20,7 @@ typedef struct plan_save {
     int64_t elapsed_us;
     int64_t sweep_id;       /* 0: none */
     const char *audit;      /* what --audit found ("N reuses checked, ..." then a line per difference); NULL: not audited */
+    const char *budget_spec; /* the budget as asked for ("60%", "device", "48MiB", "minimize"); may be NULL */
 } plan_save_t;
 
 /* Saves a plan (inside a transaction): its root and child contexts, the
@@ -65,6 +66,7 @@ typedef struct stored_plan {
     char *bindings, *config, *prefs, *child_prefs;
     char *budget_kind;      /* "bytes" or "minimize" */
     int64_t budget_bytes;   /* -1 for minimize */
+    char *budget_spec;      /* as asked for ("60%"); "" when not recorded (plans of schema 5 and before) */
     int32_t cap;
     footprint_t baseline, final;
     int32_t considered, dropped;
@@ -78,6 +80,11 @@ typedef struct stored_plan {
     stored_event_t *events; /* loaded when asked */
     int32_t n_events;
 } stored_plan_t;
+
+/* The budget of p for a person: "minimize", the bytes ("48.0 MiB"), or
+ * what was asked for with the bytes it came to ("60% = 62.4 MiB",
+ * "device = 16.0 GiB").  Returns buf. */
+const char *plans_budget_text(const stored_plan_t *p, char *buf, size_t n);
 
 /* Loads plan id (with its events when with_events); RS_EINPUT when there
  * is no such plan. */

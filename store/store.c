@@ -87,6 +87,8 @@ static const char *MIGRATIONS[STORE_SCHEMA_VERSION] = {
     "ALTER TABLE plans ADD COLUMN gap_flips TEXT;"
     "ALTER TABLE plans ADD COLUMN gap_proved INTEGER;"
     "ALTER TABLE plans ADD COLUMN gap_explored INTEGER;",
+    /* 5 -> 6: the budget as it was asked for ("60%", "device", "48MiB"; NULL before) */
+    "ALTER TABLE plans ADD COLUMN budget_spec TEXT;",
 };
 
 static int busy_timeout_ms(void)

@@ -232,6 +232,40 @@ def verify_names_what_was_altered():
 
 
 @test
+def budget_kept_as_asked():
+    """A share of the baseline or the device is kept as it was asked for,
+    beside the bytes it came to: in plans, show, --json, the plans CSV; verify
+    resolves it again against the rebuilt baseline.  mlp_step's baseline is
+    9.47 MiB (9927172 B): 70% is 6949020 B (rounded down), 60% 5956303 B."""
+    db = os.path.join(TMP, "asked.db")
+    mlp = os.path.join(SAMPLES, "mlp_step.routine")
+    rc, out, err = run("sweep", mlp, "--budgets", "70%, 9MiB,minimize", "--save", db=db)
+    check(rc == 0 and re.search(r"^70% = 6\.63 MiB +", out, re.M) and re.search(r"^9\.00 MiB +", out, re.M), out + err)
+    rc, out, err = run("fit", mlp, "--budget", "device", "--profile", "a100-80gb", "--save", db=db)
+    check(rc == 0, err)
+    rc, out, err = run("plans", db=db)
+    check(re.search(r"mlp_step v1 +70% = 6\.63 MiB ", out) and re.search(r"mlp_step v1 +9\.00 MiB ", out) and
+          re.search(r"mlp_step v1 +device = 80\.0 GiB ", out) and re.search(r"mlp_step v1 +minimize ", out), out)
+    rc, out, err = run("show", "1", db=db)
+    check("budget 70% = 6.63 MiB" in out, out)
+    plans = {p["id"]: p for p in json.loads(run("plans", "--json", db=db)[1])}
+    check(plans[1]["budget_spec"] == "70%" and plans[1]["budget_bytes"] == 6949020, plans[1])
+    check(plans[2]["budget_spec"] == "9MiB" and plans[4]["budget_spec"] == "device", plans)
+    check(json.loads(run("show", "1", "--json", db=db)[1])["budget"] == {"kind": "bytes", "bytes": 6949020,
+                                                                         "spec": "70%"}, "show --json")
+    path = os.path.join(TMP, "asked.csv")
+    rc, out, err = run("export", "1", "2", "3", "--what", "plans", "--output", path, db=db)
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    check([(r["budget_spec"], r["budget_bytes"]) for r in rows] == [("70%", "6949020"), ("9MiB", str(9 << 20)),
+                                                                   ("minimize", "")], rows)
+    expect_verified(db, 4)
+    tamper(db, "UPDATE plans SET budget_spec = '60%' WHERE id = 1")
+    rc, out, err = run("verify", "1", db=db)
+    check(rc == 1 and "budget_bytes: stored 6949020, rebuilt 5956303" in out, out + err)
+
+
+@test
 def verify_after_a_schema_migration():
     db = os.path.join(TMP, "old.db")
     run("sweep", os.path.join(SAMPLES, "mlp_step.routine"), "--budgets", "70%,minimize", "--save", db=db)
@@ -244,7 +278,8 @@ def verify_after_a_schema_migration():
     # the store as schema 2 wrote it: no routine kind, audit or gap columns
     con = sqlite3.connect(db)
     con.execute("ALTER TABLE routines DROP COLUMN kind")
-    for col in ("audit", "gap_kind", "gap_found", "gap_total", "gap_compute", "gap_flips", "gap_proved", "gap_explored"):
+    for col in ("audit", "gap_kind", "gap_found", "gap_total", "gap_compute", "gap_flips", "gap_proved", "gap_explored",
+                "budget_spec"):
         con.execute(f"ALTER TABLE plans DROP COLUMN {col}")
     con.execute("PRAGMA user_version = 2")
     con.commit()
@@ -253,6 +288,8 @@ def verify_after_a_schema_migration():
     con = sqlite3.connect(db)
     check(con.execute("PRAGMA user_version").fetchone()[0] >= 3, "migrated")
     check(con.execute("SELECT count(*) FROM plans WHERE gap_kind IS NULL").fetchone()[0] == 3, "no gap yet")
+    check(con.execute("PRAGMA user_version").fetchone()[0] == 6, "migrated to 6")
+    check(con.execute("SELECT count(*) FROM plans WHERE budget_spec IS NULL").fetchone()[0] == 3, "no spec kept")
     kinds = dict(con.execute("SELECT name, kind FROM routines").fetchall())
     check(kinds == {"mlp_step": "routine", "negative_relief": "routine", "jit_conv_block": "hlo"}, kinds)
     con.close()

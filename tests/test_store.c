@@ -58,7 +58,7 @@ static int64_t save_fit(store_t *s, tf_t *f, const char *label)
     char config[128];
     rebuild_config_format(&f->ctx->cfg, config, sizeof config);
     plan_save_t in = { .plan = f->plan, .routine_id = rid, .bindings = bindings, .config = config, .prefs = "",
-                       .label = label, .elapsed_us = 1234 };
+                       .label = label, .elapsed_us = 1234, .budget_spec = "minimize" };
     if (plans_save(s, &in, &pid, &err))
         fail_msg("%s", err.msg);
     assert_int_equal(store_commit(s, &err), RS_OK);
@@ -120,6 +120,7 @@ static void test_round_trip(void **state)
     assert_int_equal(p.reused, f.plan->reused);
     assert_int_equal(p.within_budget, f.plan->within_budget);
     assert_string_equal(p.child_prefs, "P Y");
+    assert_string_equal(p.budget_spec, "minimize");
     /* plans CSV */
     char *csv = path_of("plans.csv");
     assert_int_equal(export_plans(s, &p, 1, EXPORT_PLANS, csv, &err), RS_OK);
@@ -132,13 +133,15 @@ static void test_round_trip(void **state)
     assert_string_equal(r.cells[1][2], "harmful");
     assert_string_equal(r.cells[1][5], "minimize");
     assert_string_equal(r.cells[1][6], "");
-    assert_int_equal(num(r.cells[1][8]), f.plan->baseline.total);
-    assert_int_equal(num(r.cells[1][12]), f.plan->baseline.compute);
-    assert_int_equal(num(r.cells[1][13]), f.plan->final.total);
-    assert_int_equal(num(r.cells[1][18]), f.plan->considered);
-    assert_int_equal(num(r.cells[1][21]), f.plan->n_flips);
-    assert_int_equal(num(r.cells[1][22]), 1234);
-    assert_int_equal(num(r.cells[1][23]), f.plan->reused);
+    assert_string_equal(r.cells[0][7], "budget_spec");
+    assert_string_equal(r.cells[1][7], "minimize"); /* as asked for */
+    assert_int_equal(num(r.cells[1][9]), f.plan->baseline.total);
+    assert_int_equal(num(r.cells[1][13]), f.plan->baseline.compute);
+    assert_int_equal(num(r.cells[1][14]), f.plan->final.total);
+    assert_int_equal(num(r.cells[1][19]), f.plan->considered);
+    assert_int_equal(num(r.cells[1][22]), f.plan->n_flips);
+    assert_int_equal(num(r.cells[1][23]), 1234);
+    assert_int_equal(num(r.cells[1][24]), f.plan->reused);
     rows_free(&r);
     /* flips CSV */
     csv = path_of("flips.csv");

@@ -117,9 +117,32 @@ static void test_format_flops_and_time(void **state)
     }
 }
 
+/* A budget for a person: a share or the device with what it came to; a
+ * size as its bytes; minimize as itself. */
+static void test_format_budget(void **state)
+{
+    (void)state;
+    char buf[64];
+    units_format_budget("60%", false, 5956303, buf, sizeof buf);
+    assert_string_equal(buf, "60% = 5.68 MiB");
+    units_format_budget("device", false, 85899345920LL, buf, sizeof buf);
+    assert_string_equal(buf, "device = 80.0 GiB");
+    units_format_budget("48MiB", false, 48LL << 20, buf, sizeof buf);
+    assert_string_equal(buf, "48.0 MiB");
+    units_format_budget(NULL, false, 48LL << 20, buf, sizeof buf);
+    assert_string_equal(buf, "48.0 MiB");
+    units_format_budget("", false, 1000, buf, sizeof buf);
+    assert_string_equal(buf, "1000 B");
+    units_format_budget("minimize", true, -1, buf, sizeof buf);
+    assert_string_equal(buf, "minimize");
+    units_format_budget("not a budget", false, 2048, buf, sizeof buf);
+    assert_string_equal(buf, "2.00 KiB");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_format_budget),
         cmocka_unit_test(test_bytes),
         cmocka_unit_test(test_kinds),
         cmocka_unit_test(test_bad),

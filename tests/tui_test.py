@@ -1236,8 +1236,16 @@ def compare_sorted_units_diff_and_save():
         t.type("from compare")
         t.keys("Enter")
         s = t.wait("row 3 (minimize) saved as plan")
+        t.keys("g", "S")
+        t.type("a share")
+        t.keys("Enter")
+        s = t.wait("row 1 (90%) saved as plan")
         t.keys("5")
-        t.wait("from compare")
+        s = t.wait("a share")
+        # the share is kept as asked for, beside the bytes it came to (80
+        # columns: the labels give way)
+        check(re.search(r"a share +transformer_2 v1 +90% = 35\.1 MiB +35\.7 MiB ", s), s)
+        check(re.search(r"from compar +transformer_2 v1 +minimize ", s), s)
     finally:
         t.close()
 

@@ -232,8 +232,11 @@ int cmd_fit(const cli_t *c)
         rc = error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     if (!rc)
         rc = best_out_run(c, plan, ctx, best, &err);
-    if (!rc && c->save)
-        rc = save_plans_audited(c, &t, &plan, &elapsed, 1, NULL, &record, &plan_id, &err);
+    if (!rc && c->save) {
+        const char *asked[1] = { t.settings.value[CONFIG_MEMORY_BUDGET] };
+        save_extra_t x = { .budgets = asked, .audits = &record };
+        rc = save_plans(c, &t, &plan, &elapsed, 1, &x, &plan_id, &err);
+    }
     if (!rc && c->save && best_out_gap(best))
         rc = best_out_save(&t, plan, plan_id, best_out_gap(best), &err);
     int status = 0;
@@ -264,33 +267,42 @@ int cmd_fit(const cli_t *c)
 }
 
 /* Splits "a,b,c" into budgets; RS_EINPUT names the one at fault. */
-static int parse_budgets(const char *list, budget_spec_t **out, int *n, rs_error_t *err)
+/* The budgets of a comma list: (*out)[i] parsed from (*texts)[i], which
+ * points into *copy (free both). */
+static int parse_budgets(const char *list, budget_spec_t **out, const char ***texts, char **copy, int *n,
+                         rs_error_t *err)
 {
     *out = NULL;
+    *texts = NULL;
     *n = 0;
-    char *copy = strdup(list);
+    *copy = strdup(list);
     int cap = 1;
     for (const char *q = list; *q; q++)
         cap += *q == ',';
     budget_spec_t *b = calloc((size_t)cap, sizeof *b);
-    if (!copy || !b) {
-        free(copy);
-        free(b);
-        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-    }
-    int rc = RS_OK;
+    const char **tx = calloc((size_t)cap, sizeof *tx);
+    int rc = *copy && b && tx ? RS_OK : error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     char *save = NULL;
-    for (char *tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save))
+    for (char *tok = rc ? NULL : strtok_r(*copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+        while (*tok == ' ')
+            tok++;
+        for (char *e = tok + strlen(tok); e > tok && e[-1] == ' ';)
+            *--e = 0;
+        tx[*n] = tok;
         rc = units_parse_budget(tok, "--budgets", &b[(*n)++], err);
+    }
     if (!rc && *n == 0)
         rc = error_set(err, RS_EINPUT, "--budgets", 0, 0, "expected a comma-separated list of budgets");
-    free(copy);
     if (rc) {
         free(b);
+        free(tx);
+        free(*copy);
+        *copy = NULL;
         *n = 0;
         return rc;
     }
     *out = b;
+    *texts = tx;
     return RS_OK;
 }
 
@@ -324,12 +336,16 @@ int cmd_sweep(const cli_t *c)
         return cli_fail(&err);
     }
     budget_spec_t *specs;
+    const char **asked;
+    char *asked_copy;
     int n;
-    if (parse_budgets(c->budgets, &specs, &n, &err))
+    if (parse_budgets(c->budgets, &specs, &asked, &asked_copy, &n, &err))
         return cli_fail(&err);
     target_t t;
     if (target_open(c, c->pos[0], &t, &err)) {
         free(specs);
+        free(asked);
+        free(asked_copy);
         return cli_fail(&err);
     }
     fit_options_t opt;
@@ -362,8 +378,10 @@ int cmd_sweep(const cli_t *c)
         if (!rc && c->audit && !(records[i] = audit_record(&audits[i])))
             rc = error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     }
-    if (!rc && c->save)
-        rc = save_plans_audited(c, &t, plans, elapsed, n, c->budgets, records, ids, &err);
+    if (!rc && c->save) {
+        save_extra_t x = { .budgets = asked, .sweep_budgets = c->budgets, .audits = records };
+        rc = save_plans(c, &t, plans, elapsed, n, &x, ids, &err);
+    }
     int status = 0;
     if (rc) {
         status = cli_fail(&err);
@@ -395,10 +413,7 @@ int cmd_sweep(const cli_t *c)
         for (int i = 0; i < n; i++) {
             const fit_plan_t *p = plans[i];
             char bud[48];
-            if (p->minimize)
-                snprintf(bud, sizeof bud, "minimize");
-            else
-                units_format_bytes(p->budget, bud, sizeof bud);
+            units_format_budget(asked[i], p->minimize, p->budget, bud, sizeof bud);
             units_format_bytes(p->final.total, b, sizeof b);
             double pct = p->baseline.compute ? 100.0 * (double)(p->final.compute - p->baseline.compute) /
                                                    (double)p->baseline.compute
@@ -446,6 +461,8 @@ int cmd_sweep(const cli_t *c)
     reuse_cell_free(cell);
     fit_context_free(ctx);
     free(specs);
+    free(asked);
+    free(asked_copy);
     target_free(&t);
     return status;
 }

@@ -133,14 +133,6 @@ int cmd_profiles(const cli_t *c)
     return 0;
 }
 
-static void budget_text(const stored_plan_t *p, char *buf, size_t n)
-{
-    if (strcmp(p->budget_kind, "minimize") == 0)
-        snprintf(buf, n, "minimize");
-    else
-        units_format_bytes(p->budget_bytes, buf, n);
-}
-
 int cmd_plans(const cli_t *c)
 {
     store_t *s;
@@ -165,6 +157,7 @@ int cmd_plans(const cli_t *c)
             json_str(&j, "routine", p[i].routine);
             json_str(&j, "budget_kind", p[i].budget_kind);
             json_int(&j, "budget_bytes", p[i].budget_bytes);
+            json_str(&j, "budget_spec", p[i].budget_spec);
             json_int(&j, "baseline_total", p[i].baseline.total);
             json_int(&j, "final_total", p[i].final.total);
             json_int(&j, "flips", p[i].n_flips);
@@ -175,17 +168,17 @@ int cmd_plans(const cli_t *c)
         json_arr_end(&j);
         json_finish(&j);
     } else {
-        printf("%5s  %-16s %-22s %-12s %12s %12s %6s %6s  %s\n", "plan", "label", "routine", "budget", "baseline",
+        printf("%5s  %-16s %-22s %-18s %12s %12s %6s %6s  %s\n", "plan", "label", "routine", "budget", "baseline",
                "final", "flips", "within", "created");
         for (int i = 0; i < n; i++) {
-            char b[32], base[32], fin[32], rname[64];
-            budget_text(&p[i], b, sizeof b);
+            char b[64], base[32], fin[32], rname[64];
+            plans_budget_text(&p[i], b, sizeof b);
             units_format_bytes(p[i].baseline.total, base, sizeof base);
             units_format_bytes(p[i].final.total, fin, sizeof fin);
             snprintf(rname, sizeof rname, "%s v%d", p[i].routine, (int)p[i].routine_version);
             char label[64];
             text_escape(p[i].label, label, sizeof label);
-            printf("%5lld  %-16.16s %-22.22s %-12s %12s %12s %6d %6s  %s\n", (long long)p[i].id, label, rname, b,
+            printf("%5lld  %-16.16s %-22.22s %-18s %12s %12s %6d %6s  %s\n", (long long)p[i].id, label, rname, b,
                    base, fin, (int)p[i].n_flips, p[i].within_budget ? "yes" : "no", p[i].created_at);
         }
         if (!n)
@@ -205,8 +198,8 @@ static int parse_plan_id(const char *arg, int64_t *id, rs_error_t *err)
 
 static void show_plan(const stored_plan_t *p, const routine_t *r, bool events)
 {
-    char a[32], b[32], f[32], label[256], rec[192];
-    budget_text(p, b, sizeof b);
+    char a[32], b[64], f[32], label[256], rec[192];
+    plans_budget_text(p, b, sizeof b);
     text_escape(p->label, label, sizeof label);
     printf("plan %lld%s%s%s: %s v%d, budget %s%s%s\n", (long long)p->id, p->label[0] ? " \"" : "", label,
            p->label[0] ? "\"" : "", text_shown(p->routine), (int)p->routine_version, b, p->profile[0] ? ", profile " : "",
@@ -339,6 +332,7 @@ int cmd_show(const cli_t *c)
         json_str(&j, "kind", p->budget_kind);
         if (p->budget_bytes >= 0)
             json_int(&j, "bytes", p->budget_bytes);
+        json_str(&j, "spec", p->budget_spec);
         json_obj_end(&j);
         json_footprint(&j, "baseline", &p->baseline);
         json_footprint(&j, "final", &p->final);
@@ -395,7 +389,7 @@ int cmd_compare(const cli_t *c)
         store_close(s);
         return cli_fail(&err);
     }
-    char a[32], b[32];
+    char a[64], b[64];
     printf("%-16s %28s %28s\n", "", (snprintf(a, sizeof a, "plan %lld", (long long)p[0].id), a),
            (snprintf(b, sizeof b, "plan %lld", (long long)p[1].id), b));
     char la[64], lb[64];
@@ -403,8 +397,8 @@ int cmd_compare(const cli_t *c)
     snprintf(a, sizeof a, "%s v%d", p[0].routine, (int)p[0].routine_version);
     snprintf(b, sizeof b, "%s v%d", p[1].routine, (int)p[1].routine_version);
     printf("%-16s %28s %28s\n", "routine", a, b);
-    budget_text(&p[0], a, sizeof a);
-    budget_text(&p[1], b, sizeof b);
+    plans_budget_text(&p[0], a, sizeof a);
+    plans_budget_text(&p[1], b, sizeof b);
     printf("%-16s %28s %28s\n", "budget", a, b);
     printf("%-16s %28lld %28lld\n", "baseline B", (long long)p[0].baseline.total, (long long)p[1].baseline.total);
     printf("%-16s %28lld %28lld\n", "final B", (long long)p[0].final.total, (long long)p[1].final.total);

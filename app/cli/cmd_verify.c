@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "library.h"
 #include "layout/layout.h"
 #include "model/units.h"
 #include "plan/verify.h"
@@ -169,6 +170,36 @@ static int check_reliefs(const rebuilt_t *rb, const stored_plan_t *p, const foot
     return rc;
 }
 
+/* A budget asked for as a share of the baseline (or as the device) must
+ * come to the bytes stored, against the rebuilt baseline. */
+static int check_budget(store_t *s, const stored_plan_t *p, const footprint_t *base, check_t *k, rs_error_t *err)
+{
+    budget_spec_t spec;
+    rs_error_t perr;
+    if (!p->budget_spec[0])
+        return RS_OK; /* saved before the store kept it */
+    if (units_parse_budget(p->budget_spec, "budget", &spec, &perr)) {
+        strbuf_printf(&k->diff, "%sbudget_spec: '%s' is not a budget", k->n++ ? "; " : "", p->budget_spec);
+        return RS_OK;
+    }
+    int64_t device = -1, bytes;
+    bool minimize, found = false;
+    if (spec.kind == BUDGET_DEVICE && p->profile[0]) {
+        profile_t prof;
+        int rc = library_profile_find(s, p->profile, &prof, NULL, &found, err);
+        if (rc)
+            return rc;
+        if (found)
+            device = prof.memory_bytes;
+    }
+    if (units_budget_resolve(&spec, base->total, device, &bytes, &minimize, &perr))
+        strbuf_printf(&k->diff, "%sbudget_spec: '%s' does not resolve: %s", k->n++ ? "; " : "", p->budget_spec,
+                      perr.msg);
+    else
+        differ(k, "budget_bytes", p->budget_bytes, minimize ? -1 : bytes);
+    return RS_OK;
+}
+
 static int verify_one(store_t *s, int64_t id, check_t *k, rs_error_t *err)
 {
     stored_plan_t p;
@@ -207,6 +238,9 @@ static int verify_one(store_t *s, int64_t id, check_t *k, rs_error_t *err)
     if (!rc) {
         bool minimize = strcmp(p.budget_kind, "minimize") == 0;
         differ(k, "within_budget", p.within_budget, minimize || fin.total <= p.budget_bytes);
+        rc = check_budget(s, &p, &base, k, err);
+    }
+    if (!rc) {
         rc = real_layout_check(&rb, flipped, k, err);
     }
     free(flipped);

@@ -412,8 +412,8 @@ static void save_row(tui_t *t)
         return;
     char what[96];
     snprintf(what, sizeof what, "row %d (%s)", t->cmp_sel + 1, t->budgets[t->cmp_sel]);
-    tui_save_plan(t, t->cmp[t->cmp_sel], t->cmp_elapsed[t->cmp_sel], t->cmp_show_best ? &t->cmp_best[t->cmp_sel] : NULL,
-                  "save this row as a plan, label (optional): ", what);
+    tui_save_plan(t, t->cmp[t->cmp_sel], t->cmp_elapsed[t->cmp_sel], t->budgets[t->cmp_sel],
+                  t->cmp_show_best ? &t->cmp_best[t->cmp_sel] : NULL, "save this row as a plan, label (optional): ", what);
 }
 
 /* Row i goes: the ones below move up, the selection and mark follow. */

@@ -368,7 +368,8 @@ static void why(tui_t *t)
 
 static void save(tui_t *t)
 {
-    if (tui_save_plan(t, t->plan, t->plan_elapsed_us, &t->best, "save plan, label (optional): ", ""))
+    if (tui_save_plan(t, t->plan, t->plan_elapsed_us, t->fit_budget_text, &t->best, "save plan, label (optional): ",
+                      ""))
         t->plan_saved = true;
 }
 

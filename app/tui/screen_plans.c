@@ -79,12 +79,20 @@ void screen_plans_draw(tui_t *t)
              t->n_order, t->search[SCR_PLANS][0] ? " matching '" : "", t->search[SCR_PLANS],
              t->search[SCR_PLANS][0] ? "'" : "", marked,
              COL_NAMES[t->sort_col], t->sort_rev ? " (reversed)" : "");
-    /* label and routine give way, so final, flips and within show at 80 columns */
-    int avail = t->cols - 2 - 46 - (t->cols >= 120 ? 21 : 0);
+    /* the budget column is as wide as its widest entry ("60% = 62.4 MiB"),
+     * 10 to 20; label and routine give way, so final, flips and within
+     * show at 80 columns */
+    int bw = 10;
+    for (int k = 0; k < t->n_order; k++) {
+        char bud[64];
+        int l = (int)strlen(plans_budget_text(&t->plans[t->order[k]], bud, sizeof bud));
+        bw = l > bw ? (l > 20 ? 20 : l) : bw;
+    }
+    int avail = t->cols - 2 - 46 - (bw - 10) - (t->cols >= 120 ? 21 : 0);
     int lw = avail * 2 / 5 < 6 ? 6 : avail * 2 / 5 > 24 ? 24 : avail * 2 / 5;
     int rw = avail - lw < 8 ? 8 : avail - lw > 28 ? 28 : avail - lw;
-    tui_putf(t, TABLE_Y - 1, 1, t->cols - 2, t->attr[T_DIM], "  %5s  %-*s %-*s %-10s %9s %5s %6s  %s", "id", lw,
-             "label", rw, "routine", "budget", "final", "flips", "within", "created");
+    tui_putf(t, TABLE_Y - 1, 1, t->cols - 2, t->attr[T_DIM], "  %5s  %-*s %-*s %-*s %9s %5s %6s  %s", "id", lw,
+             "label", rw, "routine", bw, "budget", "final", "flips", "within", "created");
     int n = rows(t);
     if (t->plan_sel < t->plan_top)
         t->plan_top = t->plan_sel;
@@ -93,17 +101,14 @@ void screen_plans_draw(tui_t *t)
     for (int k = 0; k < n && t->plan_top + k < t->n_order; k++) {
         int i = t->order[t->plan_top + k];
         const stored_plan_t *p = &t->plans[i];
-        char bud[32], fin[32], label[64], rname[64];
-        if (strcmp(p->budget_kind, "minimize") == 0)
-            snprintf(bud, sizeof bud, "minimize");
-        else
-            units_format_bytes(p->budget_bytes, bud, sizeof bud);
+        char bud[64], fin[32], label[64], rname[64];
+        plans_budget_text(p, bud, sizeof bud);
         units_format_bytes(p->final.total, fin, sizeof fin);
         text_escape(p->label, label, sizeof label);
         snprintf(rname, sizeof rname, "%s v%d", p->routine, (int)p->routine_version);
         unsigned a = t->plan_top + k == t->plan_sel ? t->attr[T_SELECTED] : t->attr[T_NORMAL];
-        tui_putf(t, TABLE_Y + k, 1, t->cols - 2, a, "%s %5lld  %-*.*s %-*.*s %-10s %9s %5d %6s  %s",
-                 t->marked[i] ? tui_glyph(t, "●", "*") : " ", (long long)p->id, lw, lw, label, rw, rw, rname, bud,
+        tui_putf(t, TABLE_Y + k, 1, t->cols - 2, a, "%s %5lld  %-*.*s %-*.*s %-*.*s %9s %5d %6s  %s",
+                 t->marked[i] ? tui_glyph(t, "●", "*") : " ", (long long)p->id, lw, lw, label, rw, rw, rname, bw, bw, bud,
                  fin, (int)p->n_flips, p->within_budget ? "yes" : "no", p->created_at);
     }
     if (!t->n_plans)
@@ -138,12 +143,8 @@ static int diff_text(const stored_plan_t *full, char **lines)
     lines[m++] = strdup(buf);
     snprintf(buf, sizeof buf, "%-16s %26s %26s", "routine", full[0].routine, full[1].routine);
     lines[m++] = strdup(buf);
-    for (int k = 0; k < 2; k++) {
-        if (strcmp(full[k].budget_kind, "minimize") == 0)
-            snprintf(k ? b : a, 64, "minimize");
-        else
-            units_format_bytes(full[k].budget_bytes, k ? b : a, 64);
-    }
+    for (int k = 0; k < 2; k++)
+        plans_budget_text(&full[k], k ? b : a, 64);
     snprintf(buf, sizeof buf, "%-16s %26s %26s", "budget", a, b);
     lines[m++] = strdup(buf);
     snprintf(buf, sizeof buf, "%-16s %26lld %26lld", "baseline B", (long long)full[0].baseline.total,
@@ -201,10 +202,7 @@ static int pair_side(tui_t *t, const stored_plan_t *p, rebuilt_t *rb, tui_pair_p
     char label[64];
     text_escape(p->label, label, sizeof label);
     snprintf(side->name, sizeof side->name, p->label[0] ? "plan %lld \"%s\"" : "plan %lld", (long long)p->id, label);
-    if (strcmp(p->budget_kind, "minimize") == 0)
-        snprintf(side->budget, sizeof side->budget, "minimize");
-    else
-        units_format_bytes(p->budget_bytes, side->budget, sizeof side->budget);
+    plans_budget_text(p, side->budget, sizeof side->budget);
     side->routine = rb->routine;
     for (int32_t i = 0; i < p->n_flips; i++) {
         names[i] = p->flips[i].node;
@@ -449,9 +447,12 @@ static void open_plan(tui_t *t)
             t->tgt.prefs[id] = 1;
     }
     tui_score(t, t->tgt.prefs, &t->det, &t->arena);
+    /* as it was asked for ("60%" of the same baseline is the same bytes), else its bytes */
     char budget[48];
     if (strcmp(p->budget_kind, "minimize") == 0)
         snprintf(budget, sizeof budget, "minimize");
+    else if (p->budget_spec[0])
+        snprintf(budget, sizeof budget, "%s", p->budget_spec);
     else
         snprintf(budget, sizeof budget, "%lld", (long long)p->budget_bytes);
     t->fit_cap = p->cap;
@@ -503,9 +504,8 @@ int screen_plans_key(tui_t *t, action_t a, int key)
         const stored_plan_t *p = selected(t);
         if (!p)
             return KEY_REDRAW;
-        char q[320], bud[32] = "minimize";
-        if (p->budget_bytes >= 0)
-            units_format_bytes(p->budget_bytes, bud, sizeof bud);
+        char q[320], bud[64];
+        plans_budget_text(p, bud, sizeof bud);
         const char *label = p->label ? p->label : "";
         snprintf(q, sizeof q, "delete plan %lld%s%.64s%s (%.64s, budget %s)?", (long long)p->id,
                  label[0] ? " \"" : "", label, label[0] ? "\"" : "", p->routine, bud);

@@ -261,12 +261,12 @@ int tui_cancel_poll(void *ud);
  * too, which it marks stale); false when cancelled or not a cap. */
 bool tui_set_cap(tui_t *t);
 /* Asks for a label (prompt) and stores p, fitted on the open routine in
- * elapsed_us, as a plan, the one Plans selects next, with gap (the best or
- * improved plan shown beside it; NULL or kind 0: none) as its gap; the
- * status says "WHAT saved as plan N".  False when cancelled or on error
- * (the status says). */
-bool tui_save_plan(tui_t *t, fit_plan_t *p, int64_t elapsed_us, const best_plan_t *gap, const char *prompt,
-                   const char *what);
+ * elapsed_us under budget (as typed: "60%"), as a plan, the one Plans
+ * selects next, with gap (the best or improved plan shown beside it; NULL
+ * or kind 0: none) as its gap; the status says "WHAT saved as plan N".
+ * False when cancelled or on error (the status says). */
+bool tui_save_plan(tui_t *t, fit_plan_t *p, int64_t elapsed_us, const char *budget, const best_plan_t *gap,
+                   const char *prompt, const char *what);
 /* Reloads the session lists and the stored plans from the store. */
 void tui_reload(tui_t *t);
 /* Draws an arena (grid, peak, the line of budget bytes (-1: none), curve)

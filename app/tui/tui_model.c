@@ -422,8 +422,8 @@ bool tui_set_cap(tui_t *t)
     return true;
 }
 
-bool tui_save_plan(tui_t *t, fit_plan_t *p, int64_t elapsed_us, const best_plan_t *gap, const char *prompt,
-                   const char *what)
+bool tui_save_plan(tui_t *t, fit_plan_t *p, int64_t elapsed_us, const char *budget, const best_plan_t *gap,
+                   const char *prompt, const char *what)
 {
     char label[128] = "";
     if (!tui_prompt(t, prompt, label, sizeof label, false))
@@ -435,7 +435,9 @@ bool tui_save_plan(tui_t *t, fit_plan_t *p, int64_t elapsed_us, const best_plan_
     rs_error_t err;
     fit_plan_t *plans[1] = { p };
     int64_t id;
-    if (save_plans(&c, &tmp, plans, &elapsed_us, 1, NULL, &id, &err)) {
+    const char *asked[1] = { budget };
+    save_extra_t x = { .budgets = asked };
+    if (save_plans(&c, &tmp, plans, &elapsed_us, 1, &x, &id, &err)) {
         tui_error(t, NULL, &err);
         return false;
     }

@@ -175,6 +175,23 @@ int units_parse_int(const char *text, const char *what, int64_t min, int64_t max
     return RS_OK;
 }
 
+void units_format_budget(const char *asked, bool minimize, int64_t bytes, char *buf, size_t n)
+{
+    if (minimize) {
+        snprintf(buf, n, "minimize");
+        return;
+    }
+    char b[32];
+    units_format_bytes(bytes, b, sizeof b);
+    budget_spec_t spec;
+    rs_error_t err;
+    if (asked && asked[0] && units_parse_budget(asked, "budget", &spec, &err) == RS_OK &&
+        (spec.kind == BUDGET_PERCENT || spec.kind == BUDGET_DEVICE))
+        snprintf(buf, n, "%s = %s", asked, b);
+    else
+        snprintf(buf, n, "%s", b);
+}
+
 void units_format_bytes(int64_t bytes, char *buf, size_t n)
 {
     static const char *names[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };

@@ -45,6 +45,11 @@ int units_parse_int(const char *text, const char *what, int64_t min, int64_t max
 /* Formats bytes for people: "512 B", "1.5 KiB", "48.0 MiB", "2.00 GiB". */
 void units_format_bytes(int64_t bytes, char *buf, size_t n);
 
+/* A resolved budget for a person: "minimize", its bytes ("48.0 MiB"), or
+ * what was asked for with the bytes it came to when that was a share or the
+ * device ("60% = 62.4 MiB"); asked may be NULL or "" (not known). */
+void units_format_budget(const char *asked, bool minimize, int64_t bytes, char *buf, size_t n);
+
 /* Formats an operation count (a cost, recompute) in FLOPs with decimal
  * prefixes, three significant digits: "640 FLOPs", "1.31 MFLOPs",
  * "205 GFLOPs", "-12.0 kFLOPs"; up to E. */

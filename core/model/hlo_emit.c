@@ -1,0 +1,258 @@
+/* hlo_emit: the third pass of the HLO reader: the ENTRY's aliases
+ * resolved and written as §1 text. */
+#include "model/hlo_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/routine.h"
+#include "util/vec.h"
+
+/* ---- the ENTRY as §1 text ------------------------------------------------- */
+
+/* s[0..n) escaped for a §1 string (the quotes are the caller's); with
+ * hlo_escapes, the HLO printer's C escapes are decoded first. */
+static void put_chars(strbuf_t *b, const char *s, size_t n, bool hlo_escapes)
+{
+    for (size_t i = 0; i < n; i++) {
+        /* a run that needs no escaping goes in whole */
+        size_t run = i;
+        while (run < n && run - i < (1u << 30) && (unsigned char)s[run] >= 0x20 && s[run] != '"' && s[run] != '\\' && s[run] != 0x7f)
+            run++;
+        if (run > i) {
+            strbuf_printf(b, "%.*s", (int)(run - i), s + i);
+            i = run - 1;
+            continue;
+        }
+        unsigned char c = (unsigned char)s[i];
+        if (hlo_escapes && c == '\\' && i + 1 < n) {
+            /* the HLO printer's C escapes, decoded first */
+            char e = s[++i];
+            if (e == 'n')
+                c = '\n';
+            else if (e == 't')
+                c = '\t';
+            else if (e == 'r')
+                c = '\r';
+            else if (e >= '0' && e <= '7') {
+                int v = e - '0';
+                for (int k = 0; k < 2 && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '7'; k++)
+                    v = v * 8 + (s[++i] - '0');
+                c = (unsigned char)v;
+            } else
+                c = (unsigned char)e;
+        }
+        if (c == '"' || c == '\\')
+            strbuf_printf(b, "\\%c", c);
+        else if (c == '\n')
+            strbuf_printf(b, "\\n");
+        else if (c == '\t')
+            strbuf_printf(b, "\\t");
+        else if (c < 0x20 || c == 0x7f)
+            strbuf_printf(b, "\\x%02x", c);
+        else
+            strbuf_printf(b, "%c", c);
+    }
+}
+
+/* A §1 identifier from an HLO name: [A-Za-z0-9_.] kept, the rest '_'. */
+static void sanitize(const char *s, size_t n, char *out, size_t cap)
+{
+    size_t w = 0;
+    if (n && !hlo_name_start((unsigned char)s[0]) && w + 1 < cap)
+        out[w++] = '_';
+    for (size_t i = 0; i < n && w + 1 < cap; i++) {
+        char c = s[i];
+        bool keep = hlo_name_start((unsigned char)c) || (c >= '0' && c <= '9') || c == '.';
+        out[w++] = keep ? c : '_';
+    }
+    if (!w)
+        out[w++] = '_';
+    out[w] = 0;
+}
+
+typedef struct entry_map {
+    int32_t *node;     /* per ENTRY instruction: its node, or -1 for an alias */
+    int32_t *res_off, *res_len;
+    int32_t *tsrc;     /* the tuple instruction it reads through, or -1 */
+    int32_t *res;      /* resolutions, shared by aliases */
+    int32_t n_res, cap_res;
+    int64_t budget;    /* resolution and argument entries left */
+} entry_map_t;
+
+static int res_push(hp_t *p, entry_map_t *m, int32_t v, const ins_t *in)
+{
+    if (m->budget-- <= 0)
+        return hlo_fail_at(p, in->at, "tuples here expand to more operands than the file has bytes (nested too "
+                                  "repetitively)");
+    if (vec_reserve((void **)&m->res, &m->cap_res, (int64_t)m->n_res + 1, sizeof *m->res))
+        return hlo_oom(p);
+    m->res[m->n_res++] = v;
+    return RS_OK;
+}
+
+int hlo_emit_entry(hp_t *p, const comp_t *c, strbuf_t *b, int32_t **node_ins, int32_t *n_nodes)
+{
+    entry_map_t m = { 0 };
+    int32_t n = c->n;
+    m.node = malloc(((size_t)n + 1) * sizeof *m.node);
+    m.res_off = malloc(((size_t)n + 1) * sizeof *m.res_off);
+    m.res_len = malloc(((size_t)n + 1) * sizeof *m.res_len);
+    m.tsrc = malloc(((size_t)n + 1) * sizeof *m.tsrc);
+    *node_ins = malloc(((size_t)n + 1) * sizeof **node_ins);
+    uint8_t *output = calloc((size_t)n + 1, 1);
+    strmap_t *used = strmap_new();
+    m.budget = (int64_t)p->len + 4096;
+    int rc = RS_OK;
+    if (!m.node || !m.res_off || !m.res_len || !m.tsrc || !*node_ins || !output || !used)
+        rc = hlo_oom(p);
+    int32_t nn = 0, root = n - 1;
+    for (int32_t k = 0; k < n; k++)
+        if (p->ins[c->first + k].root)
+            root = k;
+    char name[560];
+    char sane[512];
+    sanitize(p->s + p->module.off, p->module.len, sane, sizeof sane);
+    strbuf_printf(b, "routine %s\n", sane);
+    /* pass 1: nodes and resolutions */
+    for (int32_t k = 0; k < n && !rc; k++) {
+        const ins_t *in = &p->ins[c->first + k];
+        m.node[k] = -1;
+        m.tsrc[k] = -1;
+        m.res_off[k] = m.n_res;
+        m.res_len[k] = 0;
+        int32_t o0 = in->nopd ? p->opds[in->opd_off] - c->first : -1;
+        switch (in->cls) {
+        case OPC_AFTER_ALL:
+            break;
+        case OPC_ALIAS_FIRST:
+            if (o0 >= 0) {
+                m.res_off[k] = m.res_off[o0];
+                m.res_len[k] = m.res_len[o0];
+                m.tsrc[k] = m.tsrc[o0];
+            }
+            break;
+        case OPC_GTE:
+            if (o0 >= 0 && m.tsrc[o0] >= 0) {
+                const ins_t *t = &p->ins[c->first + m.tsrc[o0]];
+                if (in->index >= t->nopd) {
+                    rc = hlo_fail_at(p, in->at, "index=%lld of a tuple of %d", (long long)in->index, (int)t->nopd);
+                    break;
+                }
+                int32_t src = p->opds[t->opd_off + in->index] - c->first;
+                m.res_off[k] = m.res_off[src];
+                m.res_len[k] = m.res_len[src];
+                m.tsrc[k] = m.tsrc[src];
+            } else if (o0 >= 0) {
+                m.res_off[k] = m.res_off[o0];
+                m.res_len[k] = m.res_len[o0];
+            }
+            break;
+        case OPC_TUPLE:
+            m.tsrc[k] = k;
+            for (int32_t a = 0; a < in->nopd && !rc; a++) {
+                int32_t o = p->opds[in->opd_off + a] - c->first;
+                for (int32_t r = 0; r < m.res_len[o] && !rc; r++)
+                    rc = res_push(p, &m, m.res[m.res_off[o] + r], in);
+            }
+            m.res_len[k] = m.n_res - m.res_off[k];
+            break;
+        default:
+            m.node[k] = nn;
+            (*node_ins)[nn++] = k;
+            m.res_off[k] = m.n_res;
+            rc = res_push(p, &m, m.node[k], in);
+            m.res_len[k] = 1;
+        }
+    }
+    /* what ROOT resolves to is @output */
+    for (int32_t r = 0; !rc && n && r < m.res_len[root]; r++)
+        output[m.res[m.res_off[root] + r]] = 1;
+    /* pass 2: names, sanitised, a clash taking _2, _3, ... in text order */
+    strbuf_t names;
+    strbuf_init(&names);
+    size_t *name_at = malloc(((size_t)nn + 1) * sizeof *name_at);
+    if (!rc && !name_at)
+        rc = hlo_oom(p);
+    for (int32_t j = 0; j < nn && !rc; j++) {
+        const ins_t *in = &p->ins[c->first + (*node_ins)[j]];
+        sanitize(p->s + in->name.off, in->name.len, sane, sizeof sane);
+        snprintf(name, sizeof name, "%s", sane);
+        for (int suffix = 2; strmap_get(used, name, strlen(name)) >= 0; suffix++)
+            snprintf(name, sizeof name, "%s_%d", sane, suffix);
+        name_at[j] = names.len;
+        strbuf_printf(&names, "%s%c", name, 0);
+        if (names.oom || strmap_put(used, name, strlen(name), j) != 0)
+            rc = hlo_oom(p);
+    }
+    /* pass 3: the lines */
+    for (int32_t j = 0; j < nn && !rc; j++) {
+        int32_t k = (*node_ins)[j];
+        const ins_t *in = &p->ins[c->first + k];
+        const char *nm = names.s + name_at[j];
+        char shape[64 * 22 + 8];
+        size_t sw = 0;
+        shape[sw++] = '[';
+        if (in->array)
+            for (int32_t d = 0; d < in->ndims; d++)
+                sw += (size_t)snprintf(shape + sw, sizeof shape - sw, "%s%lld", d ? ", " : "",
+                                       (long long)p->dims[in->dim_off + d]);
+        else
+            sw += (size_t)snprintf(shape + sw, sizeof shape - sw, "%lld", (long long)in->bytes);
+        snprintf(shape + sw, sizeof shape - sw, "] %s", in->array ? dtype_name((dtype_t)in->dtype) : "u8");
+        if (in->cls == OPC_PARAMETER || in->cls == OPC_CONSTANT) {
+            strbuf_printf(b, "%s %s %s", in->cls == OPC_PARAMETER ? "input" : "param", nm, shape);
+        } else {
+            strbuf_printf(b, "%s = ", nm);
+            for (size_t i = 0; i < in->op.len; i++)
+                strbuf_printf(b, "%c", p->s[in->op.off + i] == '-' ? '_' : p->s[in->op.off + i]);
+            strbuf_printf(b, "(");
+            int32_t na = 0;
+            for (int32_t a = 0; a < in->nopd && !rc; a++) {
+                int32_t o = p->opds[in->opd_off + a] - c->first;
+                for (int32_t r = 0; r < m.res_len[o] && !rc; r++) {
+                    if (m.budget-- <= 0)
+                        rc = hlo_fail_at(p, in->at, "tuples here expand to more operands than the file has bytes "
+                                                "(nested too repetitively)");
+                    else
+                        strbuf_printf(b, "%s%s", na++ ? ", " : "", names.s + name_at[m.res[m.res_off[o] + r]]);
+                }
+            }
+            strbuf_printf(b, ") %s cost=%lld", shape, (long long)(in->cost < 1 ? 1 : in->cost));
+        }
+        if (output[j])
+            strbuf_printf(b, " @output");
+        if (in->pinned && in->cls != OPC_PARAMETER && in->cls != OPC_CONSTANT)
+            strbuf_printf(b, " @pinned");
+        strbuf_printf(b, " hlo=\"");
+        put_chars(b, p->s + in->name.off, in->name.len, false);
+        strbuf_printf(b, "\"");
+        if (in->op_name.len) {
+            strbuf_printf(b, " op_name=\"");
+            put_chars(b, p->s + in->op_name.off, in->op_name.len, true);
+            strbuf_printf(b, "\"");
+        }
+        if (in->source_file.len || in->source_line >= 0) {
+            strbuf_printf(b, " source=\"");
+            put_chars(b, p->s + in->source_file.off, in->source_file.len, true);
+            if (in->source_line >= 0)
+                strbuf_printf(b, ":%lld", (long long)in->source_line);
+            strbuf_printf(b, "\"");
+        }
+        strbuf_printf(b, "\n");
+    }
+    strbuf_free(&names);
+    free(name_at);
+    if (!rc && b->oom)
+        rc = hlo_oom(p);
+    *n_nodes = nn;
+    free(m.node);
+    free(m.res_off);
+    free(m.res_len);
+    free(m.tsrc);
+    free(m.res);
+    free(output);
+    strmap_free(used);
+    return rc;
+}

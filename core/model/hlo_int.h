@@ -1,0 +1,114 @@
+/* hlo_int: what the parts of the HLO reader (DESIGN §10) share: the
+ * parser's state, the instructions and computations it keeps, and the few
+ * functions one part calls in another.  hlo_parse.c tokenises the text,
+ * hlo_cost.c applies the FLOP rules, hlo_emit.c writes the ENTRY as §1
+ * text, hlo.c is the entry points.  Not for use outside core/model. */
+#ifndef RS_HLO_INT_H
+#define RS_HLO_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/error.h"
+#include "util/strbuf.h"
+#include "util/strmap.h"
+
+#define MAX_NEST 256 /* brackets inside one attribute value, tuple shapes */
+
+enum op_class {
+    OPC_OTHER, OPC_PARAMETER, OPC_CONSTANT, OPC_TUPLE, OPC_GTE, OPC_ALIAS_FIRST, OPC_AFTER_ALL,
+    OPC_DOT, OPC_CONV, OPC_REDUCE, OPC_REDUCE_WINDOW, OPC_FUSION, OPC_WHILE, OPC_CONDITIONAL, OPC_CALL
+};
+
+typedef struct loc {
+    size_t pos, line_start;
+    int line;
+} loc_t;
+
+typedef struct slice {
+    size_t off, len;
+} slice_t;
+
+typedef struct ins {
+    int32_t comp;
+    slice_t name, op;          /* name without '%' */
+    loc_t at;
+    uint8_t cls;               /* enum op_class */
+    bool pinned, root, array;  /* array: one array shape (else a tuple or token) */
+    uint8_t dtype;
+    int64_t bytes, elems;      /* over every array leaf */
+    int32_t dim_off, ndims;
+    int32_t opd_off, nopd;     /* operand instruction indices */
+    int64_t index;             /* get-tuple-element */
+    int64_t trip;              /* while: known_trip_count, else 1 */
+    int32_t ref_off, nref;     /* called computations: calls, to_apply, condition+body, branches */
+    loc_t ref_at;
+    int64_t cost;              /* by the rules, unclamped; calls filled in by cost_computations */
+    slice_t op_name, source_file;
+    int64_t source_line;       /* -1: none */
+} ins_t;
+
+typedef struct comp {
+    slice_t name;
+    loc_t at;
+    bool entry;
+    int32_t first, n;          /* its instructions */
+    strmap_t *names;
+    int64_t cost;
+    uint8_t state;             /* 0 new, 1 on the stack, 2 costed */
+} comp_t;
+
+typedef struct hp {
+    const char *path, *s;
+    size_t len, pos, line_start;
+    int line;
+    rs_error_t *err;
+    ins_t *ins;
+    int32_t n_ins, cap_ins;
+    comp_t *comps;
+    int32_t n_comps, cap_comps;
+    int64_t *dims;
+    int32_t n_dims, cap_dims;
+    int32_t *opds;
+    int32_t n_opds, cap_opds;
+    slice_t *refs;             /* computation names */
+    int32_t n_refs, cap_refs;
+    strmap_t *comp_names;
+    slice_t module;
+    loc_t module_at;
+    int64_t scratch_dims[64];
+} hp_t;
+
+/* A character that may start an HLO name (and a §1 one). */
+static inline bool hlo_name_start(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+
+/* Where the parser is. */
+static inline loc_t hlo_here(const hp_t *p) { return (loc_t){ p->pos, p->line_start, p->line }; }
+
+/* An RS_EINPUT error at `at` (FILE:LINE:COL: message). */
+int hlo_fail_at(hp_t *p, loc_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int hlo_oom(hp_t *p);
+/* Whether the text of s is w. */
+bool hlo_slice_is(const hp_t *p, slice_t s, const char *w);
+/* Operand k of in, or NULL when it has fewer. */
+const ins_t *hlo_operand(const hp_t *p, const ins_t *in, int32_t k);
+
+/* Tokenises the whole module into p's computations and instructions. */
+int hlo_parse_module(hp_t *p);
+
+/* The instruction's own cost by the rules that need no other computation
+ * (dot, convolution, reduce, reduce-window, the rest); calls are costed
+ * later by hlo_cost_calls. */
+int hlo_cost_direct(hp_t *p, ins_t *in, const int64_t *contract, int32_t n_contract, slice_t dim_labels,
+                    slice_t window);
+
+/* Costs every computation, callees first (fusion, while with its trip
+ * count, conditional, call); a computation that calls itself is an error. */
+int hlo_cost_calls(hp_t *p);
+
+/* Writes computation c (the ENTRY) as §1 text into b, its aliases resolved;
+ * (*node_ins)[i] is the instruction of the text's node i. */
+int hlo_emit_entry(hp_t *p, const comp_t *c, strbuf_t *b, int32_t **node_ins, int32_t *n_nodes);
+
+#endif

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/vec.h"
+
 static const char *DTYPE_NAMES[DT_COUNT] = {
     "u8", "i8", "f16", "bf16", "f32", "i32", "f64", "i64",
     "pred", "s8", "s16", "u16", "s32", "u32", "s64", "u64", "c64", "c128", "s4", "u4",
@@ -141,41 +143,12 @@ static int parse_flags(parse_t *p, uint8_t *flags)
     return RS_OK;
 }
 
-static int grow_nodes(parse_t *p)
-{
-    routine_t *r = p->r;
-    if (r->n_nodes < p->cap_nodes)
-        return RS_OK;
-    int32_t ncap = p->cap_nodes ? p->cap_nodes * 2 : 16;
-    routine_node_t *nn = realloc(r->nodes, (size_t)ncap * sizeof *nn);
-    if (!nn)
-        return oom(p);
-    r->nodes = nn;
-    p->cap_nodes = ncap;
-    return RS_OK;
-}
-
-static int grow_steps(parse_t *p)
-{
-    routine_t *r = p->r;
-    if (r->n_steps < p->cap_steps)
-        return RS_OK;
-    int32_t ncap = p->cap_steps ? p->cap_steps * 2 : 16;
-    routine_step_t *ns = realloc(r->steps, (size_t)ncap * sizeof *ns);
-    if (!ns)
-        return oom(p);
-    r->steps = ns;
-    p->cap_steps = ncap;
-    return RS_OK;
-}
-
 /* Appends a node; the name is checked for redefinition by the caller. */
 static int add_node(parse_t *p, const char *name, size_t nlen, uint8_t kind, int col, int32_t *idx)
 {
     routine_t *r = p->r;
-    int rc = grow_nodes(p);
-    if (rc)
-        return rc;
+    if (vec_reserve((void **)&r->nodes, &p->cap_nodes, (int64_t)r->n_nodes + 1, sizeof *r->nodes))
+        return oom(p);
     routine_node_t *nd = &r->nodes[r->n_nodes];
     memset(nd, 0, sizeof *nd);
     nd->name = strpool_dup(&r->strings, name, nlen);
@@ -494,16 +467,10 @@ static int parse_args(parse_t *p, routine_step_t *s)
             return error_set(p->err, RS_EINPUT, p->r->path, p->lx.line, col,
                              "unknown name '%.*s' (not an input, param or earlier definition)", (int)nl, n);
         }
-        if (r->n_args == p->cap_args) {
-            if (p->cap_args > INT32_MAX / 2)
-                return error_set(p->err, RS_EINPUT, r->path, p->lx.line, col, "more than 2^30 arguments in all");
-            int32_t ncap = p->cap_args ? p->cap_args * 2 : 64;
-            int32_t *na = realloc(r->args, (size_t)ncap * sizeof *na);
-            if (!na)
-                return oom(p);
-            r->args = na;
-            p->cap_args = ncap;
-        }
+        if (r->n_args == INT32_MAX)
+            return error_set(p->err, RS_EINPUT, r->path, p->lx.line, col, "more than 2^31 arguments in all");
+        if (vec_reserve((void **)&r->args, &p->cap_args, (int64_t)r->n_args + 1, sizeof *r->args))
+            return oom(p);
         r->args[r->n_args++] = idx;
         s->nargs++;
         if (lex_accept(&p->lx, ")"))
@@ -605,7 +572,9 @@ static int stmt_define(parse_t *p, const char *name, size_t nlen, int col, bool 
                          "'+=' with type %s on '%.*s' of type %s", dtype_name((dtype_t)dt), (int)nlen, name,
                          dtype_name((dtype_t)r->nodes[node].dtype));
     }
-    if ((rc = grow_steps(p)) || (!accum && (rc = add_node(p, name, nlen, NODE_DEF, col, &node))))
+    if (vec_reserve((void **)&r->steps, &p->cap_steps, (int64_t)r->n_steps + 1, sizeof *r->steps))
+        return oom(p);
+    if (!accum && (rc = add_node(p, name, nlen, NODE_DEF, col, &node)))
         return rc;
     if (!accum) {
         routine_node_t *nd = &r->nodes[node];

@@ -522,9 +522,29 @@ static void test_pair_matches_by_name(void **state)
     routine_free(rb);
 }
 
+/* B/FLOP fits 7 columns without being cut: mlp_step's gb1 relieves
+ * -252 KiB for 1.02 kFLOPs, -252 B/FLOP (it read "-2.5e+0" when %.2g's
+ * "-2.5e+02" was cut to 7). */
+static void test_ratio_text(void **state)
+{
+    (void)state;
+    char b[16];
+    struct { double r; const char *want; } cases[] = {
+        { -258048.0 / 1024, "-252" }, { 0, "0" }, { 0.0123, "0.0123" }, { -0.0123, "-0.0123" }, { 999, "999" },
+        { 1000, "1.0e3" }, { -2500, "-2.5e3" }, { 3.3e-5, "3.3e-5" }, { -3.3e-5, "-3.3e-5" }, { 9960, "1.0e4" },
+        { 1.25e12, "1.2e12" }, { -3.1e-12, "-3e-12" }, { 0.00999, "1.0e-2" },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        view_ratio_text(cases[k].r, b, sizeof b);
+        if (strcmp(b, cases[k].want) != 0 || strlen(b) > 7)
+            fail_msg("%g: got '%s', want '%s'", cases[k].r, b, cases[k].want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ratio_text),
         cmocka_unit_test(test_grid_busiest_wins),
         cmocka_unit_test(test_grid_aggregates),
         cmocka_unit_test(test_picture_matches_the_model),

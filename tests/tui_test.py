@@ -1161,6 +1161,20 @@ def compare_adds_several_and_opens_a_row():
 
 
 @test
+def bytes_per_flop_is_never_cut():
+    """mlp_step at 60%: gb1 relieves -252 KiB for 1.02 kFLOPs, -252 B/FLOP
+    in the candidate table as in its Why (it read -2.5e+0 at 160x45)."""
+    t = Tui("ratio", w=160, h=45)
+    try:
+        fit_on(t, "mlp_step", "60%")
+        s = t.wait("event 0/")
+        check(re.search(r"gb1 +-252 KiB +1\.02 kFLOPs +-252 ", s), s)
+        check("e+0" not in s, s)
+    finally:
+        t.close()
+
+
+@test
 def compare_chart_shows_rows_at_one_point():
     """harmful_hold's 90%, 60% and minimize plans all end at 54.0 MiB with
     +0 recompute: the chart puts their digits side by side, none hidden."""

@@ -165,7 +165,7 @@ void screen_fit_draw(tui_t *t)
             char b[24];
             units_format_bytes(c->relief < 0 ? -c->relief : c->relief, b, sizeof b);
             snprintf(solo, sizeof solo, "%s%s", c->relief < 0 ? "-" : "", b);
-            snprintf(ratio, sizeof ratio, "%.2g", (double)c->relief / (double)c->cost); /* 3.3e-05: 7 wide */
+            view_ratio_text((double)c->relief / (double)c->cost, ratio, sizeof ratio);
         }
         uint8_t st = status ? status[i] : c->status;
         bool here = e->node == c->node;

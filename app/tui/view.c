@@ -1,5 +1,6 @@
 #include "tui/view.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -451,4 +452,22 @@ int view_diff_buffers(const view_buf_t *a, int32_t na, const view_buf_t *b, int3
     *gone = g;
     *n_gone = m;
     return RS_OK;
+}
+
+void view_ratio_text(double r, char *buf, size_t n)
+{
+    double a = fabs(r);
+    if (a == 0 || (a >= 0.01 && a < 1000)) {
+        snprintf(buf, n, "%.3g", r); /* -252, 0.0123, 999 */
+        return;
+    }
+    int e = (int)floor(log10(a));
+    double m = r / pow(10, e);
+    if (fabs(m) >= 9.95) { /* 9.96e3 rounds to 10.0e3 */
+        m /= 10;
+        e++;
+    }
+    snprintf(buf, n, "%.1fe%d", m, e); /* -2.5e3, 3.3e-5 */
+    if (strlen(buf) > 7)
+        snprintf(buf, n, "%.0fe%d", m, e); /* -3e-12 */
 }

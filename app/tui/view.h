@@ -109,4 +109,9 @@ void view_statuses_at(const fit_plan_t *p, int32_t upto, uint8_t *status);
 /* The nodes accepted after events 0..upto: plan flips [0, count). */
 int32_t view_accepted_at(const fit_plan_t *p, int32_t upto);
 
+/* A bytes-per-FLOP ratio in at most 7 columns, never cut: 3 significant
+ * digits from 0.01 to 999 ("-252", "0.0123"), else a short exponent
+ * ("-2.5e3", "3.3e-5", "-3e-12"). */
+void view_ratio_text(double r, char *buf, size_t n);
+
 #endif

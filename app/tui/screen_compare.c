@@ -155,6 +155,13 @@ static void run_all(tui_t *t)
     if (t->cmp_show_best)
         run_best(t, ctx);
     fit_context_free(ctx);
+    /* a byte budget missed while the cap dropped candidates: say so once, as `sweep` does */
+    for (int i = 0; i < t->n_budgets; i++)
+        if (t->cmp[i] && !t->cmp[i]->within_budget && t->cmp[i]->dropped > 0) {
+            tui_status(t, true, "row %d (%s) missed: the cap kept %d of %d candidates: C sets it (all)", i + 1,
+                       t->budgets[i], (int)t->cmp[i]->considered, (int)(t->cmp[i]->considered + t->cmp[i]->dropped));
+            break;
+        }
 }
 
 static void chart(tui_t *t, int y, int x, int h, int w)
@@ -483,7 +490,7 @@ int screen_compare_key(tui_t *t, action_t a, int key)
     case ACT_OPEN: /* the row in the stepper: the same plan, event by event, not fitted again */
         if (t->n_budgets && t->cmp[t->cmp_sel]) {
             char what[80];
-            snprintf(what, sizeof what, "row %d (%s) in the stepper", t->cmp_sel + 1, t->budgets[t->cmp_sel]);
+            snprintf(what, sizeof what, "row %d (%s)", t->cmp_sel + 1, t->budgets[t->cmp_sel]);
             if (tui_show_plan(t, t->cmp[t->cmp_sel], t->cmp_elapsed[t->cmp_sel], t->budgets[t->cmp_sel], what))
                 t->screen = SCR_FIT;
         }

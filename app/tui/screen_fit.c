@@ -108,20 +108,27 @@ void screen_fit_draw(tui_t *t)
     if (t->event < 0)
         t->event = 0;
     const fit_event_t *e = &p->events[t->event];
-    char base[32], fin[32], bud[48];
+    char base[32], fin[32], bud[64], v[4][256];
     units_format_bytes(p->baseline.total, base, sizeof base);
     units_format_bytes(p->final.total, fin, sizeof fin);
-    if (p->minimize)
-        snprintf(bud, sizeof bud, "minimize");
-    else
-        units_format_bytes(p->budget, bud, sizeof bud);
+    units_format_budget(t->fit_budget_text, p->minimize, p->budget, bud, sizeof bud);
     /* where the stepper is first (it changes with every key), then the fit;
-     * events are numbered from 0, as in the CLI and the CSV */
-    tui_putf(t, 2, 1, t->cols - 2, t->attr[T_NORMAL] | A_BOLD,
-             "event %d/%d round %d %s %s fit %s: %s -> %s %s, %d flip%s, layout %s", (int)t->event,
-             (int)p->n_events - 1, (int)e->round, trace_kind_name((fit_event_kind_t)e->kind), tui_glyph(t, "│", "|"),
-             bud, base, fin, p->within_budget ? "within budget" : "NOT within budget", (int)p->n_flips,
-             p->n_flips == 1 ? "" : "s", layout_strategy_name(t->tgt.cfg.layout));
+     * events are numbered from 0, as in the CLI and the CSV; narrower, the
+     * words go before the numbers do */
+    const char *kind = trace_kind_name((fit_event_kind_t)e->kind), *bar = tui_glyph(t, "│", "|");
+    snprintf(v[0], sizeof v[0], "event %d/%d round %d %s %s fit %s: %s -> %s %s, %d flip%s, layout %s",
+             (int)t->event, (int)p->n_events - 1, (int)e->round, kind, bar, bud, base, fin,
+             p->within_budget ? "within budget" : "NOT within budget", (int)p->n_flips, p->n_flips == 1 ? "" : "s",
+             layout_strategy_name(t->tgt.cfg.layout));
+    snprintf(v[1], sizeof v[1], "event %d/%d round %d %s %s %s: %s -> %s %s, %d flip%s", (int)t->event,
+             (int)p->n_events - 1, (int)e->round, kind, bar, bud, base, fin, p->within_budget ? "within" : "NOT within",
+             (int)p->n_flips, p->n_flips == 1 ? "" : "s");
+    snprintf(v[2], sizeof v[2], "event %d/%d %s %s %s -> %s%s, %d flip%s", (int)t->event, (int)p->n_events - 1, kind,
+             bar, base, fin, p->within_budget ? "" : " missed", (int)p->n_flips, p->n_flips == 1 ? "" : "s");
+    snprintf(v[3], sizeof v[3], "ev %d/%d %s %s %s%s", (int)t->event, (int)p->n_events - 1, kind, bar, fin,
+             p->within_budget ? "" : " missed");
+    const char *vs[4] = { v[0], v[1], v[2], v[3] };
+    tui_put_fit(t, 2, 1, t->cols - 2, t->attr[T_NORMAL] | A_BOLD, vs, 4);
     /* the candidates in round-one order, with their status at this event */
     uint8_t *status = calloc((size_t)p->n_cands + 1, 1);
     if (status)

@@ -135,19 +135,18 @@ static void draw_status(tui_t *t)
     int64_t reused, lowered; /* the process's totals, every search so far */
     reuse_counters(&reused, &lowered);
     const char *bar = tui_glyph(t, "│", "|");
-    char line[512], reuse[64];
-    snprintf(reuse, sizeof reuse, " reuse %lld/%lld %s", (long long)reused, (long long)lowered, bar);
-    int n = snprintf(line, sizeof line, " routine %s %s profile %s %s budget %s %s layout %s %s%s ? help",
-                     t->open ? t->open_name : "-", bar, t->profile >= 0 ? t->profiles[t->profile].name : "none", bar,
-                     bud, bar, layout_strategy_name(t->tgt.cfg.layout), bar, reuse);
-    int cols = 0; /* display columns: UTF-8 continuation bytes take none */
-    for (int i = 0; i < n && line[i]; i++)
-        cols += ((unsigned char)line[i] & 0xC0) != 0x80;
-    if (cols > t->cols) /* narrow: the reuse counters go first */
-        snprintf(line, sizeof line, " routine %s %s profile %s %s budget %s %s layout %s %s ? help",
-                 t->open ? t->open_name : "-", bar, t->profile >= 0 ? t->profiles[t->profile].name : "none", bar, bud,
-                 bar, layout_strategy_name(t->tgt.cfg.layout), bar);
-    tui_put(t, y, 0, t->cols, t->attr[T_STATUS], line);
+    char v[4][512];
+    const char *routine = t->open ? t->open_name : "-", *prof = t->profile >= 0 ? t->profiles[t->profile].name : "none";
+    const char *layout = layout_strategy_name(t->tgt.cfg.layout);
+    /* narrower, the reuse counters go first, then the labels; "? help" stays */
+    snprintf(v[0], sizeof v[0], " routine %s %s profile %s %s budget %s %s layout %s %s reuse %lld/%lld %s ? help",
+             routine, bar, prof, bar, bud, bar, layout, bar, (long long)reused, (long long)lowered, bar);
+    snprintf(v[1], sizeof v[1], " routine %s %s profile %s %s budget %s %s layout %s %s ? help", routine, bar, prof,
+             bar, bud, bar, layout, bar);
+    snprintf(v[2], sizeof v[2], " %s %s %s %s %s %s %s %s ? help", routine, bar, prof, bar, bud, bar, layout, bar);
+    snprintf(v[3], sizeof v[3], " %s %s %s %s ? help", routine, bar, bud, bar);
+    const char *vs[4] = { v[0], v[1], v[2], v[3] };
+    tui_put_fit(t, y, 0, t->cols, t->attr[T_STATUS], vs, 4);
     if (t->status[0]) {
         tui_fill(t, y - 1, 0, t->cols, t->status_error ? t->attr[T_ERROR] : t->attr[T_NORMAL]);
         tui_put(t, y - 1, 0, t->cols, t->status_error ? t->attr[T_ERROR] : t->attr[T_NORMAL], t->status);

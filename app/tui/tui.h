@@ -218,6 +218,11 @@ void tui_help_overlay_for(tui_t *t, const char *view, const help_row_t *rows, in
 void tui_close_routine(tui_t *t);
 /* Draws s at (y, x) clipped to w columns (display columns, UTF-8 aware). */
 void tui_put(tui_t *t, int y, int x, int w, unsigned attr, const char *s);
+/* The display columns of s (UTF-8 aware). */
+int tui_cols(const char *s);
+/* Draws the first of variants[0..n) (longest first) that fits w columns,
+ * else the last clipped: a line says less rather than being cut mid-number. */
+void tui_put_fit(tui_t *t, int y, int x, int w, unsigned attr, const char *const *variants, int n);
 /* printf into tui_put. */
 void tui_putf(tui_t *t, int y, int x, int w, unsigned attr, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 /* A horizontal line of w columns, and a box's frame (UTF-8 or ASCII). */

@@ -226,14 +226,18 @@ void tui_draw_arena(tui_t *t, const arena_view_t *a, int64_t budget, int y, int 
                 free(cols);
             }
         }
-        char lp[32], tt[32];
+        char lp[32], tt[32], v[4][160];
         units_format_bytes(a->fp.live_peak, lp, sizeof lp);
         units_format_bytes(a->fp.total, tt, sizeof tt);
-        tui_putf(t, ay + 1 + curve_h, x, w, t->attr[T_DIM],
-                 "live bytes: max live %s (lower bound) %s arena %s (%+.2f%%, %s)", lp,
-                 tui_glyph(t, "│", "|"), tt,
-                 a->fp.live_peak ? 100.0 * (double)(a->fp.total - a->fp.live_peak) / (double)a->fp.live_peak : 0.0,
-                 layout_strategy_name(t->tgt.cfg.layout));
+        const char *bar = tui_glyph(t, "│", "|");
+        double over = a->fp.live_peak ? 100.0 * (double)(a->fp.total - a->fp.live_peak) / (double)a->fp.live_peak : 0.0;
+        snprintf(v[0], sizeof v[0], "live bytes: max live %s (lower bound) %s arena %s (%+.2f%%, %s)", lp, bar, tt,
+                 over, layout_strategy_name(t->tgt.cfg.layout));
+        snprintf(v[1], sizeof v[1], "max live %s %s arena %s (%+.2f%%)", lp, bar, tt, over);
+        snprintf(v[2], sizeof v[2], "max live %s %s arena %s", lp, bar, tt);
+        snprintf(v[3], sizeof v[3], "live %s %s %s", lp, bar, tt);
+        const char *vs[4] = { v[0], v[1], v[2], v[3] };
+        tui_put_fit(t, ay + 1 + curve_h, x, w, t->attr[T_DIM], vs, 4);
     }
     if (gone)
         view_grid_free(&gg);

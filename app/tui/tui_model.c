@@ -279,7 +279,7 @@ static void install_fit(tui_t *t, fit_context_t *ctx, fit_plan_t *plan, int64_t 
     snprintf(t->budget_text, sizeof t->budget_text, "%s", budget);
     snprintf(t->fit_budget_text, sizeof t->fit_budget_text, "%s", budget);
     if (!t->plan->within_budget && t->plan->dropped > 0)
-        tui_status(t, true, "%s: NOT within budget; the cap kept the %d cheapest of %d candidates: C sets it",
+        tui_status(t, true, "%s: budget missed; the cap kept %d of %d candidates: C sets it",
                    what, (int)t->plan->considered, (int)(t->plan->considered + t->plan->dropped));
     else
         tui_status(t, false, "%s: %d flip%s, %d events; n/p step, a accept, r round two, e end, Enter why",

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,21 @@ void tui_put(tui_t *t, int y, int x, int w, unsigned attr, const char *s)
     attron(attr);
     mvaddnstr(y, x, s, (int)n);
     attroff(attr);
+}
+
+int tui_cols(const char *s)
+{
+    int cols;
+    bytes_for_cols(s, INT_MAX, &cols);
+    return cols;
+}
+
+void tui_put_fit(tui_t *t, int y, int x, int w, unsigned attr, const char *const *variants, int n)
+{
+    int k = 0;
+    while (k + 1 < n && tui_cols(variants[k]) > w)
+        k++;
+    tui_put(t, y, x, w, attr, variants[k]);
 }
 
 size_t tui_wrap(const char *s, int w, const char **next)

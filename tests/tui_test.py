@@ -424,6 +424,13 @@ def fit_prompt_offers_the_budget_line_and_quit_asks():
         t.type("kept")
         t.keys("Enter")
         t.wait("saved as plan")
+        # another routine: the last budget typed is offered again
+        t.keys("1")
+        open_routine(t, "pair_peak")
+        t.keys("f")
+        s = t.wait("fit to budget")
+        check(re.search(r"fit to budget \(.*\): 7MiB", s), s)
+        t.keys("Escape")
         t.keys("Q")  # saved: no question
         status, stty = t.exit_status()
         check(status == "0", status)

@@ -121,6 +121,7 @@ typedef struct tui {
     int64_t budget;           /* the budget line, -1 none */
     char budget_text[64];
     char fit_budget_text[64]; /* the words the shown fit's budget was given in */
+    char last_budget[64];   /* the last fit's, as typed, on any routine: what the prompt offers next */
 
     /* fit */
     fit_context_t *ctx;
@@ -240,8 +241,9 @@ bool tui_check_binds(tui_t *t, const char *name);
 /* Opens routine row i of the session list under the current bindings and
  * profile (re-scores); false with a status message on error. */
 bool tui_open_routine(tui_t *t, const char *name);
-/* The budget a Fit prompt offers: the last fit's, else the config file's
- * memory_budget (DESIGN §11), else none (""). */
+/* The budget a Fit prompt offers: the shown fit's (or the budget line's),
+ * else the last fit's on any routine ("60%" means the same share of every
+ * routine), else the config file's memory_budget (DESIGN §11), else none. */
 void tui_budget_offer(const tui_t *t, char *buf, size_t n);
 /* Runs fit for budget text on the open routine with a progress bar (^C
  * cancels); replaces t->plan. */

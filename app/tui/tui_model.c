@@ -258,7 +258,10 @@ static void *job_run(void *arg)
 void tui_budget_offer(const tui_t *t, char *buf, size_t n)
 {
     const char *configured = config_text(t->cli->config, CONFIG_MEMORY_BUDGET);
-    snprintf(buf, n, "%s", t->plan || t->budget >= 0 ? t->budget_text : configured ? configured : "");
+    snprintf(buf, n, "%s", t->plan || t->budget >= 0 ? t->budget_text
+                           : t->last_budget[0]   ? t->last_budget
+                           : configured          ? configured
+                                                 : "");
 }
 
 /* Makes plan (fitted on ctx under budget) the Fit screen's, both owned
@@ -278,6 +281,7 @@ static void install_fit(tui_t *t, fit_context_t *ctx, fit_plan_t *plan, int64_t 
     t->budget = t->plan->minimize ? -1 : t->plan->budget;
     snprintf(t->budget_text, sizeof t->budget_text, "%s", budget);
     snprintf(t->fit_budget_text, sizeof t->fit_budget_text, "%s", budget);
+    snprintf(t->last_budget, sizeof t->last_budget, "%s", budget);
     if (!t->plan->within_budget && t->plan->dropped > 0)
         tui_status(t, true, "%s: budget missed; the cap kept %d of %d candidates: C sets it",
                    what, (int)t->plan->considered, (int)(t->plan->considered + t->plan->dropped));

@@ -24,6 +24,7 @@ const svg_role_t SVG_PLAIN_ROLE[1] = { { "buffer", "#4e79a7" } };
 #define BUDGET_COLOUR "#d68910"
 #define ARENA_COLOUR "#333333"
 /* a white outline under a label drawn over the buffers keeps it legible */
+#define LABEL_PX 12 /* the font size of the labels */
 #define HALO "stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\""
 
 /* s as XML character data or attribute text: what text_escape shows
@@ -150,29 +151,33 @@ static void write_axis_labels(FILE *f, const picture_t *p)
     fputs("</g>\n", f);
 }
 
-/* A horizontal line across the plot with its label at the right end. */
-static void hline(FILE *f, const picture_t *p, int32_t y, const char *colour, bool dashed, const char *label)
+/* A horizontal line across the plot with its label at the right end, above
+ * the line or, when another label would sit on it, below. */
+static void hline(FILE *f, const picture_t *p, int32_t y, const char *colour, bool dashed, const char *label,
+                  bool below)
 {
     fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"1.5\"%s/>\n",
             (int)p->plot_x, (int)y, (int)(p->plot_x + p->plot_w), (int)y, colour,
             dashed ? " stroke-dasharray=\"6 4\"" : "");
     fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" fill=\"%s\" font-weight=\"bold\" " HALO ">%s</text>\n",
-            (int)(p->plot_x + p->plot_w - 4), (int)y - 4, colour, label);
+            (int)(p->plot_x + p->plot_w - 4), (int)y + (below ? LABEL_PX + 2 : -4), colour, label);
 }
 
 static void write_lines(FILE *f, const svg_arena_t *a, const picture_t *p)
 {
     char lbl[96], bytes[32];
     fputs("<g id=\"lines\">\n", f);
+    /* two lines closer than a label's height: the lower one's label goes under it */
+    bool close = p->total_y >= 0 && p->budget_y >= 0 && abs((int)(p->total_y - p->budget_y)) < LABEL_PX + 4;
     if (p->total_y >= 0) {
         units_format_bytes(a->frame.total, bytes, sizeof bytes);
         snprintf(lbl, sizeof lbl, "arena %s", bytes);
-        hline(f, p, p->total_y, ARENA_COLOUR, false, lbl);
+        hline(f, p, p->total_y, ARENA_COLOUR, false, lbl, close && p->total_y > p->budget_y);
     }
     if (p->budget_y >= 0) {
         units_format_bytes(a->frame.budget, bytes, sizeof bytes);
         snprintf(lbl, sizeof lbl, "budget %s", bytes);
-        hline(f, p, p->budget_y, BUDGET_COLOUR, true, lbl);
+        hline(f, p, p->budget_y, BUDGET_COLOUR, true, lbl, close && p->budget_y >= p->total_y);
     }
     if (p->peak_x >= 0) {
         fprintf(f,
@@ -217,8 +222,8 @@ static void write_svg(FILE *f, const svg_arena_t *a, const picture_t *p)
     fprintf(f,
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-            "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n<title>",
-            w, h, w, h);
+            "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"%d\">\n<title>",
+            w, h, w, h, LABEL_PX);
     xml(f, a->title);
     fprintf(f, "</title>\n<rect id=\"background\" x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", w,
             h);

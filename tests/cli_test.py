@@ -301,6 +301,18 @@ def export_plan_svg():
     check(f"budget {plan['budget']['bytes'] / 1048576:.2f} MiB" in text, text[:400])
     check(f"peak @ step {plan['final']['peak_step']}:" in text, text[:400])
     check_renders(svg)
+    # transformer_2 at 90%: the arena (35.5 MiB) and the budget (35.1 MiB)
+    # lines lie 6 px apart; their labels (12 px font) must not print over
+    # each other
+    rc, out, err = run("fit", os.path.join(SAMPLES, "gen", "transformer_small.routine"), "--budget", "90%",
+                       "--save", "--json", "--db", db)
+    close = json.loads(out)
+    rc, out, err = run("export", str(close["plan_id"]), "--what", "svg", "--output", svg, "--db", db)
+    check(rc == 0, err)
+    labels = {"".join(e.itertext()).split()[0]: (int(e.get("y")), "".join(e.itertext()))
+              for e in ET.parse(svg).getroot().iter(SVG_NS + "text")
+              if "".join(e.itertext()).startswith(("arena ", "budget "))}
+    check(set(labels) == {"arena", "budget"} and abs(labels["arena"][0] - labels["budget"][0]) >= 12, labels)
     expect_error(["export", "1", "1", "--what", "svg", "--output", svg, "--db", db], "svg exports one plan at a time")
     expect_error(["export", "1", "--what", "png", "--output", svg, "--db", db], "layout or svg")
 

@@ -1330,6 +1330,10 @@ def export_asks_expands_and_takes_marked_layouts():
         s = t.wait("wrote 2 layouts")
         made = sorted(f for f in os.listdir(home) if f.startswith("layout-"))
         check(len(made) == 2 and all(re.match(r"layout-[0-9]+\.csv$", f) for f in made), (made, s))
+        export(os.path.join(home, "arena.svg"), "svg")  # a picture a plan, as layouts
+        s = t.wait("wrote 2 pictures")
+        made = sorted(f for f in os.listdir(home) if f.startswith("arena-"))
+        check(len(made) == 2 and all(re.match(r"arena-[0-9]+\.svg$", f) for f in made), (made, s))
         t.keys("x")  # the question names what goes
         s = t.wait(re.compile(r"delete plan [0-9]+ \(harmful_hold, budget (minimize|60\.0 MiB)\)\?"))
         t.keys("n")

@@ -312,13 +312,14 @@ static void export_chosen(tui_t *t)
         return;
     }
     int w = strcmp(what, "svg") == 0 ? EXPORT_SVG_PICTURE : export_what_parse(what);
-    if (w < 0 || (w == EXPORT_SVG_PICTURE && n != 1)) {
-        tui_status(t, true, w < 0 ? "expected plans, flips, events, layout or svg" : "svg is one plan's picture: mark one");
+    if (w < 0) {
+        tui_status(t, true, "expected plans, flips, events, layout or svg");
         free(pick);
         return;
     }
-    /* a layout is one file a plan: "layout.csv" becomes layout-3.csv, layout-5.csv */
-    bool per_plan = w == EXPORT_LAYOUT && n > 1;
+    /* a layout or a picture is one file a plan: "layout.csv" becomes
+     * layout-3.csv, layout-5.csv */
+    bool per_plan = (w == EXPORT_LAYOUT || w == EXPORT_SVG_PICTURE) && n > 1;
     char (*paths)[600] = calloc((size_t)n, sizeof *paths);
     stored_plan_t *full = calloc((size_t)n, sizeof *full);
     if (!paths || !full) {
@@ -357,14 +358,15 @@ static void export_chosen(tui_t *t)
         rc = plans_load(t->store, pick[loaded]->id, w == EXPORT_EVENTS, &full[loaded], &err);
     if (rc)
         loaded--;
-    if (!rc && w == EXPORT_SVG_PICTURE)
-        rc = svg_write_plan(t->store, &full[0], paths[0], NULL, &err);
+    for (int i = 0; !rc && w == EXPORT_SVG_PICTURE && i < files; i++)
+        rc = svg_write_plan(t->store, &full[i], paths[i], NULL, &err);
     for (int i = 0; !rc && w != EXPORT_SVG_PICTURE && i < files; i++)
         rc = export_plans(t->store, per_plan ? &full[i] : full, per_plan ? 1 : n, (export_what_t)w, paths[i], &err);
     if (rc)
         tui_error(t, NULL, &err);
     else if (per_plan)
-        tui_status(t, false, "wrote %d layouts: %s ... %s", n, paths[0], paths[n - 1]);
+        tui_status(t, false, "wrote %d %s: %s ... %s", n, w == EXPORT_SVG_PICTURE ? "pictures" : "layouts", paths[0],
+                   paths[n - 1]);
     else
         tui_status(t, false, "wrote %d plan%s (%s) to %s", n, n == 1 ? "" : "s", what, paths[0]);
     for (int i = 0; i < loaded; i++)

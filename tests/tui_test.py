@@ -1642,6 +1642,7 @@ def two_rows_of_compare_on_one_arena():
         s = t.wait("row 1 (100GiB) -> row 2 (minimize) on one arena")
         t.keys("D")
         s = t.wait("row 2 (minimize): final 10485760 B, 1 flips")
+        check("only in row 1: none" in s and "only in row 2: gw" in s, s)
         t.keys("Escape", "Escape")
         s = t.wait("2 budgets on rejected_accumulated")
         check("row 2 vs row 1: +gw" in s, s)

@@ -314,7 +314,7 @@ static void pair(tui_t *t)
     memset(side, 0, sizeof side);
     if (names && relief && pair_side(t, other, &side[0], names, relief) &&
         pair_side(t, t->cmp_sel, &side[1], names + p[0]->n_flips, relief + p[0]->n_flips)) {
-        char *lines[8], buf[2][256];
+        char *lines[8], buf[4][1024];
         int m = 0;
         for (int k = 0; k < 2; k++) {
             int i = k ? t->cmp_sel : other;
@@ -322,6 +322,27 @@ static void pair(tui_t *t)
                      i + 1, t->budgets[i], (long long)p[k]->final.total, (int)p[k]->n_flips, overhead(p[k]),
                      p[k]->within_budget ? "yes" : "no");
             lines[m++] = buf[k];
+        }
+        /* the flips each row has and the other lacks, as the Plans diff says them */
+        for (int k = 0; k < 2; k++) {
+            char *b = buf[2 + k];
+            size_t w = (size_t)snprintf(b, sizeof buf[0], "only in row %d:", (k ? t->cmp_sel : other) + 1);
+            int shown = 0;
+            for (int32_t f = 0; f < p[k]->n_flips; f++) {
+                if (has_flip(p[1 - k], p[k]->flips[f].node))
+                    continue;
+                const char *nm = t->tgt.routine->nodes[p[k]->flips[f].node].name;
+                if (w + strlen(nm) + 8 >= sizeof buf[0]) {
+                    snprintf(b + w, sizeof buf[0] - w, " ...");
+                    shown++;
+                    break;
+                }
+                w += (size_t)snprintf(b + w, sizeof buf[0] - w, " %s", nm);
+                shown++;
+            }
+            if (!shown)
+                snprintf(b + w, sizeof buf[0] - w, " none");
+            lines[m++] = b;
         }
         if (tui_pair_open(t, &side[0], &side[1], lines, m))
             tui_status(t, false, "row %d against row %d: D the numbers, Esc back", t->cmp_sel + 1, other + 1);

@@ -157,7 +157,7 @@ static int diff_text(const stored_plan_t *full, char **lines)
     for (int k = 0; k < 2; k++)
         text_recompute(full[k].final.compute - full[k].baseline.compute, full[k].baseline.compute,
                        full[k].flops_per_s, full[k].profile, rec[k], sizeof rec[k]);
-    snprintf(buf, sizeof buf, "%-16s %26s   %s", "recompute", rec[0], rec[1]);
+    snprintf(buf, sizeof buf, "%-16s %26s %26s", "recompute", rec[0], rec[1]);
     lines[m++] = strdup(buf);
     snprintf(buf, sizeof buf, "%-16s %26d %26d", "flips", (int)full[0].n_flips, (int)full[1].n_flips);
     lines[m++] = strdup(buf);

@@ -1212,6 +1212,12 @@ def compare_drops_a_failed_budget():
         t.keys("Enter")
         s = t.wait("budget 'device' needs a hardware profile")
         check("(pick one: 1, p, Enter)" in s and "--profile" not in s, s)
+        check("budget: budget" not in s and "device: " not in s, s)  # said once
+        t.keys("a")
+        t.type("abc")
+        t.keys("Enter")
+        s = t.wait("in 'abc'")
+        check("budget: expected a number with an optional unit" in s and ":1:1" not in s, s)
         check(not re.search(r"2 device", s), f"a failed budget is no row:\n{s}")
         t.keys("a")
         t.type("minimize")

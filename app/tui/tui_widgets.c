@@ -424,7 +424,10 @@ void tui_error(tui_t *t, const char *what, const rs_error_t *err)
     if (flag_hint) /* the CLI's remedy, said with keys */
         snprintf(msg + (flag_hint - msg), sizeof msg - (size_t)(flag_hint - msg), "(pick one: 1, p, Enter)%s",
                  err->msg + (flag_hint - msg) + strlen("(--profile NAME)"));
-    if (strncmp(err->file, "--", 2) == 0) {
+    if (strcmp(err->file, "budget") == 0 || strcmp(err->file, "--budget") == 0) {
+        /* a budget typed in a prompt: no line and column to point at */
+        snprintf(where, sizeof where, "%s", strncmp(msg, "budget", 6) == 0 ? "" : "budget: ");
+    } else if (strncmp(err->file, "--", 2) == 0) {
         snprintf(where, sizeof where, "%s: ", err->file + 2);
         for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
             if (strcmp(err->file, keys[i].flag) == 0)
@@ -434,6 +437,8 @@ void tui_error(tui_t *t, const char *what, const rs_error_t *err)
         snprintf(e.msg, sizeof e.msg, "%.500s", msg);
         error_format(&e, msg, sizeof msg);
     }
+    if (what && strstr(msg, what)) /* the message names it already */
+        what = NULL;
     tui_status(t, true, "%s%s%s%s", what ? what : "", what ? ": " : "", where, msg);
 }
 

@@ -1168,6 +1168,29 @@ def compare_adds_several_and_opens_a_row():
 
 
 @test
+def small_live_bytes_still_show_and_footers_fit():
+    """pair_peak fitted to 60% at 80x24: at the end 4.00 MiB is live at
+    every step under a 62.4 MiB budget, a sliver of the curve's two rows: it
+    still shows in every column (it drew nothing), and the legend under it
+    says a whole number, not one cut mid-unit."""
+    t = Tui("sliver", w=80, h=24)
+    try:
+        fit_on(t, "pair_peak", "60%")
+        t.wait("event 0/12")
+        t.keys("e")
+        s = t.wait("event 12/12")
+        rows = s.split("\n")
+        legend = next(i for i, ln in enumerate(rows) if re.search(r"max live|live [0-9]", ln))
+        check(re.search(r"(max live|live) 4\.00 MiB( |$)", rows[legend].strip()), rows[legend])
+        check(not re.search(r"[0-9] M$|MiB \S+ [0-9.]+ M?$", rows[legend].rstrip()), rows[legend])
+        curve = rows[legend - 1]
+        plot = curve[63:79]
+        check(len(plot.strip()) == 16, f"the curve shows in every column:\n{s}")
+    finally:
+        t.close()
+
+
+@test
 def bytes_per_flop_is_never_cut():
     """mlp_step at 60%: gb1 relieves -252 KiB for 1.02 kFLOPs, -252 B/FLOP
     in the candidate table as in its Why (it read -2.5e+0 at 160x45)."""

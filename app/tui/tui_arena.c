@@ -24,8 +24,11 @@ static void draw_braille(tui_t *t, int y, int x, int h, int w, const int64_t *ha
     static const unsigned left[4] = { 0x40, 0x04, 0x02, 0x01 }, right[4] = { 0x80, 0x20, 0x10, 0x08 };
     for (int c = 0; c < w; c++) {
         int64_t lv[2];
-        for (int k = 0; k < 2; k++)
+        for (int k = 0; k < 2; k++) { /* anything live shows: one dot at least */
             lv[k] = top > 0 ? (int64_t)((__int128)half[2 * c + k] * h * 4 / top) : 0;
+            if (lv[k] == 0 && half[2 * c + k] > 0)
+                lv[k] = 1;
+        }
         for (int r = 0; r < h; r++) {
             unsigned bits = 0;
             for (int k = 0; k < 2; k++) {
@@ -47,6 +50,8 @@ static void draw_curve(tui_t *t, int y, int x, int h, int w, const int64_t *cols
     static const char *blocks[9] = { " ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
     for (int c = 0; c < w; c++) {
         int64_t eighths = top > 0 ? (int64_t)((__int128)cols[c] * h * 8 / top) : 0;
+        if (eighths == 0 && cols[c] > 0) /* anything live shows: an eighth at least */
+            eighths = 1;
         for (int r = 0; r < h; r++) {
             int64_t level = eighths - (int64_t)(h - 1 - r) * 8; /* this row's share, 0..8 */
             if (level <= 0)
@@ -226,7 +231,7 @@ void tui_draw_arena(tui_t *t, const arena_view_t *a, int64_t budget, int y, int 
                 free(cols);
             }
         }
-        char lp[32], tt[32], v[4][160];
+        char lp[32], tt[32], v[5][160];
         units_format_bytes(a->fp.live_peak, lp, sizeof lp);
         units_format_bytes(a->fp.total, tt, sizeof tt);
         const char *bar = tui_glyph(t, "│", "|");
@@ -236,8 +241,9 @@ void tui_draw_arena(tui_t *t, const arena_view_t *a, int64_t budget, int y, int 
         snprintf(v[1], sizeof v[1], "max live %s %s arena %s (%+.2f%%)", lp, bar, tt, over);
         snprintf(v[2], sizeof v[2], "max live %s %s arena %s", lp, bar, tt);
         snprintf(v[3], sizeof v[3], "live %s %s %s", lp, bar, tt);
-        const char *vs[4] = { v[0], v[1], v[2], v[3] };
-        tui_put_fit(t, ay + 1 + curve_h, x, w, t->attr[T_DIM], vs, 4);
+        snprintf(v[4], sizeof v[4], "max live %s", lp);
+        const char *vs[5] = { v[0], v[1], v[2], v[3], v[4] };
+        tui_put_fit(t, ay + 1 + curve_h, x, w, t->attr[T_DIM], vs, 5);
     }
     if (gone)
         view_grid_free(&gg);

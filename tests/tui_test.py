@@ -868,6 +868,13 @@ def fit_arena_with_the_held_group():
         check("with held {X} 4.00 MiB" in s.replace("\n", " "), s)
         t.keys("h")
         t.wait("shown: with held (h)")
+        # a new fit starts on the accepted-so-far arena, whatever the last was on
+        t.keys("f", "C-u")
+        t.type("minimize")
+        t.keys("Enter")
+        t.wait("event 0/")
+        t.keys("r", "n", "n")
+        t.wait("shown: accepted (h)")
     finally:
         t.close()
 

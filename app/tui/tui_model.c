@@ -60,6 +60,7 @@ static void close_fit(tui_t *t)
     tui_arena_free(&t->ev_arena);
     score_detail_free(&t->ev_det);
     t->ev_accepted = -1;
+    t->ev_held = false; /* a new fit (or routine) starts on "accepted so far" */
     tui_best_free(t);
     for (int i = 0; i < t->n_budgets; i++) {
         fit_plan_free(t->cmp[i]);

@@ -19,14 +19,17 @@ static void test_explain_commit_group(void **state)
     assert_non_null(strstr(buf, "X committed in round two as a held member of the load-bearing group {X} closed by Y"));
     trace_explain(f.plan, tr_node(&f.t, "x"), buf, sizeof buf);
     assert_non_null(strstr(buf, "x was no candidate"));
-    /* the chain of X: kept, solo, order, try, hold, commit */
+    /* the chain of X: kept, solo, order, try, hold, the try of Y that
+     * scored X held, commit */
     int32_t chain[16];
     int32_t n = trace_chain(f.plan, tr_node(&f.t, "X"), chain, 16);
-    assert_int_equal(n, 6);
+    assert_int_equal(n, 7);
     assert_int_equal(f.plan->events[chain[0]].kind, EV_KEPT);
     assert_int_equal(f.plan->events[chain[4]].kind, EV_HOLD);
-    assert_int_equal(f.plan->events[chain[5]].kind, EV_COMMIT_GROUP);
-    trace_describe(f.plan, chain[5], buf, sizeof buf);
+    assert_int_equal(f.plan->events[chain[5]].kind, EV_TRY);
+    assert_int_equal(f.plan->events[chain[5]].node, tr_node(&f.t, "Y"));
+    assert_int_equal(f.plan->events[chain[6]].kind, EV_COMMIT_GROUP);
+    trace_describe(f.plan, chain[6], buf, sizeof buf);
     assert_string_equal(buf, "load-bearing group {X} committed with Y: together 4 B < alone 104 B and < current "
                              "104 B; Y carries the relief 100 B, the held flips 0");
     tf_free(&f);

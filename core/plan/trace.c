@@ -239,11 +239,18 @@ static bool about(const fit_plan_t *p, const fit_event_t *e, int32_t node)
     return (e->kind == EV_HOLD || e->kind == EV_COMMIT_GROUP || e->kind == EV_DISCARD_GROUP) && in_group(p, e, node);
 }
 
+/* about, and the tries that scored node as a held member: where a held
+ * flip's fate is decided (with the candidate tried, the group is scored). */
+static bool in_chain(const fit_plan_t *p, const fit_event_t *e, int32_t node)
+{
+    return about(p, e, node) || (e->kind == EV_TRY && in_group(p, e, node));
+}
+
 int32_t trace_chain(const fit_plan_t *p, int32_t node, int32_t *chain, int32_t cap)
 {
     int32_t m = 0;
     for (int32_t i = 0; i < p->n_events; i++)
-        if (about(p, &p->events[i], node)) {
+        if (in_chain(p, &p->events[i], node)) {
             if (chain && m < cap)
                 chain[m] = i;
             m++;

@@ -20,8 +20,9 @@ const char *fit_status_name(fit_status_t s);
 /* One sentence for event i of p, with the scores it compared. */
 void trace_describe(const fit_plan_t *p, int32_t i, char *buf, size_t n);
 
-/* The indices of the events of p about node (its own, and the groups it was
- * in), in order; writes at most cap of them and returns how many there are. */
+/* The indices of the events of p about node (its own, the groups it was in,
+ * and the tries that scored it as a held member), in order; writes at most
+ * cap of them and returns how many there are. */
 int32_t trace_chain(const fit_plan_t *p, int32_t node, int32_t *chain, int32_t cap);
 
 /* One sentence on why node ended as it did in p ("h accepted in round two:

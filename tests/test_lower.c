@@ -50,6 +50,21 @@ static void test_golden(void **state)
     tr_free(&t);
 }
 
+/* A routine of scalars only compiles no expression at all: its empty
+ * shapes evaluate to one element (a fuzz finding: the empty pool's NULL ops
+ * were offset, undefined behaviour UBSan reports). */
+static void test_scalars_only(void **state)
+{
+    (void)state;
+    tr_t t;
+    tr_load(&t, "routine s\ndtype f64\ninput x []\ny = f(x) []\nz = g(y) [] @output\n");
+    assert_int_equal(t.r->exprs.n, 0);
+    assert_int_equal(t.l->bytes[0], 8);
+    assert_int_equal(t.l->bytes[1], 8);
+    assert_int_equal(t.l->cost[2], 1);
+    tr_free(&t);
+}
+
 static void test_copy_and_compare(void **state)
 {
     (void)state;
@@ -73,6 +88,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_golden),
         cmocka_unit_test(test_copy_and_compare),
+        cmocka_unit_test(test_scalars_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

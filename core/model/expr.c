@@ -353,7 +353,8 @@ static int run(const expr_t *e, const expr_env_t *env, int32_t first, int32_t n,
     int64_t st[EXPR_MAX_DEPTH + 1];
     int sp = 0;
     int32_t k = 0, i = 0;
-    const expr_op_t *ops = env->pool->ops + e->off;
+    /* a routine of scalars has no ops at all: NULL + 0 is undefined */
+    const expr_op_t *ops = e->n ? env->pool->ops + e->off : NULL;
     for (int32_t skipped = 0; skipped < first && i < e->n; i++)
         skipped += ops[i].kind == OP_END;
     for (; k < n && i < e->n; i++) {

@@ -25,12 +25,26 @@ int export_what_parse(const char *s)
  * (the tool writes one at a time). */
 static bool raw_text;
 
+/* Whether a spreadsheet would run text cell s as a formula. */
+static bool formula_like(const char *s) { return !raw_text && s[0] && strchr("=+-@\t\r", s[0]); }
+
+/* A copy of s as a cell: a leading ' when it looks like a formula (see
+ * field); NULL when out of memory. */
+static char *cell_dup(const char *s)
+{
+    size_t n = strlen(s);
+    char *c = malloc(n + 2);
+    if (c)
+        snprintf(c, n + 2, "%s%s", formula_like(s) ? "'" : "", s);
+    return c;
+}
+
 /* A text cell; one a spreadsheet would run as a formula gets a leading '
  * unless raw_text. */
 static int field(FILE *f, const char *s, bool last)
 {
     int bad = 0;
-    if (!raw_text && s[0] && strchr("=+-@\t\r", s[0])) {
+    if (formula_like(s)) {
         size_t n = strlen(s);
         char *q = malloc(n + 2);
         if (!q)
@@ -179,7 +193,9 @@ static int layout_problem(store_t *s, const stored_plan_t *p, minimalloc_problem
             continue;
         char src[1024];
         (*offsets)[mp->n] = d.offset[i];
-        if (!((*sources)[mp->n] = strdup(routine_node_origin(rb.routine, i, src, sizeof src))))
+        /* the layout file is the MiniMalloc format with a source column: an
+         * HLO op_name is text from the model, defused like any cell */
+        if (!((*sources)[mp->n] = cell_dup(routine_node_origin(rb.routine, i, src, sizeof src))))
             rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
         if (minimalloc_add(mp, rb.routine->nodes[i].name,
                            (arena_buf_t){ rb.lowering->bytes[i], d.live.start[i], d.live.end[i] }, false, 0))

@@ -480,6 +480,31 @@ def export_defuses_spreadsheet_formulas():
         check([r["label"] for r in rows] == want, [r["label"] for r in rows])
         check(all(r["budget_kind"] == "minimize" and int(r["baseline_total"]) > 0 for r in rows), rows[0])
     expect_fail(["plans", "--raw"], "option --raw does not apply to 'plans'", 2, db=db)
+    # text from the model itself: an HLO op_name, in the flips, events and
+    # layout files' source column, and a profile's name
+    hlo = os.path.join(TMP, "formula.hlo")
+    with open(hlo, "w") as f:
+        f.write('HloModule m\nENTRY %e {\n  %a = f32[1024] parameter(0)\n'
+                '  %b = f32[1024] negate(%a), metadata={op_name="=HYPERLINK(1)" source_file="x.py" source_line=3}\n'
+                '  ROOT %c = f32[1024] add(%b, %a)\n}\n')
+    profiles = os.path.join(TMP, "formula_profiles.csv")
+    with open(profiles, "w") as f:
+        f.write("name,memory_bytes,alignment,max_inline_depth,flops_per_s,bytes_per_s\n@evil,1073741824,1,8,1e12,1e11\n")
+    run("import", profiles, db=db)
+    rc, out, err = run("fit", hlo, "--budget", "1GiB", "--profile", "@evil", "--save", "--json", db=db)
+    check(rc == 0, err)
+    pid = str(json.loads(out)["plan_id"])
+    for raw in (False, True):
+        extra = ["--raw"] if raw else []
+        q = "" if raw else "'"
+        run("export", pid, "--what", "layout", "--output", path, *extra, db=db)
+        with open(path, newline="") as f:
+            row = {r["id"]: r for r in csv.DictReader(f)}["b"]
+        check(row["source"] == q + "=HYPERLINK(1) x.py:3", row)
+        run("export", pid, "--what", "plans", "--output", path, *extra, db=db)
+        with open(path, newline="") as f:
+            row = next(csv.DictReader(f))
+        check(row["profile"] == q + "@evil", row)
 
 
 @test

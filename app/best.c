@@ -15,7 +15,8 @@ static int64_t now_us(void)
 }
 
 typedef struct deadline {
-    int64_t at_us;
+    int64_t at_us;             /* INT64_MAX: none */
+    int64_t scorings, max_scorings; /* polled once a scoring; max 0: none */
     int (*cancel)(void *ud);
     void *ud;
 } deadline_t;
@@ -23,24 +24,27 @@ typedef struct deadline {
 static int past_deadline(void *ud)
 {
     deadline_t *d = ud;
-    return now_us() >= d->at_us || (d->cancel && d->cancel(d->ud));
+    return (d->max_scorings > 0 && ++d->scorings >= d->max_scorings) || now_us() >= d->at_us ||
+           (d->cancel && d->cancel(d->ud));
 }
 
 const char *best_kind_name(best_kind_t k) { return k == BEST_EXACT ? "exact" : k == BEST_IMPROVED ? "improved" : ""; }
 
-int best_run(best_kind_t kind, const fit_plan_t *p, const fit_context_t *ctx, double time_limit_s, bool audit,
+int best_run(best_kind_t kind, const fit_plan_t *p, const fit_context_t *ctx, best_limits_t lim, bool audit,
              best_plan_t *out, rs_error_t *err)
 {
-    return best_run_cancellable(kind, p, ctx, time_limit_s, audit, NULL, NULL, out, err);
+    return best_run_cancellable(kind, p, ctx, lim, audit, NULL, NULL, out, err);
 }
 
-int best_run_cancellable(best_kind_t kind, const fit_plan_t *p, const fit_context_t *ctx, double time_limit_s,
+int best_run_cancellable(best_kind_t kind, const fit_plan_t *p, const fit_context_t *ctx, best_limits_t lim,
                          bool audit, int (*cancel)(void *ud), void *ud, best_plan_t *out, rs_error_t *err)
 {
     memset(out, 0, sizeof *out);
     out->kind = kind;
     int64_t t0 = now_us();
-    deadline_t d = { t0 + (int64_t)((time_limit_s > 0 ? time_limit_s : BEST_DEFAULT_SECONDS) * 1e6), cancel, ud };
+    double secs = lim.seconds > 0 ? lim.seconds : lim.scorings > 0 ? 0 : BEST_DEFAULT_SECONDS;
+    deadline_t d = { secs > 0 ? t0 + (int64_t)(secs * 1e6) : INT64_MAX, 0, lim.scorings > 0 ? lim.scorings : 0,
+                     cancel, ud };
     subset_goal_t goal = { p->minimize, p->budget };
     int32_t *start = malloc((p->n_flips ? (size_t)p->n_flips : 1) * sizeof *start);
     if (!start)

@@ -30,14 +30,22 @@ typedef struct best_plan {
     int64_t elapsed_us;
 } best_plan_t;
 
-/* Runs kind beside p (its budget; improve starts from its flips) on ctx,
- * stopping after time_limit_s seconds (<= 0: BEST_DEFAULT_SECONDS).  Free
- * out with best_plan_free (also after an error). */
-int best_run(best_kind_t kind, const fit_plan_t *p, const fit_context_t *ctx, double time_limit_s, bool audit,
+/* When a search stops with the best found: after seconds (wall time:
+ * the result depends on the machine), or after scorings scorings (the
+ * same result everywhere).  Both <= 0: BEST_DEFAULT_SECONDS; scorings
+ * alone: no time limit. */
+typedef struct best_limits {
+    double seconds;
+    int64_t scorings;
+} best_limits_t;
+
+/* Runs kind beside p (its budget; improve starts from its flips) on ctx
+ * within lim.  Free out with best_plan_free (also after an error). */
+int best_run(best_kind_t kind, const fit_plan_t *p, const fit_context_t *ctx, best_limits_t lim, bool audit,
              best_plan_t *out, rs_error_t *err);
 /* The same, also stopping (with what was found, not proved) as soon as
  * cancel(ud) returns nonzero: a front end's ^C.  cancel may be NULL. */
-int best_run_cancellable(best_kind_t kind, const fit_plan_t *p, const fit_context_t *ctx, double time_limit_s,
+int best_run_cancellable(best_kind_t kind, const fit_plan_t *p, const fit_context_t *ctx, best_limits_t lim,
                          bool audit, int (*cancel)(void *ud), void *ud, best_plan_t *out, rs_error_t *err);
 void best_plan_free(best_plan_t *b);
 

@@ -242,7 +242,7 @@ static void part_improve(const char *samples, int argc, char **argv, double limi
             }
             double fit_s = now_s() - t0;
             best_plan_t bp;
-            if (best_run(BEST_IMPROVED, p, o.ctx, limit, false, &bp, &err)) {
+            if (best_run(BEST_IMPROVED, p, o.ctx, (best_limits_t){ limit, 0 }, false, &bp, &err)) {
                 fprintf(stderr, "%s: %s\n", argv[i], err.msg);
                 fit_plan_free(p);
                 continue;

@@ -612,6 +612,24 @@ def fit_exact_and_improve_json():
     check(rc == 0 and "exact: the best plan, proved" in out and "differ: none" in out, out)
     expect_error(["fit", path, "--budget", "minimize", "--exact", "--time-limit", "0"], "expected seconds")
     expect_error(["score", path, "--exact"], "option --exact does not apply to 'score'")
+    # --iterations bounds the searches by scorings, not by the clock: the
+    # same plan on any machine.  transformer_small under Minimize reaches a
+    # local optimum after 84 scorings; stopped after 40 it is not one, and
+    # two runs agree on everything but the time
+    tf = os.path.join(SAMPLES, "gen", "transformer_small.routine")
+    runs = []
+    for _ in range(2):
+        rc, out, err = run("fit", tf, "--budget", "minimize", "--improve", "--exact", "--iterations", "40", "--json")
+        check(rc == 0, err)
+        j = json.loads(out)
+        for k in ("improved", "exact"):
+            j[k].pop("seconds", None)
+        runs.append((j["improved"], j["exact"]))
+    check(runs[0] == runs[1], runs)
+    check(runs[0][0]["local_optimum"] is False and runs[0][0]["scored"] == 41, runs[0][0])
+    check(runs[0][1]["proved"] is False and runs[0][1]["explored"] == 40, runs[0][1])
+    rc, out, err = run("fit", tf, "--budget", "minimize", "--improve", "--json")
+    check(json.loads(out)["improved"]["local_optimum"] is True, out[:300])
 
 
 HLO_BENCH = sorted(glob.glob(os.path.join(BENCH, "hlo", "*.hlo")))

@@ -11,10 +11,11 @@ int best_out_run(const cli_t *c, const fit_plan_t *p, const fit_context_t *ctx, 
     out[0] = (best_plan_t){ 0 };
     out[1] = (best_plan_t){ 0 };
     int rc = RS_OK;
+    best_limits_t lim = { c->time_limit, c->iterations > 0 ? c->iterations : 0 };
     if (c->exact)
-        rc = best_run(BEST_EXACT, p, ctx, c->time_limit, c->audit, &out[0], err);
+        rc = best_run(BEST_EXACT, p, ctx, lim, c->audit, &out[0], err);
     if (!rc && c->improve)
-        rc = best_run(BEST_IMPROVED, p, ctx, c->time_limit, c->audit, &out[1], err);
+        rc = best_run(BEST_IMPROVED, p, ctx, lim, c->audit, &out[1], err);
     return rc;
 }
 

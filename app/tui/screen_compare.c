@@ -41,7 +41,7 @@ static void run_best(tui_t *t, const fit_context_t *ctx)
         if (t->cmp_best[i].kind) /* found before for this budget */
             continue;
         rs_error_t err;
-        if (t->cmp[i] && best_run_cancellable(BEST_EXACT, t->cmp[i], ctx, BEST_SECONDS, false, tui_cancel_poll, &stop,
+        if (t->cmp[i] && best_run_cancellable(BEST_EXACT, t->cmp[i], ctx, (best_limits_t){ BEST_SECONDS, 0 }, false, tui_cancel_poll, &stop,
                                               &t->cmp_best[i], &err)) {
             tui_status(t, true, "%s: %s", t->budgets[i], err.msg);
             best_plan_free(&t->cmp_best[i]);

@@ -292,7 +292,7 @@ static void toggle_best(tui_t *t, best_kind_t kind)
     refresh();
     rs_error_t err;
     tui_cancel_t stop = { 0 };
-    if (best_run_cancellable(kind, t->plan, t->ctx, 0, false, tui_cancel_poll, &stop, &t->best, &err)) {
+    if (best_run_cancellable(kind, t->plan, t->ctx, (best_limits_t){ 0, 0 }, false, tui_cancel_poll, &stop, &t->best, &err)) {
         tui_status(t, true, "%s", err.msg);
         tui_best_free(t);
         return;

@@ -1212,6 +1212,29 @@ def bytes_per_flop_is_never_cut():
 
 
 @test
+def compare_chart_rows_at_the_right_edge_read_in_order():
+    """transformer_2 with every candidate (C all): 90%, 60% and minimize end
+    at one point, at the right end of the recompute axis; the digits still
+    read 123 (they read 321), and the footprint axis says the footprints to
+    a tenth (35.5M, not 36M)."""
+    t = Tui("cmpedge", w=120, h=40)
+    try:
+        t.wait("Routines")
+        open_routine(t, "transformer_2")
+        t.keys("4", "C", "C-u")
+        t.type("all")
+        t.keys("Enter", "a")
+        t.type("90%,60%,minimize")
+        t.keys("Enter")
+        s = t.wait(re.compile(r"3 minimize +3"))
+        check("123" in s and "321" not in s, s)
+        labels = re.findall(r"^ *([0-9.]+M) [│|]", s, re.M)
+        check(labels and all("." in l for l in labels), (labels, s))
+    finally:
+        t.close()
+
+
+@test
 def compare_chart_shows_rows_at_one_point():
     """harmful_hold's 90%, 60% and minimize plans all end at 54.0 MiB with
     +0 recompute: the chart puts their digits side by side, none hidden."""

@@ -164,6 +164,23 @@ static void run_all(tui_t *t)
         }
 }
 
+/* An end of the chart's footprint axis: the exact footprint of a row, so
+ * one decimal below 100 ("35.7M", not "36M"). */
+static void end_label(int64_t v, char *buf, size_t n)
+{
+    static const char *suffix = "KMGTPE";
+    double d = (double)v;
+    int k = -1;
+    while (d >= 1024 && k < 5) {
+        d /= 1024;
+        k++;
+    }
+    if (k < 0)
+        snprintf(buf, n, "%lld", (long long)v);
+    else
+        snprintf(buf, n, d < 99.95 && d != (int)d ? "%.1f%c" : "%.0f%c", d, suffix[k]);
+}
+
 static void chart(tui_t *t, int y, int x, int h, int w)
 {
     if (h < 4 || w < 30)
@@ -199,9 +216,9 @@ static void chart(tui_t *t, int y, int x, int h, int w)
     for (int r = 0; r < ch; r++)
         tui_put(t, y + 1 + r, x + 6, 1, t->attr[T_DIM], tui_glyph(t, "│", "|"));
     char lbl[16];
-    view_axis_bytes(max_fp, lbl, sizeof lbl);
+    end_label(max_fp, lbl, sizeof lbl);
     tui_putf(t, y + 1, x, 6, t->attr[T_DIM], "%5s", lbl);
-    view_axis_bytes(lo, lbl, sizeof lbl);
+    end_label(lo, lbl, sizeof lbl);
     tui_putf(t, y + ch, x, 6, t->attr[T_DIM], "%5s", lbl);
     tui_hline(t, y + 1 + ch, x + 7, cw, t->attr[T_DIM]);
     tui_put(t, y + 1 + ch, x + 7, 3, t->attr[T_DIM], "+0%");
@@ -218,15 +235,28 @@ static void chart(tui_t *t, int y, int x, int h, int w)
         int cy = ch - 1 - (int)((double)(bt - lo) / (double)span * (ch - 1));
         tui_put(t, y + 1 + cy, x + 7 + cx, 1, t->attr[T_HELD] | A_BOLD, "*");
     }
-    /* the rows on top of the stars; rows at one point go side by side
-     * ("1234"), each a column right of the one before, so none hides */
+    /* the rows on top of the stars; rows at one point go side by side in
+     * row order ("1234", starting left of the point when it is near the
+     * right edge), so none hides */
+    int raw_x[TUI_MAX_BUDGETS], raw_y[TUI_MAX_BUDGETS];
+    for (int i = 0; i < t->n_budgets; i++)
+        if (t->cmp[i]) {
+            raw_x[i] = (int)(overhead(t->cmp[i]) / max_over * (cw - 1));
+            raw_y[i] = ch - 1 - (int)((double)(t->cmp[i]->final.total - lo) / (double)span * (ch - 1));
+        }
     int placed_y[TUI_MAX_BUDGETS], placed_x[TUI_MAX_BUDGETS], n_placed = 0;
     for (int i = 0; i < t->n_budgets; i++) {
         if (!t->cmp[i])
             continue;
-        int cx = (int)(overhead(t->cmp[i]) / max_over * (cw - 1));
-        int cy = ch - 1 - (int)((double)(t->cmp[i]->final.total - lo) / (double)span * (ch - 1));
-        for (int off = 0; off < cw; off++) { /* right of the point, else left of it (at the right edge) */
+        int rank = 0, group = 0;
+        for (int j = 0; j < t->n_budgets; j++)
+            if (t->cmp[j] && raw_x[j] == raw_x[i] && raw_y[j] == raw_y[i]) {
+                rank += j < i;
+                group++;
+            }
+        int cx = (raw_x[i] < cw - group ? raw_x[i] : cw - group) + rank, cy = raw_y[i];
+        cx = cx < 0 ? 0 : cx;
+        for (int off = 0; off < cw; off++) { /* that cell, else right of it, else left (at the right edge) */
             int at = cx + off < cw ? cx + off : cx - (off - (cw - 1 - cx));
             bool taken = false;
             for (int k = 0; k < n_placed && !taken; k++)

@@ -210,10 +210,19 @@ static void write_legend(FILE *f, const svg_arena_t *a, const picture_t *p)
                 (long long)p->role_bytes[k]);
     }
     fputs("</g>\n", f);
+    int32_t listed = 0;
+    for (int k = 0; k < a->frame.n_roles; k++)
+        listed += p->role_count[k];
+    /* the legend counts every buffer; the picture draws those with bytes in view */
+    char not_drawn[96] = "";
+    if (listed > p->drawn)
+        snprintf(not_drawn, sizeof not_drawn, " (%d more hold no bytes or lie outside the view)",
+                 (int)(listed - p->drawn));
     fprintf(f,
-            "<text x=\"%d\" y=\"%d\" fill=\"#666666\">%d buffers drawn as %d rectangles (%d under a pixel drawn "
-            "together); sizes aligned, totals exact; hover a rectangle for its buffer</text>\n",
-            (int)p->plot_x, (int)(a->frame.height_px - 10), (int)p->drawn, (int)p->n_rects, (int)p->merged);
+            "<text x=\"%d\" y=\"%d\" fill=\"#666666\">%d buffer%s drawn as %d rectangle%s%s; %d under a pixel "
+            "drawn together; sizes aligned, totals exact; hover a rectangle for its buffer</text>\n",
+            (int)p->plot_x, (int)(a->frame.height_px - 10), (int)p->drawn, p->drawn == 1 ? "" : "s", (int)p->n_rects,
+            p->n_rects == 1 ? "" : "s", not_drawn, (int)p->merged);
 }
 
 static void write_svg(FILE *f, const svg_arena_t *a, const picture_t *p)

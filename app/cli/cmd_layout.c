@@ -166,8 +166,8 @@ int cmd_layout(const cli_t *c)
             if (c->output)
                 printf("solution     %s\n", text_shown(c->output));
             if (c->svg)
-                printf("picture      %s (%d buffers as %d rectangles)\n", text_shown(c->svg), (int)svg_st.drawn,
-                       (int)svg_st.rects);
+                printf("picture      %s (%d buffer%s as %d rectangle%s)\n", text_shown(c->svg), (int)svg_st.drawn,
+                       svg_st.drawn == 1 ? "" : "s", (int)svg_st.rects, svg_st.rects == 1 ? "" : "s");
         }
     }
     free(off);

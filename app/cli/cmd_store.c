@@ -463,7 +463,7 @@ int cmd_export(const cli_t *c)
     else if (!rc)
         rc = export_plans_raw(s, p, c->n_pos, (export_what_t)what, c->output, c->raw, &err);
     if (!rc && svg)
-        printf("wrote %s (%d buffers as %d rectangles)\n", text_shown(c->output), (int)st.drawn, (int)st.rects);
+        printf("wrote %s (%d buffer%s as %d rectangle%s)\n", text_shown(c->output), (int)st.drawn, st.drawn == 1 ? "" : "s", (int)st.rects, st.rects == 1 ? "" : "s");
     else if (!rc)
         printf("wrote %s\n", text_shown(c->output));
     for (int i = 0; p && i < c->n_pos; i++)

@@ -36,5 +36,5 @@ void tui_export_svg(tui_t *t)
     if (svg_write_arena(&s, path, &st, &err))
         tui_status(t, true, "%s", err.msg);
     else
-        tui_status(t, false, "wrote %s: %d buffers as %d rectangles", path, (int)st.drawn, (int)st.rects);
+        tui_status(t, false, "wrote %s: %d buffer%s as %d rectangle%s", path, (int)st.drawn, st.drawn == 1 ? "" : "s", (int)st.rects, st.rects == 1 ? "" : "s");
 }

@@ -101,14 +101,15 @@ void screen_plans_draw(tui_t *t)
     for (int k = 0; k < n && t->plan_top + k < t->n_order; k++) {
         int i = t->order[t->plan_top + k];
         const stored_plan_t *p = &t->plans[i];
-        char bud[64], fin[32], label[64], rname[64];
+        char bud[64], fin[32], label[64], rname[64], lc[96], rc[96];
         plans_budget_text(p, bud, sizeof bud);
         units_format_bytes(p->final.total, fin, sizeof fin);
         text_escape(p->label, label, sizeof label);
         snprintf(rname, sizeof rname, "%s v%d", p->routine, (int)p->routine_version);
         unsigned a = t->plan_top + k == t->plan_sel ? t->attr[T_SELECTED] : t->attr[T_NORMAL];
-        tui_putf(t, TABLE_Y + k, 1, t->cols - 2, a, "%s %5lld  %-*.*s %-*.*s %-*.*s %9s %5d %6s  %s",
-                 t->marked[i] ? tui_glyph(t, "●", "*") : " ", (long long)p->id, lw, lw, label, rw, rw, rname, bw, bw, bud,
+        tui_putf(t, TABLE_Y + k, 1, t->cols - 2, a, "%s %5lld  %s %s %-*.*s %9s %5d %6s  %s",
+                 t->marked[i] ? tui_glyph(t, "●", "*") : " ", (long long)p->id, tui_clip(t, label, lw, lc, sizeof lc),
+                 tui_clip(t, rname, rw, rc, sizeof rc), bw, bw, bud,
                  fin, (int)p->n_flips, p->within_budget ? "yes" : "no", p->created_at);
     }
     if (!t->n_plans)

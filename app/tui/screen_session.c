@@ -84,8 +84,9 @@ void screen_session_draw(tui_t *t)
             snprintf(b, sizeof b, tot == -2 ? "error" : "...");
         unsigned a = (i == t->sel_routine && on_r) ? t->attr[T_SELECTED] : t->attr[T_NORMAL];
         bool is_open = t->open && strcmp(t->open_name, t->routines[i].name) == 0;
-        tui_putf(t, LIST_Y + 1 + k, 1, lw - 1, a, "%s%-*.*s %6d %7d %10s", is_open ? "*" : " ", nw, nw,
-                 t->routines[i].name, (int)t->routines[i].steps,
+        char clip[160];
+        tui_putf(t, LIST_Y + 1 + k, 1, lw - 1, a, "%s%s %6d %7d %10s", is_open ? "*" : " ",
+                 tui_clip(t, t->routines[i].name, nw, clip, sizeof clip), (int)t->routines[i].steps,
                  t->routine_buffers ? (int)t->routine_buffers[i] : 0, b);
     }
     if (!t->n_routines)
@@ -113,13 +114,13 @@ void screen_session_draw(tui_t *t)
             continue;
         }
         const profile_t *p = &t->profiles[i - 1];
-        char m[32], name[160];
+        char m[32], name[160], clip[200];
         units_format_bytes(p->memory_bytes, m, sizeof m);
         char al[24] = "";
         if (align)
             snprintf(al, sizeof al, "%lld", (long long)p->alignment);
-        tui_putf(t, LIST_Y + 1 + k, x, rw, a, "%s%-*.*s %10s %6s", active ? "*" : " ", pw, pw,
-                 text_escape(p->name, name, sizeof name), m, al);
+        tui_putf(t, LIST_Y + 1 + k, x, rw, a, "%s%s %10s %6s", active ? "*" : " ",
+                 tui_clip(t, text_escape(p->name, name, sizeof name), pw, clip, sizeof clip), m, al);
     }
     /* the open routine, its bindings and footprint */
     int y = t->rows - 7;

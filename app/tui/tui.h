@@ -221,6 +221,10 @@ void tui_close_routine(tui_t *t);
 void tui_put(tui_t *t, int y, int x, int w, unsigned attr, const char *s);
 /* The display columns of s (UTF-8 aware). */
 int tui_cols(const char *s);
+/* s in exactly w columns in buf: padded with blanks, or its first w-1
+ * and an ellipsis, so a name cut to a column says it was cut (UTF-8 aware,
+ * where printf's %-*.*s counts bytes).  Returns buf. */
+const char *tui_clip(const tui_t *t, const char *s, int w, char *buf, size_t n);
 /* Draws the first of variants[0..n) (longest first) that fits w columns,
  * else the last clipped: a line says less rather than being cut mid-number. */
 void tui_put_fit(tui_t *t, int y, int x, int w, unsigned attr, const char *const *variants, int n);

@@ -44,6 +44,22 @@ void tui_put(tui_t *t, int y, int x, int w, unsigned attr, const char *s)
     attroff(attr);
 }
 
+const char *tui_clip(const tui_t *t, const char *s, int w, char *buf, size_t n)
+{
+    int cols = tui_cols(s), kept;
+    size_t len;
+    if (cols <= w)
+        len = (size_t)snprintf(buf, n, "%s", s);
+    else
+        len = (size_t)snprintf(buf, n, "%.*s%s", (int)bytes_for_cols(s, w > 1 ? w - 1 : 0, &kept), s,
+                               tui_glyph(t, "…", "~"));
+    for (int c = cols < w ? cols : w; c < w && len + 1 < n; c++) /* padded to w columns */
+        buf[len++] = ' ';
+    if (len < n)
+        buf[len] = 0;
+    return buf;
+}
+
 int tui_cols(const char *s)
 {
     int cols;

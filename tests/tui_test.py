@@ -1198,6 +1198,20 @@ def small_live_bytes_still_show_and_footers_fit():
 
 
 @test
+def peak_mark_keeps_a_label_when_narrow():
+    """At 80x24 the Fit screen's arena is 16 columns wide: transformer_2's
+    peak mark still says its step (it showed a bare ▼)."""
+    t = Tui("peaknarrow", w=80, h=24)
+    try:
+        fit_on(t, "transformer_2", "minimize")
+        s = t.wait("event 0/")
+        mark = next(ln for ln in s.split("\n") if "▼" in ln)
+        check(re.search(r"▼ ?(peak @ step |peak @|@)[0-9]+|(peak @ step |peak @|@)[0-9]+ ▼", mark), mark)
+    finally:
+        t.close()
+
+
+@test
 def bytes_per_flop_is_never_cut():
     """mlp_step at 60%: gb1 relieves -252 KiB for 1.02 kFLOPs, -252 B/FLOP
     in the candidate table as in its Why (it read -2.5e+0 at 160x45)."""

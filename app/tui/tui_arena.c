@@ -153,10 +153,16 @@ void tui_draw_arena(tui_t *t, const arena_view_t *a, int64_t budget, int y, int 
         pc = (px0 + px1) / 2; /* over the middle of the peak step */
         char lbl[48];
         int mx = x + axis_w + pc;
-        int len = snprintf(lbl, sizeof lbl, "peak @ step %lld", (long long)a->fp.peak_step);
-        int lx = mx + 2 + len <= x + w ? mx + 2 : mx - 1 - len;
-        if (lx >= x)
-            tui_put(t, y + 1, lx, len, t->attr[T_PEAK], lbl);
+        /* right of the mark, else left of it; narrower, fewer words, never none */
+        static const char *const forms[] = { "peak @ step %lld", "peak @%lld", "@%lld" };
+        for (size_t f = 0; f < sizeof forms / sizeof *forms; f++) {
+            int len = snprintf(lbl, sizeof lbl, forms[f], (long long)a->fp.peak_step);
+            int lx = mx + 2 + len <= x + w ? mx + 2 : mx - 1 - len;
+            if (lx >= x) {
+                tui_put(t, y + 1, lx, len, t->attr[T_PEAK], lbl);
+                break;
+            }
+        }
         tui_put(t, y + 1, mx, 1, t->attr[T_PEAK], tui_glyph(t, "▼", "v"));
     }
     /* the step cursor (the inspector's step): its middle column, reversed */

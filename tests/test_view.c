@@ -283,6 +283,13 @@ static void test_live_and_axis(void **state)
     assert_string_equal(buf, "48M");
     view_axis_bytes(3LL << 29, buf, sizeof buf);
     assert_string_equal(buf, "1.5G");
+    /* an axis end marking an exact footprint: to a tenth below 100 */
+    view_axis_bytes(37449732, buf, sizeof buf);
+    assert_string_equal(buf, "36M");
+    view_axis_bytes_fine(37449732, buf, sizeof buf);
+    assert_string_equal(buf, "35.7M");
+    view_axis_bytes_fine(104LL << 20, buf, sizeof buf);
+    assert_string_equal(buf, "104M");
 }
 
 /* Statuses replayed from the pair's trace: X held at its hold, both

@@ -164,23 +164,6 @@ static void run_all(tui_t *t)
         }
 }
 
-/* An end of the chart's footprint axis: the exact footprint of a row, so
- * one decimal below 100 ("35.7M", not "36M"). */
-static void end_label(int64_t v, char *buf, size_t n)
-{
-    static const char *suffix = "KMGTPE";
-    double d = (double)v;
-    int k = -1;
-    while (d >= 1024 && k < 5) {
-        d /= 1024;
-        k++;
-    }
-    if (k < 0)
-        snprintf(buf, n, "%lld", (long long)v);
-    else
-        snprintf(buf, n, d < 99.95 && d != (int)d ? "%.1f%c" : "%.0f%c", d, suffix[k]);
-}
-
 static void chart(tui_t *t, int y, int x, int h, int w)
 {
     if (h < 4 || w < 30)
@@ -216,9 +199,9 @@ static void chart(tui_t *t, int y, int x, int h, int w)
     for (int r = 0; r < ch; r++)
         tui_put(t, y + 1 + r, x + 6, 1, t->attr[T_DIM], tui_glyph(t, "│", "|"));
     char lbl[16];
-    end_label(max_fp, lbl, sizeof lbl);
+    view_axis_bytes_fine(max_fp, lbl, sizeof lbl);
     tui_putf(t, y + 1, x, 6, t->attr[T_DIM], "%5s", lbl);
-    end_label(lo, lbl, sizeof lbl);
+    view_axis_bytes_fine(lo, lbl, sizeof lbl);
     tui_putf(t, y + ch, x, 6, t->attr[T_DIM], "%5s", lbl);
     tui_hline(t, y + 1 + ch, x + 7, cw, t->attr[T_DIM]);
     tui_put(t, y + 1 + ch, x + 7, 3, t->attr[T_DIM], "+0%");

@@ -288,7 +288,9 @@ int64_t *view_live_columns(const view_grid_t *g, const int64_t *live, int64_t n_
     return col;
 }
 
-void view_axis_bytes(int64_t v, char *buf, size_t n)
+/* v in a binary unit's letter, with one decimal below `decimals_below`
+ * when it is not whole. */
+static void short_bytes(int64_t v, double decimals_below, char *buf, size_t n)
 {
     static const char *suffix = "KMGTPE";
     if (v < 1024) {
@@ -301,8 +303,12 @@ void view_axis_bytes(int64_t v, char *buf, size_t n)
         d /= 1024;
         k++;
     }
-    snprintf(buf, n, d < 10 && d != (int)d ? "%.1f%c" : "%.0f%c", d, suffix[k]);
+    snprintf(buf, n, d < decimals_below && d != (int)d ? "%.1f%c" : "%.0f%c", d, suffix[k]);
 }
+
+void view_axis_bytes(int64_t v, char *buf, size_t n) { short_bytes(v, 10, buf, n); }
+
+void view_axis_bytes_fine(int64_t v, char *buf, size_t n) { short_bytes(v, 99.95, buf, n); }
 
 void view_statuses_at(const fit_plan_t *p, int32_t upto, uint8_t *status)
 {

@@ -79,6 +79,9 @@ int64_t *view_live_columns(const view_grid_t *g, const int64_t *live, int64_t n_
 
 /* A short axis label for bytes: "0", "512", "48M", "1.5G" (at most 5 chars). */
 void view_axis_bytes(int64_t v, char *buf, size_t n);
+/* The same to a tenth below 100 of a unit ("35.7M"), for an axis end that
+ * marks an exact value. */
+void view_axis_bytes_fine(int64_t v, char *buf, size_t n);
 
 /* How a buffer of a second plan differs from the first plan's buffer of
  * the same node (the two-plan arena). */

@@ -1,0 +1,66 @@
+/* fit_int: what the parts of the planner (DESIGN §5) share: the search's
+ * state and the few functions one part calls in another.  fit.c is the
+ * contexts, the scoring through the reuse cell and fit_run (the candidate
+ * cut, then the rounds in order); fit_round1.c scores every kept candidate
+ * alone and orders them; fit_round2.c accepts, holds, commits and discards;
+ * fit_plan.c records events, members and flips into the plan, copies and
+ * frees it.  Not for use outside core/plan. */
+#ifndef RS_FIT_INT_H
+#define RS_FIT_INT_H
+
+#include <stdint.h>
+
+#include "plan/fit.h"
+
+/* a run of plan->members */
+typedef struct range {
+    int32_t off, n;
+} range_t;
+
+typedef struct search {
+    const fit_options_t *opt;
+    const fit_context_t *ctx;
+    reuse_cell_t *cell;
+    reuse_owner_t owner;
+    reuse_thunk_t thunk;     /* what the cell calls to lower */
+    fit_plan_t *plan;
+    int32_t n_nodes;
+    uint8_t *base_prefs;     /* the context's preferences */
+    int32_t cap_events, cap_members, cap_flips;
+    range_t recent[2];       /* the last two member lists stored, newest first */
+    int32_t *cand_of;        /* node -> index in plan->cands, -1 */
+    int32_t progress_done, progress_total;
+} search_t;
+
+typedef struct ranked {
+    int32_t node;
+    int64_t relief, cost;
+} ranked_t;
+
+/* Appends ev to the plan, its members members[0..n_members) placed in
+ * plan->members (shared with an earlier event's list where they can be). */
+int fit_emit(search_t *s, fit_event_t ev, const int32_t *members, int32_t n_members, rs_error_t *err);
+
+/* An event of kind in round at node, with alone, with and cur unknown (-1). */
+fit_event_t fit_event(fit_event_kind_t kind, int round, int32_t node);
+
+/* Appends the flip of node to the plan. */
+int fit_add_flip(search_t *s, int32_t node, int64_t relief, int64_t cost, rs_error_t *err);
+
+/* score(context + extra[0..n)), through the reuse cell.  Thread-safe. */
+int fit_score_set(search_t *s, const int32_t *extra, int32_t n, footprint_t *fp, rs_error_t *err);
+
+/* Round one: solo[i] = score({nodes[i]}).total, on the option's threads;
+ * the first failure by index is the one reported. */
+int fit_score_solo(search_t *s, const int32_t *nodes, int32_t n, int64_t *solo, rs_error_t *err);
+
+/* qsort's order of round one's ranking (ranked_t): positive reliefs by
+ * ratio descending, then negative ones likewise, zero last; ties by cost
+ * bound ascending, then definition order. */
+int fit_cmp_ranked(const void *pa, const void *pb);
+
+/* Round two over order[0..n): fills the flips, the candidates' statuses
+ * and plan->final. */
+int fit_round_two(search_t *s, const ranked_t *order, int32_t n, rs_error_t *err);
+
+#endif

@@ -1,6 +1,7 @@
 /* hlo_int: what the parts of the HLO reader (DESIGN §10) share: the
  * parser's state, the instructions and computations it keeps, and the few
- * functions one part calls in another.  hlo_parse.c tokenises the text,
+ * functions one part calls in another.  hlo_lex.c reads the tokens,
+ * hlo_parse.c the shapes, instructions, computations and the module,
  * hlo_cost.c applies the FLOP rules, hlo_emit.c writes the ENTRY as §1
  * text, hlo.c is the entry points.  Not for use outside core/model. */
 #ifndef RS_HLO_INT_H
@@ -86,6 +87,30 @@ static inline bool hlo_name_start(int c) { return (c >= 'a' && c <= 'z') || (c >
 /* Where the parser is. */
 static inline loc_t hlo_here(const hp_t *p) { return (loc_t){ p->pos, p->line_start, p->line }; }
 
+/* The characters, inline for the parser's inner loops (hlo_lex.c has the
+ * tokens). */
+
+static inline void hlo_advance(hp_t *p)
+{
+    if (p->s[p->pos] == '\n') {
+        p->line++;
+        p->line_start = p->pos + 1;
+    }
+    p->pos++;
+}
+
+static inline int hlo_peek(const hp_t *p) { return p->pos < p->len ? (unsigned char)p->s[p->pos] : -1; }
+
+static inline bool hlo_accept(hp_t *p, char c)
+{
+    if (hlo_peek(p) != (unsigned char)c)
+        return false;
+    hlo_advance(p);
+    return true;
+}
+
+static inline bool hlo_name_char(int c) { return hlo_name_start(c) || (c >= '0' && c <= '9') || c == '.' || c == '-'; }
+
 /* An RS_EINPUT error at `at` (FILE:LINE:COL: message). */
 int hlo_fail_at(hp_t *p, loc_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int hlo_oom(hp_t *p);
@@ -93,6 +118,26 @@ int hlo_oom(hp_t *p);
 bool hlo_slice_is(const hp_t *p, slice_t s, const char *w);
 /* Operand k of in, or NULL when it has fewer. */
 const ins_t *hlo_operand(const hp_t *p, const ins_t *in, int32_t k);
+
+/* Skips blanks, newlines, and comments; an unterminated comment is an
+ * error. */
+int hlo_skip_ws(hp_t *p);
+/* An error "expected WHAT, found ..." at the parser's position. */
+int hlo_expected(hp_t *p, const char *what);
+/* After blanks: c, else hlo_expected(what). */
+int hlo_expect(hp_t *p, char c, const char *what);
+/* After a list's item: `close` ends the list (*done), ',' goes on; else
+ * an error naming what was expected. */
+int hlo_list_sep(hp_t *p, char close, const char *what, bool *done);
+/* After blanks: [%]NAME, XLA's [A-Za-z_][A-Za-z0-9_.-]*; the slice leaves
+ * out the '%'. */
+int hlo_read_name(hp_t *p, slice_t *out, const char *what);
+/* An attribute's value: everything up to a blank, ',' or closing bracket
+ * outside brackets and strings (brackets nest, comments inside are
+ * skipped).  *out is the raw text. */
+int hlo_skip_value(hp_t *p, slice_t *out);
+/* After blanks: a decimal number that fits 63 bits. */
+int hlo_read_int(hp_t *p, int64_t *v, const char *what);
 
 /* Tokenises the whole module into p's computations and instructions. */
 int hlo_parse_module(hp_t *p);

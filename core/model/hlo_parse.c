@@ -1,241 +1,13 @@
-/* hlo_parse: the first pass of the HLO reader: the text tokenised (newlines
- * are blanks, as in XLA's own lexer) into computations and instructions,
- * with what the mapping needs: shapes, operands, a few attributes and the
- * metadata. */
+/* hlo_parse: the first pass of the HLO reader: hlo_lex.c's tokens read into
+ * computations and instructions, with what the mapping needs: shapes,
+ * operands, a few attributes and the metadata. */
 #include "model/hlo.h"
 #include "model/hlo_int.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "util/checked.h"
 #include "util/vec.h"
-
-/* ---- locations and errors --------------------------------------------- */
-
-
-static int col_of(const hp_t *p, loc_t at)
-{
-    int col = 1;
-    for (size_t i = at.line_start; i < at.pos && i < p->len; i++)
-        if (((unsigned char)p->s[i] & 0xC0) != 0x80)
-            col++;
-    return col;
-}
-
-int hlo_fail_at(hp_t *p, loc_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-int hlo_fail_at(hp_t *p, loc_t at, const char *fmt, ...)
-{
-    char msg[400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return error_set(p->err, RS_EINPUT, p->path, at.line, col_of(p, at), "%s", msg);
-}
-
-int hlo_oom(hp_t *p) { return error_set(p->err, RS_ENOMEM, p->path, p->line, 0, "out of memory"); }
-
-static void describe(const hp_t *p, char *buf, size_t n)
-{
-    if (p->pos >= p->len) {
-        snprintf(buf, n, "end of file");
-        return;
-    }
-    unsigned char c = (unsigned char)p->s[p->pos];
-    if (c < 0x20 || c >= 0x7f) {
-        snprintf(buf, n, "byte 0x%02x", c);
-        return;
-    }
-    size_t e = p->pos + 1;
-    while (e < p->len && e - p->pos < 24 && p->s[e] > ' ' && p->s[e] < 0x7f && !strchr("(){}[],=", p->s[e]))
-        e++;
-    snprintf(buf, n, "'%.*s'", (int)(e - p->pos), p->s + p->pos);
-}
-
-static int expected(hp_t *p, const char *what)
-{
-    char found[64];
-    describe(p, found, sizeof found);
-    return hlo_fail_at(p, hlo_here(p), "expected %s, found %s", what, found);
-}
-
-/* ---- characters --------------------------------------------------------- */
-
-static void advance(hp_t *p)
-{
-    if (p->s[p->pos] == '\n') {
-        p->line++;
-        p->line_start = p->pos + 1;
-    }
-    p->pos++;
-}
-
-static int peek(const hp_t *p) { return p->pos < p->len ? (unsigned char)p->s[p->pos] : -1; }
-
-/* Skips blanks, newlines, and comments; an unterminated comment is an
- * error. */
-static int skip_ws(hp_t *p)
-{
-    while (p->pos < p->len) {
-        char c = p->s[p->pos];
-        if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
-            advance(p);
-        } else if (c == '/' && p->pos + 1 < p->len && p->s[p->pos + 1] == '*') {
-            loc_t at = hlo_here(p);
-            advance(p);
-            advance(p);
-            while (p->pos < p->len && !(p->s[p->pos] == '*' && p->pos + 1 < p->len && p->s[p->pos + 1] == '/'))
-                advance(p);
-            if (p->pos >= p->len)
-                return hlo_fail_at(p, at, "unterminated comment");
-            p->pos += 2;
-        } else if (c == '/' && p->pos + 1 < p->len && p->s[p->pos + 1] == '/') {
-            while (p->pos < p->len && p->s[p->pos] != '\n')
-                p->pos++;
-        } else {
-            break;
-        }
-    }
-    return RS_OK;
-}
-
-static bool accept(hp_t *p, char c)
-{
-    if (peek(p) != (unsigned char)c)
-        return false;
-    advance(p);
-    return true;
-}
-
-static int expect(hp_t *p, char c, const char *what)
-{
-    int rc = skip_ws(p);
-    if (rc)
-        return rc;
-    return accept(p, c) ? RS_OK : expected(p, what);
-}
-
-/* After a list's item: `close` ends the list (*done), ',' goes on; else
- * an error naming what was expected. */
-static int list_sep(hp_t *p, char close, const char *what, bool *done)
-{
-    int rc = skip_ws(p);
-    if (rc)
-        return rc;
-    *done = accept(p, close);
-    return *done || accept(p, ',') ? RS_OK : expected(p, what);
-}
-
-static bool name_char(int c) { return hlo_name_start(c) || (c >= '0' && c <= '9') || c == '.' || c == '-'; }
-
-/* After blanks: [%]NAME, XLA's [A-Za-z_][A-Za-z0-9_.-]*; the slice leaves
- * out the '%'. */
-static int read_name(hp_t *p, slice_t *out, const char *what)
-{
-    int rc = skip_ws(p);
-    if (rc)
-        return rc;
-    size_t b = p->pos;
-    if (peek(p) == '%')
-        p->pos++;
-    if (!hlo_name_start(peek(p))) {
-        p->pos = b;
-        return expected(p, what);
-    }
-    out->off = p->pos;
-    while (p->pos < p->len && name_char((unsigned char)p->s[p->pos]))
-        p->pos++;
-    out->len = p->pos - out->off;
-    return RS_OK;
-}
-
-bool hlo_slice_is(const hp_t *p, slice_t s, const char *w)
-{
-    return strlen(w) == s.len && memcmp(p->s + s.off, w, s.len) == 0;
-}
-
-/* A double-quoted string with backslash escapes, skipped. */
-static int skip_string(hp_t *p)
-{
-    loc_t at = hlo_here(p);
-    advance(p);
-    while (p->pos < p->len && p->s[p->pos] != '"') {
-        if (p->s[p->pos] == '\\' && p->pos + 1 < p->len)
-            advance(p);
-        advance(p);
-    }
-    if (p->pos >= p->len)
-        return hlo_fail_at(p, at, "unterminated string");
-    advance(p);
-    return RS_OK;
-}
-
-/* An attribute's value: everything up to a blank, ',' or closing bracket
- * outside brackets and strings (brackets nest, comments inside are
- * skipped).  *out is the raw text. */
-static int skip_value(hp_t *p, slice_t *out)
-{
-    char stack[MAX_NEST];
-    int depth = 0;
-    out->off = p->pos;
-    while (p->pos < p->len) {
-        char c = p->s[p->pos];
-        if (depth == 0 && (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',' || c == ')' || c == '}' ||
-                           c == ']'))
-            break;
-        if (c == '"') {
-            int rc = skip_string(p);
-            if (rc)
-                return rc;
-            continue;
-        }
-        if (c == '/' && p->pos + 1 < p->len && (p->s[p->pos + 1] == '*' || p->s[p->pos + 1] == '/')) {
-            if (depth == 0)
-                break;
-            int rc = skip_ws(p);
-            if (rc)
-                return rc;
-            continue;
-        }
-        if (c == '(' || c == '{' || c == '[') {
-            if (depth == MAX_NEST)
-                return hlo_fail_at(p, hlo_here(p), "brackets nested deeper than %d levels", MAX_NEST);
-            stack[depth++] = c == '(' ? ')' : c == '{' ? '}' : ']';
-        } else if (c == ')' || c == '}' || c == ']') {
-            if (c != stack[depth - 1])
-                return hlo_fail_at(p, hlo_here(p), "'%c' closes a '%c'", c,
-                               stack[depth - 1] == ')' ? '(' : stack[depth - 1] == '}' ? '{' : '[');
-            depth--;
-        }
-        advance(p);
-    }
-    if (depth > 0)
-        return hlo_fail_at(p, hlo_here(p), "unexpected end of file inside an attribute value");
-    out->len = p->pos - out->off;
-    if (!out->len)
-        return expected(p, "an attribute value");
-    return RS_OK;
-}
-
-static int read_int(hp_t *p, int64_t *v, const char *what)
-{
-    int rc = skip_ws(p);
-    if (rc)
-        return rc;
-    if (peek(p) < '0' || peek(p) > '9')
-        return expected(p, what);
-    loc_t at = hlo_here(p);
-    int64_t x = 0;
-    while (peek(p) >= '0' && peek(p) <= '9') {
-        if (!checked_mul(x, 10, &x) || !checked_add(x, p->s[p->pos] - '0', &x))
-            return hlo_fail_at(p, at, "number out of range");
-        p->pos++;
-    }
-    *v = x;
-    return RS_OK;
-}
 
 /* ---- shapes ------------------------------------------------------------- */
 
@@ -253,16 +25,16 @@ typedef struct shape {
 static int parse_shape(hp_t *p, shape_t *sh, int64_t *dims, bool sig, int depth)
 {
     memset(sh, 0, sizeof *sh);
-    int rc = skip_ws(p);
+    int rc = hlo_skip_ws(p);
     if (rc)
         return rc;
-    if (peek(p) == '(') {
+    if (hlo_peek(p) == '(') {
         if (depth >= MAX_NEST / 4)
             return hlo_fail_at(p, hlo_here(p), "tuple shapes nested deeper than %d levels", MAX_NEST / 4);
-        advance(p);
-        if ((rc = skip_ws(p)))
+        hlo_advance(p);
+        if ((rc = hlo_skip_ws(p)))
             return rc;
-        if (accept(p, ')'))
+        if (hlo_accept(p, ')'))
             return RS_OK;
         for (;;) {
             shape_t leaf;
@@ -272,38 +44,38 @@ static int parse_shape(hp_t *p, shape_t *sh, int64_t *dims, bool sig, int depth)
             if (!checked_add(sh->bytes, leaf.bytes, &sh->bytes) || !checked_add(sh->elems, leaf.elems, &sh->elems))
                 return hlo_fail_at(p, at, "the tuple's size overflows 64 bits");
             bool done;
-            if ((rc = list_sep(p, ')', "',' or ')' in a tuple shape", &done)) || done)
+            if ((rc = hlo_list_sep(p, ')', "',' or ')' in a tuple shape", &done)) || done)
                 return rc;
         }
     }
     loc_t at = hlo_here(p);
-    if (!hlo_name_start(peek(p)))
-        return expected(p, "a shape (TYPE[DIMS] or a tuple)");
+    if (!hlo_name_start(hlo_peek(p)))
+        return hlo_expected(p, "a shape (TYPE[DIMS] or a tuple)");
     size_t b = p->pos;
-    while ((peek(p) >= 'a' && peek(p) <= 'z') || (peek(p) >= '0' && peek(p) <= '9'))
+    while ((hlo_peek(p) >= 'a' && hlo_peek(p) <= 'z') || (hlo_peek(p) >= '0' && hlo_peek(p) <= '9'))
         p->pos++;
     size_t tl = p->pos - b;
     bool token = (tl == 5 && memcmp(p->s + b, "token", 5) == 0) || (tl == 6 && memcmp(p->s + b, "opaque", 6) == 0);
     int t = token ? -1 : dtype_lookup(p->s + b, tl);
     if (!token && (t < 0 || t == DT_I8 || t == DT_I32 || t == DT_I64)) /* §1's own names are not XLA's */
         return hlo_fail_at(p, at, "unknown element type '%.*s'", (int)(tl > 40 ? 40 : tl), p->s + b);
-    if (!accept(p, '['))
-        return expected(p, "'[' after the element type");
+    if (!hlo_accept(p, '['))
+        return hlo_expected(p, "'[' after the element type");
     int64_t elems = 1;
     int32_t nd = 0;
-    if ((rc = skip_ws(p)))
+    if ((rc = hlo_skip_ws(p)))
         return rc;
-    if (!accept(p, ']')) {
+    if (!hlo_accept(p, ']')) {
         for (;;) {
-            if ((rc = skip_ws(p)))
+            if ((rc = hlo_skip_ws(p)))
                 return rc;
             loc_t dat = hlo_here(p);
-            if (peek(p) == '<' && p->pos + 1 < p->len && p->s[p->pos + 1] == '=')
+            if (hlo_peek(p) == '<' && p->pos + 1 < p->len && p->s[p->pos + 1] == '=')
                 p->pos += 2; /* a bounded dynamic dim counts its bound */
             int64_t d = 0;
-            if (peek(p) == '?')
+            if (hlo_peek(p) == '?')
                 return hlo_fail_at(p, dat, "an unbounded dynamic dimension has no size");
-            if ((rc = read_int(p, &d, "a dimension")))
+            if ((rc = hlo_read_int(p, &d, "a dimension")))
                 return rc;
             if (nd == 64)
                 return hlo_fail_at(p, dat, "more than 64 dimensions");
@@ -313,7 +85,7 @@ static int parse_shape(hp_t *p, shape_t *sh, int64_t *dims, bool sig, int depth)
             if (!checked_mul(elems, d, &elems))
                 return hlo_fail_at(p, dat, "the shape's element count overflows 64 bits");
             bool done;
-            if ((rc = list_sep(p, ']', "',' or ']' in the dimensions", &done)))
+            if ((rc = hlo_list_sep(p, ']', "',' or ']' in the dimensions", &done)))
                 return rc;
             if (done)
                 break;
@@ -331,14 +103,14 @@ static int parse_shape(hp_t *p, shape_t *sh, int64_t *dims, bool sig, int depth)
     if (!dtype_bytes((dtype_t)t, elems, &sh->bytes))
         return hlo_fail_at(p, at, "the shape's byte count overflows 64 bits");
     /* the layout, tiling and memory space are skipped */
-    if (peek(p) == '{') {
+    if (hlo_peek(p) == '{') {
         if (sig) {
             for (size_t i = p->pos + 1; i < p->len && p->s[i] != '}'; i++)
                 if (p->s[i] == '=')
                     return RS_OK;
         }
         slice_t v;
-        return skip_value(p, &v);
+        return hlo_skip_value(p, &v);
     }
     return RS_OK;
 }
@@ -396,21 +168,21 @@ static int parse_operands(hp_t *p, ins_t *in, comp_t *c)
 {
     int rc;
     in->opd_off = p->n_opds;
-    if ((rc = skip_ws(p)))
+    if ((rc = hlo_skip_ws(p)))
         return rc;
-    if (accept(p, ')'))
+    if (hlo_accept(p, ')'))
         return RS_OK;
     for (;;) {
-        if ((rc = skip_ws(p)))
+        if ((rc = hlo_skip_ws(p)))
             return rc;
         /* a shape first, when one is printed: '(' or TYPE '[' */
-        if (peek(p) == '(') {
+        if (hlo_peek(p) == '(') {
             shape_t sh;
             if ((rc = parse_shape(p, &sh, NULL, false, 0)))
                 return rc;
-        } else if (hlo_name_start(peek(p))) {
+        } else if (hlo_name_start(hlo_peek(p))) {
             size_t e = p->pos;
-            while (e < p->len && name_char((unsigned char)p->s[e]))
+            while (e < p->len && hlo_name_char((unsigned char)p->s[e]))
                 e++;
             if (e < p->len && p->s[e] == '[') {
                 shape_t sh;
@@ -419,10 +191,10 @@ static int parse_operands(hp_t *p, ins_t *in, comp_t *c)
             }
         }
         slice_t nm = { 0, 0 }; /* set by read_name; -O2 cannot see it through the error path */
-        if ((rc = skip_ws(p)))
+        if ((rc = hlo_skip_ws(p)))
             return rc;
         loc_t at = hlo_here(p);
-        if ((rc = read_name(p, &nm, "an operand name")))
+        if ((rc = hlo_read_name(p, &nm, "an operand name")))
             return rc;
         int32_t k = strmap_get(c->names, p->s + nm.off, nm.len);
         if (k < 0)
@@ -433,7 +205,7 @@ static int parse_operands(hp_t *p, ins_t *in, comp_t *c)
             return rc;
         in->nopd++;
         bool done;
-        if ((rc = list_sep(p, ')', "',' or ')' in the operands", &done)) || done)
+        if ((rc = hlo_list_sep(p, ')', "',' or ')' in the operands", &done)) || done)
             return rc;
     }
 }
@@ -449,7 +221,7 @@ static int add_refs(hp_t *p, ins_t *in, slice_t v)
                          p->s[i] == '\n' || p->s[i] == '\t' || p->s[i] == '\r'))
             i++;
         size_t b = i;
-        while (i < e && name_char((unsigned char)p->s[i]))
+        while (i < e && hlo_name_char((unsigned char)p->s[i]))
             i++;
         if (i == b) {
             if (i < e)
@@ -531,7 +303,7 @@ static int attribute(hp_t *p, ins_t *in, slice_t key, loc_t kat, int64_t *lhs_co
                      slice_t *dim_labels, slice_t *window)
 {
     slice_t v;
-    int rc = skip_value(p, &v);
+    int rc = hlo_skip_value(p, &v);
     if (rc)
         return rc;
     if (hlo_slice_is(p, key, "metadata")) {
@@ -592,16 +364,16 @@ static int parse_instruction(hp_t *p, int32_t ci)
     int rc;
     slice_t nm;
     loc_t at = hlo_here(p);
-    if ((rc = read_name(p, &nm, "an instruction (NAME = SHAPE OPCODE(...)) or '}'")))
+    if ((rc = hlo_read_name(p, &nm, "an instruction (NAME = SHAPE OPCODE(...)) or '}'")))
         return rc;
     if (hlo_slice_is(p, nm, "ROOT") && p->s[at.pos] != '%') {
         size_t save = p->pos;
-        if ((rc = skip_ws(p)))
+        if ((rc = hlo_skip_ws(p)))
             return rc;
-        if (peek(p) != '=') {
+        if (hlo_peek(p) != '=') {
             in->root = true;
             at = hlo_here(p);
-            if ((rc = read_name(p, &nm, "the instruction's name after ROOT")))
+            if ((rc = hlo_read_name(p, &nm, "the instruction's name after ROOT")))
                 return rc;
         } else {
             p->pos = save;
@@ -613,7 +385,7 @@ static int parse_instruction(hp_t *p, int32_t ci)
     if (prev >= 0)
         return hlo_fail_at(p, at, "'%.*s' is already defined at line %d", (int)(nm.len > 80 ? 80 : nm.len),
                        p->s + nm.off, p->ins[c->first + prev].at.line);
-    if ((rc = expect(p, '=', "'=' after the instruction's name")))
+    if ((rc = hlo_expect(p, '=', "'=' after the instruction's name")))
         return rc;
     if (vec_reserve((void **)&p->dims, &p->cap_dims, (int64_t)p->n_dims + 64, sizeof *p->dims))
         return hlo_oom(p);
@@ -627,13 +399,13 @@ static int parse_instruction(hp_t *p, int32_t ci)
     in->dim_off = p->n_dims;
     in->ndims = sh.array ? sh.ndims : 0;
     p->n_dims += in->ndims;
-    if ((rc = skip_ws(p)))
+    if ((rc = hlo_skip_ws(p)))
         return rc;
     loc_t oat = hlo_here(p);
-    if (!hlo_name_start(peek(p)))
-        return expected(p, "an opcode");
+    if (!hlo_name_start(hlo_peek(p)))
+        return hlo_expected(p, "an opcode");
     in->op.off = p->pos;
-    while (p->pos < p->len && name_char((unsigned char)p->s[p->pos]) && p->s[p->pos] != '.')
+    while (p->pos < p->len && hlo_name_char((unsigned char)p->s[p->pos]) && p->s[p->pos] != '.')
         p->pos++;
     in->op.len = p->pos - in->op.off;
     (void)oat;
@@ -641,13 +413,13 @@ static int parse_instruction(hp_t *p, int32_t ci)
         if (hlo_slice_is(p, in->op, CLASSES[k].name))
             in->cls = CLASSES[k].cls;
     in->pinned = op_pinned(p->s + in->op.off, in->op.len);
-    if ((rc = expect(p, '(', "'(' after the opcode")))
+    if ((rc = hlo_expect(p, '(', "'(' after the opcode")))
         return rc;
     if (in->cls == OPC_CONSTANT || in->cls == OPC_PARAMETER) {
         /* a literal or the parameter's number: no operands */
         p->pos--;
         slice_t v;
-        if ((rc = skip_value(p, &v)))
+        if ((rc = hlo_skip_value(p, &v)))
             return rc;
         in->opd_off = p->n_opds;
     } else if ((rc = parse_operands(p, in, c))) {
@@ -657,17 +429,17 @@ static int parse_instruction(hp_t *p, int32_t ci)
     int32_t n_contract = 0;
     slice_t dim_labels = { 0, 0 }, window = { 0, 0 };
     for (;;) {
-        if ((rc = skip_ws(p)))
+        if ((rc = hlo_skip_ws(p)))
             return rc;
-        if (!accept(p, ','))
+        if (!hlo_accept(p, ','))
             break;
         slice_t key;
-        if ((rc = skip_ws(p)))
+        if ((rc = hlo_skip_ws(p)))
             return rc;
         loc_t kat = hlo_here(p);
-        if ((rc = read_name(p, &key, "an attribute name")) || (rc = expect(p, '=', "'=' after the attribute name")))
+        if ((rc = hlo_read_name(p, &key, "an attribute name")) || (rc = hlo_expect(p, '=', "'=' after the attribute name")))
             return rc;
-        if ((rc = skip_ws(p)) || (rc = attribute(p, in, key, kat, contract, &n_contract, &dim_labels, &window)))
+        if ((rc = hlo_skip_ws(p)) || (rc = attribute(p, in, key, kat, contract, &n_contract, &dim_labels, &window)))
             return rc;
     }
     if (in->cls == OPC_GTE && in->index < 0)
@@ -690,15 +462,15 @@ static int parse_computation(hp_t *p)
     int rc;
     slice_t nm;
     loc_t at = hlo_here(p);
-    if ((rc = read_name(p, &nm, "a computation ([ENTRY] NAME [(PARAMS) -> SHAPE] {)")))
+    if ((rc = hlo_read_name(p, &nm, "a computation ([ENTRY] NAME [(PARAMS) -> SHAPE] {)")))
         return rc;
     bool entry = false;
     if (hlo_slice_is(p, nm, "ENTRY") && p->s[at.pos] != '%') {
         entry = true;
-        if ((rc = skip_ws(p)))
+        if ((rc = hlo_skip_ws(p)))
             return rc;
         at = hlo_here(p);
-        if ((rc = read_name(p, &nm, "the ENTRY computation's name")))
+        if ((rc = hlo_read_name(p, &nm, "the ENTRY computation's name")))
             return rc;
     }
     if (entry)
@@ -708,19 +480,19 @@ static int parse_computation(hp_t *p)
     if (strmap_get(p->comp_names, p->s + nm.off, nm.len) >= 0)
         return hlo_fail_at(p, at, "computation '%.*s' is already defined", (int)(nm.len > 80 ? 80 : nm.len),
                        p->s + nm.off);
-    if ((rc = skip_ws(p)))
+    if ((rc = hlo_skip_ws(p)))
         return rc;
-    if (peek(p) == '(') {
+    if (hlo_peek(p) == '(') {
         slice_t v;
-        if ((rc = skip_value(p, &v)) || (rc = skip_ws(p)))
+        if ((rc = hlo_skip_value(p, &v)) || (rc = hlo_skip_ws(p)))
             return rc;
-        if (!(accept(p, '-') && accept(p, '>')))
-            return expected(p, "'->' and the result shape");
+        if (!(hlo_accept(p, '-') && hlo_accept(p, '>')))
+            return hlo_expected(p, "'->' and the result shape");
         shape_t sh;
         if ((rc = parse_shape(p, &sh, p->scratch_dims, true, 0)))
             return rc;
     }
-    if ((rc = expect(p, '{', "'{' opening the computation's body")))
+    if ((rc = hlo_expect(p, '{', "'{' opening the computation's body")))
         return rc;
     if (vec_reserve((void **)&p->comps, &p->cap_comps, (int64_t)p->n_comps + 1, sizeof *p->comps))
         return hlo_oom(p);
@@ -734,12 +506,12 @@ static int parse_computation(hp_t *p)
     if (!(c->names = strmap_new()) || strmap_put(p->comp_names, p->s + nm.off, nm.len, ci) != 0)
         return hlo_oom(p);
     for (;;) {
-        if ((rc = skip_ws(p)))
+        if ((rc = hlo_skip_ws(p)))
             return rc;
         if (p->pos >= p->len)
             return hlo_fail_at(p, hlo_here(p), "unexpected end of file: computation '%.*s' (line %d) is not closed",
                            (int)(nm.len > 80 ? 80 : nm.len), p->s + nm.off, at.line);
-        if (accept(p, '}'))
+        if (hlo_accept(p, '}'))
             break;
         if ((rc = parse_instruction(p, ci)))
             return rc;
@@ -756,15 +528,15 @@ static int skip_section(hp_t *p)
 {
     int rc;
     for (;;) {
-        if ((rc = skip_ws(p)))
+        if ((rc = hlo_skip_ws(p)))
             return rc;
-        int c = peek(p);
+        int c = hlo_peek(p);
         slice_t v;
         if (c >= '0' && c <= '9') {
-            while (peek(p) >= '0' && peek(p) <= '9')
+            while (hlo_peek(p) >= '0' && hlo_peek(p) <= '9')
                 p->pos++;
         } else if (c == '"' || c == '{') {
-            if ((rc = skip_value(p, &v)))
+            if ((rc = hlo_skip_value(p, &v)))
                 return rc;
         } else {
             return RS_OK;
@@ -777,7 +549,7 @@ static bool is_section(const hp_t *p)
     static const char *S[] = { "FileNames", "FunctionNames", "FileLocations", "StackFrames" };
     for (int k = 0; k < 4; k++) {
         size_t n = strlen(S[k]);
-        if (p->len - p->pos > n && memcmp(p->s + p->pos, S[k], n) == 0 && !name_char((unsigned char)p->s[p->pos + n]))
+        if (p->len - p->pos > n && memcmp(p->s + p->pos, S[k], n) == 0 && !hlo_name_char((unsigned char)p->s[p->pos + n]))
             return true;
     }
     return false;
@@ -786,33 +558,33 @@ static bool is_section(const hp_t *p)
 int hlo_parse_module(hp_t *p)
 {
     int rc;
-    if ((rc = skip_ws(p)))
+    if ((rc = hlo_skip_ws(p)))
         return rc;
     p->module_at = hlo_here(p);
     slice_t kw;
-    if (!hlo_name_start(peek(p)) || (rc = read_name(p, &kw, "`HloModule NAME`")) || !hlo_slice_is(p, kw, "HloModule")) {
+    if (!hlo_name_start(hlo_peek(p)) || (rc = hlo_read_name(p, &kw, "`HloModule NAME`")) || !hlo_slice_is(p, kw, "HloModule")) {
         p->pos = p->module_at.pos;
-        return rc ? rc : expected(p, "`HloModule NAME` as the first statement");
+        return rc ? rc : hlo_expected(p, "`HloModule NAME` as the first statement");
     }
-    if ((rc = read_name(p, &p->module, "the module's name after HloModule")))
+    if ((rc = hlo_read_name(p, &p->module, "the module's name after HloModule")))
         return rc;
     for (;;) {
-        if ((rc = skip_ws(p)))
+        if ((rc = hlo_skip_ws(p)))
             return rc;
-        if (!accept(p, ','))
+        if (!hlo_accept(p, ','))
             break;
         slice_t key, v;
-        if ((rc = read_name(p, &key, "a module attribute")) || (rc = expect(p, '=', "'=' after the attribute name")) ||
-            (rc = skip_ws(p)) || (rc = skip_value(p, &v)))
+        if ((rc = hlo_read_name(p, &key, "a module attribute")) || (rc = hlo_expect(p, '=', "'=' after the attribute name")) ||
+            (rc = hlo_skip_ws(p)) || (rc = hlo_skip_value(p, &v)))
             return rc;
     }
     for (;;) {
-        if ((rc = skip_ws(p)))
+        if ((rc = hlo_skip_ws(p)))
             return rc;
         if (p->pos >= p->len)
             break;
         if (is_section(p)) {
-            while (name_char(peek(p)))
+            while (hlo_name_char(hlo_peek(p)))
                 p->pos++;
             if ((rc = skip_section(p)))
                 return rc;
@@ -834,7 +606,7 @@ bool hlo_sniff(const char *text, size_t len)
     hp_t p = { .path = "", .s = text, .len = len, .line = 1, .err = &e };
     if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
         p.pos = p.line_start = 3;
-    if (skip_ws(&p))
+    if (hlo_skip_ws(&p))
         return false;
     return len - p.pos > 9 && memcmp(text + p.pos, "HloModule", 9) == 0 &&
            (text[p.pos + 9] == ' ' || text[p.pos + 9] == '\t' || text[p.pos + 9] == '%');

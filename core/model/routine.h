@@ -7,20 +7,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/dtype.h"
 #include "model/expr.h"
 #include "util/error.h"
 #include "util/strmap.h"
 #include "util/strpool.h"
-
-/* The first eight are §1's own names; the rest are XLA's element types
- * (DESIGN §10), accepted by both readers.  s4 u4 f4e2m1fn hold half a byte:
- * a buffer of them rounds up to whole bytes. */
-typedef enum dtype {
-    DT_U8, DT_I8, DT_F16, DT_BF16, DT_F32, DT_I32, DT_F64, DT_I64,
-    DT_PRED, DT_S8, DT_S16, DT_U16, DT_S32, DT_U32, DT_S64, DT_U64, DT_C64, DT_C128, DT_S4, DT_U4,
-    DT_F8E5M2, DT_F8E4M3, DT_F8E4M3FN, DT_F8E4M3B11FNUZ, DT_F8E5M2FNUZ, DT_F8E4M3FNUZ, DT_F8E3M4, DT_F8E8M0FNU,
-    DT_F4E2M1FN, DT_COUNT
-} dtype_t;
 
 /* Where a routine's text came from: the §1 format or XLA HLO (§10). */
 enum routine_format { ROUTINE_TEXT, ROUTINE_HLO };
@@ -110,18 +101,6 @@ void routine_free(routine_t *r);
 
 /* The index of the node named name, or -1. */
 int32_t routine_find_node(const routine_t *r, const char *name);
-
-/* Byte size of one element of t (1 for the half-byte types: see
- * dtype_bits). */
-int dtype_size(dtype_t t);
-/* Bits of one element of t (4, 8, ..., 128). */
-int dtype_bits(dtype_t t);
-const char *dtype_name(dtype_t t);
-/* The type named s[0..n), or -1. */
-int dtype_lookup(const char *s, size_t n);
-/* Bytes of elems elements of t, rounded up to whole bytes; false on
- * overflow. */
-bool dtype_bytes(dtype_t t, int64_t elems, int64_t *bytes);
 
 /* Where node i came from, for one line of a table or a pane: "HLO_NAME
  * OP_NAME FILE:LINE" with what is known (the HLO name only when it differs

@@ -1,45 +1,11 @@
+/* routine_parse: the §1 `.routine` text read, line by line and statement
+ * by statement, into a routine. */
 #include "model/routine.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/vec.h"
-
-static const char *DTYPE_NAMES[DT_COUNT] = {
-    "u8", "i8", "f16", "bf16", "f32", "i32", "f64", "i64",
-    "pred", "s8", "s16", "u16", "s32", "u32", "s64", "u64", "c64", "c128", "s4", "u4",
-    "f8e5m2", "f8e4m3", "f8e4m3fn", "f8e4m3b11fnuz", "f8e5m2fnuz", "f8e4m3fnuz", "f8e3m4", "f8e8m0fnu",
-    "f4e2m1fn",
-};
-static const int DTYPE_BITS[DT_COUNT] = {
-    8, 8, 16, 16, 32, 32, 64, 64,
-    8, 8, 16, 16, 32, 32, 64, 64, 64, 128, 4, 4,
-    8, 8, 8, 8, 8, 8, 8, 8,
-    4,
-};
-
-int dtype_bits(dtype_t t) { return (unsigned)t < DT_COUNT ? DTYPE_BITS[t] : 0; }
-int dtype_size(dtype_t t) { return (unsigned)t < DT_COUNT ? (DTYPE_BITS[t] + 7) / 8 : 0; }
-const char *dtype_name(dtype_t t) { return (unsigned)t < DT_COUNT ? DTYPE_NAMES[t] : "?"; }
-
-bool dtype_bytes(dtype_t t, int64_t elems, int64_t *bytes)
-{
-    /* whole groups of 8 elements are whole bytes, so only the rest rounds
-     * up: counting bits for all of them would overflow 4x below 2^63 bytes */
-    int64_t bits = dtype_bits(t), whole;
-    if (elems < 0 || __builtin_mul_overflow(elems / 8, bits, &whole))
-        return false;
-    return !__builtin_add_overflow(whole, ((elems % 8) * bits + 7) / 8, bytes);
-}
-
-int dtype_lookup(const char *s, size_t n)
-{
-    for (int i = 0; i < DT_COUNT; i++)
-        if (strlen(DTYPE_NAMES[i]) == n && memcmp(DTYPE_NAMES[i], s, n) == 0)
-            return i;
-    return -1;
-}
 
 /* Parser state for one file. */
 typedef struct parse {
@@ -241,8 +207,6 @@ static int parse_origin(parse_t *p, const char *w, size_t wl, int col, char **fi
     }
     return RS_OK;
 }
-
-const routine_origin_t routine_no_origin = { NULL, NULL, NULL };
 
 /* Most nodes say nothing of where they came from and share one empty
  * origin; the rest get theirs in the routine's strings. */
@@ -701,98 +665,4 @@ done:
     }
     *out = r;
     return RS_OK;
-}
-
-void routine_free(routine_t *r)
-{
-    if (!r)
-        return;
-    free(r->nodes);
-    free(r->steps);
-    free(r->args);
-    free(r->bind_value);
-    free(r->bind_set);
-    expr_syms_free(&r->syms);
-    expr_syms_free(&r->ops);
-    expr_pool_free(&r->exprs);
-    strpool_free(&r->strings);
-    strmap_free(r->node_map);
-    free(r->name);
-    free(r->path);
-    free(r);
-}
-
-int32_t routine_find_node(const routine_t *r, const char *name)
-{
-    return strmap_get(r->node_map, name, strlen(name));
-}
-
-const char *routine_node_origin(const routine_t *r, int32_t i, char *buf, size_t n)
-{
-    const routine_node_t *nd = &r->nodes[i];
-    size_t w = 0;
-    buf[0] = 0;
-    const routine_origin_t *o = nd->origin;
-    const char *parts[3] = { o->hlo && strcmp(o->hlo, nd->name) != 0 ? o->hlo : NULL, o->op_name, o->source };
-    for (int k = 0; k < 3; k++)
-        if (parts[k] && parts[k][0] && w + 1 < n)
-            w += (size_t)snprintf(buf + w, n - w, "%s%s%s", w ? " " : "", k == 0 ? "%" : "", parts[k]);
-    return buf;
-}
-
-int routine_bindings(const routine_t *r, const char *const *overrides, int n_overrides,
-                     bindings_t *out, rs_error_t *err)
-{
-    memset(out, 0, sizeof *out);
-    int32_t n = r->syms.n;
-    out->n = n;
-    out->value = calloc(n ? (size_t)n : 1, sizeof *out->value);
-    out->set = calloc(n ? (size_t)n : 1, 1);
-    if (!out->value || !out->set) {
-        bindings_free(out);
-        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-    }
-    if (n) {
-        memcpy(out->value, r->bind_value, (size_t)n * sizeof *out->value);
-        memcpy(out->set, r->bind_set, (size_t)n);
-    }
-    for (int i = 0; i < n_overrides; i++) {
-        const char *kv = overrides[i];
-        const char *eq = strchr(kv, '=');
-        if (!eq || eq == kv) {
-            bindings_free(out);
-            return error_set(err, RS_EINPUT, "--bind", 0, 0, "expected NAME=INT, found '%s'", kv);
-        }
-        int32_t id = strmap_get(r->syms.map, kv, (size_t)(eq - kv));
-        if (id < 0) {
-            bindings_free(out);
-            return error_set(err, RS_EINPUT, "--bind", 0, 0, "routine '%s' uses no symbol '%.*s'",
-                             r->name, (int)(eq - kv), kv);
-        }
-        const char *v = eq + 1;
-        bool neg = *v == '-';
-        if (neg)
-            v++;
-        int64_t x = 0;
-        if (!*v) {
-            bindings_free(out);
-            return error_set(err, RS_EINPUT, "--bind", 0, 0, "expected NAME=INT, found '%s'", kv);
-        }
-        for (; *v; v++) {
-            if (*v < '0' || *v > '9' || __builtin_mul_overflow(x, 10, &x) || __builtin_add_overflow(x, *v - '0', &x)) {
-                bindings_free(out);
-                return error_set(err, RS_EINPUT, "--bind", 0, 0, "expected NAME=INT (64-bit), found '%s'", kv);
-            }
-        }
-        out->value[id] = neg ? -x : x;
-        out->set[id] = 1;
-    }
-    return RS_OK;
-}
-
-void bindings_free(bindings_t *b)
-{
-    free(b->value);
-    free(b->set);
-    memset(b, 0, sizeof *b);
 }

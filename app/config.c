@@ -9,7 +9,7 @@
 
 #include "cli/cli.h"
 #include "target.h"
-#include "tui/theme.h"
+#include "theme.h"
 
 #ifndef RS_THEMES_DIR
 #define RS_THEMES_DIR "themes"

@@ -14,9 +14,9 @@
 #include "plan/fit.h"
 #include "plans.h"
 #include "target.h"
+#include "theme.h"
 #include "tui/keymap.h"
-#include "tui/theme.h"
-#include "tui/view.h"
+#include "view.h"
 
 #define TUI_MIN_COLS 60
 #define TUI_MIN_ROWS 18

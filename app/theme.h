@@ -1,6 +1,7 @@
 /* theme: colour themes from small text files in themes/ (`slot = fg bg
- * [attrs]`), read at run time; parsing is separate from curses so it is
- * tested on its own. */
+ * [attrs]`), read at run time and checked: the settings check the theme a
+ * configuration file names, the TUI turns the one it loads into curses
+ * attributes (tui.c).  No curses here, so it is tested on its own. */
 #ifndef RS_THEME_H
 #define RS_THEME_H
 

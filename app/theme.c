@@ -1,4 +1,4 @@
-#include "tui/theme.h"
+#include "theme.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,10 +11,6 @@
 #include "target.h"
 #include "theme.h"
 
-#ifndef RS_THEMES_DIR
-#define RS_THEMES_DIR "themes"
-#endif
-
 static const char *KEY_NAMES[CONFIG_N_KEYS] = {
     [CONFIG_MEMORY_BUDGET] = "memory_budget",       [CONFIG_LOG_MEMORY_BUDGET] = "log_memory_budget",
     [CONFIG_BUFFER_ALIASING] = "buffer_aliasing",   [CONFIG_LAYOUT] = "layout",
@@ -206,10 +202,8 @@ int config_load(const char *path, const char *themes_dir, config_t *out, rs_erro
         return rc;
     rc = config_parse(path, text, len, out, err);
     free(text);
-    if (!themes_dir) {
-        const char *env = getenv("RS_THEMES"); /* as the TUI looks them up */
-        themes_dir = env && *env ? env : RS_THEMES_DIR;
-    }
+    if (!themes_dir)
+        themes_dir = theme_dir(); /* as the TUI looks them up */
     if (!rc && out->set[CONFIG_THEME]) {
         theme_t t;
         if (theme_load(out->text[CONFIG_THEME], themes_dir, &t, err))

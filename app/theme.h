@@ -26,6 +26,10 @@ typedef struct theme {
  * in dir.  Errors name the file, line and column. */
 int theme_load(const char *name, const char *dir, theme_t *t, rs_error_t *err);
 
+/* Where themes named without a path are: $RS_THEMES, else the themes/
+ * this binary was built with. */
+const char *theme_dir(void);
+
 /* The built-in fallback (the default theme's values). */
 void theme_builtin(theme_t *t);
 

@@ -19,9 +19,6 @@
 #include "rebuild.h"
 #include "text.h"
 
-#ifndef RS_THEMES_DIR
-#define RS_THEMES_DIR "themes"
-#endif
 
 /* ---- terminal safety --------------------------------------------------------- */
 
@@ -351,9 +348,8 @@ int tui_run(const cli_t *c)
     t->fit_cap = -1;
     t->cap = -1;
     t->cmp_mark = -1;
-    const char *themes = getenv("RS_THEMES");
     const char *theme = c->theme ? c->theme : config_text(c->config, CONFIG_THEME);
-    if (theme_load(theme ? theme : "default", themes && *themes ? themes : RS_THEMES_DIR, &t->theme, &err)) {
+    if (theme_load(theme ? theme : "default", theme_dir(), &t->theme, &err)) {
         free(t);
         return cli_fail(&err);
     }

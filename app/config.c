@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/cli.h"
+#include "cmdline.h"
 #include "target.h"
 #include "theme.h"
 
@@ -217,7 +217,7 @@ int config_load(const char *path, const char *themes_dir, config_t *out, rs_erro
 
 const char *config_text(const config_t *f, config_key_t k) { return f && f->set[k] ? f->text[k] : NULL; }
 
-const char *config_profile_name(const cli_t *c, const config_t *f, config_source_t *src)
+const char *config_profile_name(const cmdline_t *c, const config_t *f, config_source_t *src)
 {
     if (c->profile) {
         *src = SRC_COMMAND_LINE;
@@ -243,7 +243,7 @@ static bool from_file(settings_t *s, const config_t *f, config_key_t k)
     return true;
 }
 
-int settings_resolve(const cli_t *c, const config_t *f, const profile_t *p, settings_t *out, rs_error_t *err)
+int settings_resolve(const cmdline_t *c, const config_t *f, const profile_t *p, settings_t *out, rs_error_t *err)
 {
     memset(out, 0, sizeof *out);
     char num[32];

@@ -8,7 +8,7 @@
 #include "rebuild.h"
 #include "util/strbuf.h"
 
-int save_plans(const cli_t *c, target_t *t, fit_plan_t *const *plans, const int64_t *elapsed_us, int n,
+int save_plans(const cmdline_t *c, target_t *t, fit_plan_t *const *plans, const int64_t *elapsed_us, int n,
                const save_extra_t *x, int64_t *ids, rs_error_t *err)
 {
     save_extra_t none = { 0 };

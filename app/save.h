@@ -4,7 +4,7 @@
 #ifndef RS_SAVE_H
 #define RS_SAVE_H
 
-#include "cli/cli.h"
+#include "cmdline.h"
 #include "plan/fit.h"
 #include "target.h"
 
@@ -20,7 +20,7 @@ typedef struct save_extra {
 
 /* Saves plans[0..n) made on t's routine, with x (NULL: nothing more).
  * ids[i] gets each plan's id. */
-int save_plans(const cli_t *c, target_t *t, fit_plan_t *const *plans, const int64_t *elapsed_us, int n,
+int save_plans(const cmdline_t *c, target_t *t, fit_plan_t *const *plans, const int64_t *elapsed_us, int n,
                const save_extra_t *x, int64_t *ids, rs_error_t *err);
 
 #endif

@@ -6,7 +6,7 @@
 #include "plans.h"
 #include "util/strbuf.h"
 
-int best_out_run(const cli_t *c, const fit_plan_t *p, const fit_context_t *ctx, best_plan_t out[2], rs_error_t *err)
+int best_out_run(const cmdline_t *c, const fit_plan_t *p, const fit_context_t *ctx, best_plan_t out[2], rs_error_t *err)
 {
     out[0] = (best_plan_t){ 0 };
     out[1] = (best_plan_t){ 0 };

@@ -12,7 +12,7 @@
 
 /* Runs what c asks (--exact into out[0], --improve into out[1]; the other
  * kind is left BEST_NONE) beside p.  Free both with best_plan_free. */
-int best_out_run(const cli_t *c, const fit_plan_t *p, const fit_context_t *ctx, best_plan_t out[2], rs_error_t *err);
+int best_out_run(const cmdline_t *c, const fit_plan_t *p, const fit_context_t *ctx, best_plan_t out[2], rs_error_t *err);
 
 /* The "exact" or "improved" key of fit --json for b (nothing for BEST_NONE). */
 void best_out_json(json_t *j, const fit_plan_t *p, const best_plan_t *b);

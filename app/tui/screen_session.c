@@ -219,7 +219,7 @@ int screen_session_key(tui_t *t, action_t a, int key)
             char *report = NULL;
             size_t len = 0;
             FILE *f = open_memstream(&report, &len);
-            int rc = import_paths(t->cli, t->store, paths, 1, f, &err);
+            int rc = import_paths(t->cmdline, t->store, paths, 1, f, &err);
             if (f)
                 fclose(f);
             if (rc) {

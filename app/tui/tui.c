@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fail.h"
 #include "import.h"
 #include "model/units.h"
 #include "rebuild.h"
@@ -334,14 +335,14 @@ static void loop(tui_t *t)
     }
 }
 
-int tui_run(const cli_t *c)
+int tui_run(const cmdline_t *c)
 {
     rs_error_t err;
     error_clear(&err);
     tui_t *t = calloc(1, sizeof *t);
     if (!t)
         return 1;
-    t->cli = c;
+    t->cmdline = c;
     t->profile = -1;
     t->budget = -1;
     t->ev_accepted = -1;
@@ -351,16 +352,16 @@ int tui_run(const cli_t *c)
     const char *theme = c->theme ? c->theme : config_text(c->config, CONFIG_THEME);
     if (theme_load(theme ? theme : "default", theme_dir(), &t->theme, &err)) {
         free(t);
-        return cli_fail(&err);
+        return fail_print(&err);
     }
     if (!isatty(0) || !isatty(1)) {
         error_set(&err, RS_EINPUT, NULL, 0, 0, "the TUI needs a terminal (use a subcommand from scripts)");
         free(t);
-        return cli_fail(&err);
+        return fail_print(&err);
     }
     if (store_open(c->db, &t->store, &err)) {
         free(t);
-        return cli_fail(&err);
+        return fail_print(&err);
     }
     /* FILE arguments: imported, and the first routine among them opened */
     char first[128] = "";
@@ -378,7 +379,7 @@ int tui_run(const cli_t *c)
         if (rc) {
             store_close(t->store);
             free(t);
-            return cli_fail(&err);
+            return fail_print(&err);
         }
     }
     const char *cs = nl_langinfo(CODESET);

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "best.h"
-#include "cli/cli.h"
+#include "cmdline.h"
 #include "library.h"
 #include "plan/cand.h"
 #include "plan/fit.h"
@@ -68,7 +68,7 @@ typedef struct tui_pair {
 } tui_pair_t;
 
 typedef struct tui {
-    const cli_t *cli;
+    const cmdline_t *cmdline;
     store_t *store;
     screen_id_t screen;
     bool quit;
@@ -171,7 +171,7 @@ typedef struct tui {
 int64_t tui_now_us(void);
 
 /* Runs the TUI; returns the exit status. */
-int tui_run(const cli_t *c);
+int tui_run(const cmdline_t *c);
 
 /* Shared helpers for the screens (tui.c). */
 void tui_status(tui_t *t, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

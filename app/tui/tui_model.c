@@ -104,7 +104,7 @@ void tui_close_routine(tui_t *t)
     t->open = false;
 }
 
-/* Splits "B=512 D=1024" into a cli_t's binds (pointing into copy). */
+/* Splits "B=512 D=1024" into a cmdline_t's binds (pointing into copy). */
 static int split_binds(char *copy, const char **out, int max)
 {
     int n = 0;
@@ -147,7 +147,7 @@ static bool open_target(tui_t *t, const char *name, target_t *nt)
     char copy[sizeof t->binds];
     snprintf(copy, sizeof copy, "%s", tui_binds_of(t, name));
     const char *binds[sizeof t->binds / 2];
-    cli_t c = *t->cli;
+    cmdline_t c = *t->cmdline;
     c.binds = binds;
     c.n_binds = split_binds(copy, binds, (int)(sizeof binds / sizeof binds[0]));
     c.inlines = NULL;
@@ -258,7 +258,7 @@ static void *job_run(void *arg)
 
 void tui_budget_offer(const tui_t *t, char *buf, size_t n)
 {
-    const char *configured = config_text(t->cli->config, CONFIG_MEMORY_BUDGET);
+    const char *configured = config_text(t->cmdline->config, CONFIG_MEMORY_BUDGET);
     snprintf(buf, n, "%s", t->plan || t->budget >= 0 ? t->budget_text
                            : t->last_budget[0]   ? t->last_budget
                            : configured          ? configured
@@ -433,7 +433,7 @@ bool tui_save_plan(tui_t *t, fit_plan_t *p, int64_t elapsed_us, const char *budg
     char label[128] = "";
     if (!tui_prompt(t, prompt, label, sizeof label, false))
         return false;
-    cli_t c = *t->cli;
+    cmdline_t c = *t->cmdline;
     c.label = label[0] ? label : NULL;
     target_t tmp = t->tgt;
     tmp.store = t->store;

@@ -60,3 +60,17 @@ int save_plans(const cmdline_t *c, target_t *t, fit_plan_t *const *plans, const 
     strbuf_free(&prefs);
     return rc;
 }
+
+int save_gap(target_t *t, const fit_plan_t *p, int64_t plan_id, const best_plan_t *b, rs_error_t *err)
+{
+    strbuf_t names;
+    strbuf_init(&names);
+    for (int32_t i = 0; i < b->n_flips; i++)
+        strbuf_printf(&names, "%s%s", i ? " " : "", p->routine->nodes[b->flips[i]].name);
+    plan_gap_t g = { .kind = (char *)best_kind_name(b->kind), .found = b->found, .proved = b->proved,
+                     .total = b->found ? b->final.total : -1, .compute = b->found ? b->final.compute : -1,
+                     .flips = names.s ? names.s : "", .explored = b->explored };
+    int rc = plans_set_gap(t->store, plan_id, &g, err);
+    strbuf_free(&names);
+    return rc;
+}

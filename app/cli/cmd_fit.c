@@ -239,7 +239,7 @@ int cmd_fit(const cmdline_t *c)
         rc = save_plans(c, &t, &plan, &elapsed, 1, &x, &plan_id, &err);
     }
     if (!rc && c->save && best_out_gap(best))
-        rc = best_out_save(&t, plan, plan_id, best_out_gap(best), &err);
+        rc = save_gap(&t, plan, plan_id, best_out_gap(best), &err);
     int status = 0;
     if (rc) {
         status = fail_print(&err);

@@ -9,7 +9,6 @@
 #include "model/units.h"
 #include "text.h"
 #include "plan/trace.h"
-#include "cli/best_out.h"
 #include "tui/tui.h"
 
 #define TABLE_Y 4

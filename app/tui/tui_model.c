@@ -10,7 +10,6 @@
 #include <time.h>
 
 #include "model/units.h"
-#include "cli/best_out.h"
 #include "save.h"
 #include "tui/tui.h"
 
@@ -447,7 +446,7 @@ bool tui_save_plan(tui_t *t, fit_plan_t *p, int64_t elapsed_us, const char *budg
         return false;
     }
     t->plan_focus = id;
-    if (gap && gap->kind && best_out_save(&tmp, p, id, gap, &err))
+    if (gap && gap->kind && save_gap(&tmp, p, id, gap, &err))
         tui_status(t, true, "%s%ssaved as plan %lld, but not its gap: %s", what, what[0] ? " " : "", (long long)id,
                    err.msg);
     else

@@ -9,7 +9,7 @@
 #include "fitutil.h"
 #include "theme.h"
 #include "tui/keymap.h"
-#include "tui/tui.h"
+#include "tui/tui_pair.h"
 #include "view.h"
 
 /* Two steps per column, 10 bytes per row over [0, 40): 4 columns x 4 rows.

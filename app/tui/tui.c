@@ -1,14 +1,11 @@
-/* tui: terminal setup and restore, the event loop, status bar, overlays,
- * prompts, and the arena drawing the screens share. */
+/* tui: terminal setup and restore, the theme as curses attributes, the
+ * event loop (keys and clicks to the screen shown), the tab bar and the
+ * status bar. */
 #include "tui/tui.h"
 
 #include <curses.h>
-#include <dirent.h>
 #include <langinfo.h>
-#include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +14,15 @@
 #include "fail.h"
 #include "import.h"
 #include "model/units.h"
-#include "rebuild.h"
-#include "text.h"
+#include "tui/screen_arena.h"
+#include "tui/screen_compare.h"
+#include "tui/screen_fit.h"
+#include "tui/screen_plans.h"
+#include "tui/screen_session.h"
+#include "tui/tui_draw.h"
+#include "tui/tui_model.h"
+#include "tui/tui_pair.h"
+#include "tui/tui_widgets.h"
 
 
 /* ---- terminal safety --------------------------------------------------------- */
@@ -151,7 +155,7 @@ static void draw_status(tui_t *t)
     }
 }
 
-void tui_redraw(tui_t *t)
+static void redraw(tui_t *t)
 {
     erase();
     if (t->cols < TUI_MIN_COLS || t->rows < TUI_MIN_ROWS) {
@@ -269,7 +273,7 @@ static bool may_quit(tui_t *t)
 {
     if (!t->plan || t->plan_saved)
         return true;
-    tui_redraw(t);
+    redraw(t);
     return tui_confirm(t, "quit and lose the fit you did not save? (S on Fit saves it)");
 }
 
@@ -277,7 +281,7 @@ static void loop(tui_t *t)
 {
     while (!t->quit) {
         getmaxyx(stdscr, t->rows, t->cols);
-        tui_redraw(t);
+        redraw(t);
         int ch = getch();
         if (ch == ERR)
             continue;
@@ -343,6 +347,7 @@ int tui_run(const cmdline_t *c)
     if (!t)
         return 1;
     t->cmdline = c;
+    t->redraw = redraw;
     t->profile = -1;
     t->budget = -1;
     t->ev_accepted = -1;

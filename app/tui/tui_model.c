@@ -1,6 +1,8 @@
 /* tui_model: the session's state behind the screens: opening a routine
  * under the chosen bindings and profile, scoring for the arena, running fit
  * on a worker with a progress bar, reloading the store's lists. */
+#include "tui/tui_model.h"
+
 #include <curses.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -11,18 +13,12 @@
 
 #include "model/units.h"
 #include "save.h"
-#include "tui/tui.h"
+#include "tui/tui_arena.h"
+#include "tui/tui_draw.h"
+#include "tui/tui_pair.h"
+#include "tui/tui_widgets.h"
 
 /* ---- scoring for the screens -------------------------------------------------------- */
-
-void tui_arena_free(arena_view_t *a)
-{
-    free(a->bufs);
-    free(a->live);
-    free(a->diff);
-    free(a->gone);
-    memset(a, 0, sizeof *a);
-}
 
 void tui_best_free(tui_t *t)
 {
@@ -342,8 +338,8 @@ bool tui_run_fit(tui_t *t, const char *budget)
         bool full = true;
         int queued[32], nq = 0;
         while (!atomic_load(&j->finished)) {
-            if (full)
-                tui_redraw(t);
+            if (full && t->redraw)
+                t->redraw(t);
             full = false;
             if (t->cols >= TUI_MIN_COLS && t->rows >= TUI_MIN_ROWS) {
                 int done = atomic_load(&j->done), total = atomic_load(&j->total);

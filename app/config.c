@@ -7,13 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/cli.h"
+#include "cmdline.h"
 #include "target.h"
-#include "tui/theme.h"
-
-#ifndef RS_THEMES_DIR
-#define RS_THEMES_DIR "themes"
-#endif
+#include "theme.h"
 
 static const char *KEY_NAMES[CONFIG_N_KEYS] = {
     [CONFIG_MEMORY_BUDGET] = "memory_budget",       [CONFIG_LOG_MEMORY_BUDGET] = "log_memory_budget",
@@ -206,10 +202,8 @@ int config_load(const char *path, const char *themes_dir, config_t *out, rs_erro
         return rc;
     rc = config_parse(path, text, len, out, err);
     free(text);
-    if (!themes_dir) {
-        const char *env = getenv("RS_THEMES"); /* as the TUI looks them up */
-        themes_dir = env && *env ? env : RS_THEMES_DIR;
-    }
+    if (!themes_dir)
+        themes_dir = theme_dir(); /* as the TUI looks them up */
     if (!rc && out->set[CONFIG_THEME]) {
         theme_t t;
         if (theme_load(out->text[CONFIG_THEME], themes_dir, &t, err))
@@ -223,7 +217,7 @@ int config_load(const char *path, const char *themes_dir, config_t *out, rs_erro
 
 const char *config_text(const config_t *f, config_key_t k) { return f && f->set[k] ? f->text[k] : NULL; }
 
-const char *config_profile_name(const cli_t *c, const config_t *f, config_source_t *src)
+const char *config_profile_name(const cmdline_t *c, const config_t *f, config_source_t *src)
 {
     if (c->profile) {
         *src = SRC_COMMAND_LINE;
@@ -249,7 +243,7 @@ static bool from_file(settings_t *s, const config_t *f, config_key_t k)
     return true;
 }
 
-int settings_resolve(const cli_t *c, const config_t *f, const profile_t *p, settings_t *out, rs_error_t *err)
+int settings_resolve(const cmdline_t *c, const config_t *f, const profile_t *p, settings_t *out, rs_error_t *err)
 {
     memset(out, 0, sizeof *out);
     char num[32];

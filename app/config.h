@@ -15,7 +15,7 @@
 #include "model/units.h"
 #include "util/error.h"
 
-struct cli;
+struct cmdline;
 
 typedef enum config_key {
     CONFIG_MEMORY_BUDGET,
@@ -87,12 +87,12 @@ const char *config_text(const config_t *f, config_key_t k);
 
 /* The profile name in effect: --profile (its empty string: none), else the
  * file's; NULL when none.  *src says where from. */
-const char *config_profile_name(const struct cli *c, const config_t *f, config_source_t *src);
+const char *config_profile_name(const struct cmdline *c, const config_t *f, config_source_t *src);
 
 /* Every setting in effect for c over f (may be NULL) over profile p (NULL:
  * none; the caller looked up config_profile_name).  Bad command-line
  * values are RS_EINPUT naming the flag. */
-int settings_resolve(const struct cli *c, const config_t *f, const profile_t *p, settings_t *out, rs_error_t *err);
+int settings_resolve(const struct cmdline *c, const config_t *f, const profile_t *p, settings_t *out, rs_error_t *err);
 
 /* Where setting k came from, for people: "command line", "FILE:LINE",
  * "profile NAME", "default". */

@@ -249,7 +249,7 @@ static int write_items(store_t *s, import_t *im, FILE *report, rs_error_t *err)
     return rc;
 }
 
-int import_paths(const cli_t *c, store_t *store, const char *const *paths, int n, FILE *report, rs_error_t *err)
+int import_paths(const cmdline_t *c, store_t *store, const char *const *paths, int n, FILE *report, rs_error_t *err)
 {
     import_t im = { 0 };
     int rc = RS_OK;

@@ -4,13 +4,13 @@
 
 #include <stdio.h>
 
-#include "cli/cli.h"
+#include "cmdline.h"
 #include "store.h"
 
 /* Imports paths[0..n) (files or folders) into store (NULL: open c's store):
  * every file is read and checked first, then all are written in one
  * transaction, so one bad file imports nothing.  A line per file goes to
  * report (may be NULL). */
-int import_paths(const cli_t *c, store_t *store, const char *const *paths, int n, FILE *report, rs_error_t *err);
+int import_paths(const cmdline_t *c, store_t *store, const char *const *paths, int n, FILE *report, rs_error_t *err);
 
 #endif

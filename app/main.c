@@ -4,6 +4,7 @@
 
 #include "alloc.h"
 #include "cli/cli.h"
+#include "fail.h"
 
 int main(int argc, char **argv)
 {
@@ -12,7 +13,7 @@ int main(int argc, char **argv)
     /* past a file-size limit, writes fail (and the store says the disk is
      * full) instead of the process dying half-way */
     signal(SIGXFSZ, SIG_IGN); /* numbers stay in the C locale: JSON and CSV need "1.5" */
-    cli_t c;
+    cmdline_t c;
     rs_error_t err;
     error_clear(&err);
     int rc = cli_parse(argc, argv, &c, &err);
@@ -20,7 +21,7 @@ int main(int argc, char **argv)
     if (rc == RS_ECANCELED)
         status = 0;
     else if (rc)
-        status = cli_fail(&err);
+        status = fail_print(&err);
     else
         status = cli_run(&c);
     cli_free(&c);

@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "tui/view.h"
+#include "view.h"
 
 #define PICTURE_MAX_ROLES 8
 /* The plot's margins in pixels: byte labels on the left, the title on top,

@@ -8,7 +8,7 @@
 #include "rebuild.h"
 #include "util/strbuf.h"
 
-int save_plans(const cli_t *c, target_t *t, fit_plan_t *const *plans, const int64_t *elapsed_us, int n,
+int save_plans(const cmdline_t *c, target_t *t, fit_plan_t *const *plans, const int64_t *elapsed_us, int n,
                const save_extra_t *x, int64_t *ids, rs_error_t *err)
 {
     save_extra_t none = { 0 };
@@ -58,5 +58,19 @@ int save_plans(const cli_t *c, target_t *t, fit_plan_t *const *plans, const int6
         store_rollback(t->store);
     free(bindings);
     strbuf_free(&prefs);
+    return rc;
+}
+
+int save_gap(target_t *t, const fit_plan_t *p, int64_t plan_id, const best_plan_t *b, rs_error_t *err)
+{
+    strbuf_t names;
+    strbuf_init(&names);
+    for (int32_t i = 0; i < b->n_flips; i++)
+        strbuf_printf(&names, "%s%s", i ? " " : "", p->routine->nodes[b->flips[i]].name);
+    plan_gap_t g = { .kind = (char *)best_kind_name(b->kind), .found = b->found, .proved = b->proved,
+                     .total = b->found ? b->final.total : -1, .compute = b->found ? b->final.compute : -1,
+                     .flips = names.s ? names.s : "", .explored = b->explored };
+    int rc = plans_set_gap(t->store, plan_id, &g, err);
+    strbuf_free(&names);
     return rc;
 }

@@ -1,10 +1,11 @@
 /* save: recording fits and sweeps in the session store (fit --save,
- * sweep --save): the routine, the profile, then the plans, in one
- * transaction. */
+ * sweep --save, S in the TUI): the routine, the profile, then the plans,
+ * in one transaction; and a plan's gap to the best or improved plan. */
 #ifndef RS_SAVE_H
 #define RS_SAVE_H
 
-#include "cli/cli.h"
+#include "best.h"
+#include "cmdline.h"
 #include "plan/fit.h"
 #include "target.h"
 
@@ -20,7 +21,11 @@ typedef struct save_extra {
 
 /* Saves plans[0..n) made on t's routine, with x (NULL: nothing more).
  * ids[i] gets each plan's id. */
-int save_plans(const cli_t *c, target_t *t, fit_plan_t *const *plans, const int64_t *elapsed_us, int n,
+int save_plans(const cmdline_t *c, target_t *t, fit_plan_t *const *plans, const int64_t *elapsed_us, int n,
                const save_extra_t *x, int64_t *ids, rs_error_t *err);
+
+/* Records b, run beside p, as saved plan plan_id's gap in t's store (the
+ * exact or improved plan DESIGN §12 keeps with it). */
+int save_gap(target_t *t, const fit_plan_t *p, int64_t plan_id, const best_plan_t *b, rs_error_t *err);
 
 #endif

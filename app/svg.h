@@ -13,7 +13,7 @@
 #include "picture.h"
 #include "plans.h"
 #include "store.h"
-#include "tui/view.h"
+#include "view.h"
 #include "util/error.h"
 
 /* The size every front end writes (the plot is what the margins leave). */

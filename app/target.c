@@ -99,15 +99,15 @@ int target_find_profile(const char *name, profile_t *out, rs_error_t *err)
     return RS_OK;
 }
 
-int session_open(const cli_t *c, store_t **out, rs_error_t *err) { return store_open(c->db, out, err); }
+int session_open(const cmdline_t *c, store_t **out, rs_error_t *err) { return store_open(c->db, out, err); }
 
-int target_store(const cli_t *c, target_t *t, rs_error_t *err)
+int target_store(const cmdline_t *c, target_t *t, rs_error_t *err)
 {
     return t->store ? RS_OK : session_open(c, &t->store, err);
 }
 
 /* Whether a store exists to be asked without creating one. */
-static bool store_exists(const cli_t *c)
+static bool store_exists(const cmdline_t *c)
 {
     if (c->db)
         return true;
@@ -116,7 +116,7 @@ static bool store_exists(const cli_t *c)
     return store_default_path(path, sizeof path, false, NULL) == RS_OK && stat(path, &st) == 0;
 }
 
-static int read_routine(const cli_t *c, const char *arg, target_t *t, rs_error_t *err)
+static int read_routine(const cmdline_t *c, const char *arg, target_t *t, rs_error_t *err)
 {
     struct stat st;
     size_t n = strlen(arg);
@@ -137,7 +137,7 @@ static int read_routine(const cli_t *c, const char *arg, target_t *t, rs_error_t
     return rc;
 }
 
-static int find_profile(const cli_t *c, const char *name, target_t *t, rs_error_t *err)
+static int find_profile(const cmdline_t *c, const char *name, target_t *t, rs_error_t *err)
 {
     if (store_exists(c)) {
         int rc = target_store(c, t, err);
@@ -150,7 +150,7 @@ static int find_profile(const cli_t *c, const char *name, target_t *t, rs_error_
     return target_find_profile(name, &t->profile, err);
 }
 
-int target_settings(const cli_t *c, target_t *t, rs_error_t *err)
+int target_settings(const cmdline_t *c, target_t *t, rs_error_t *err)
 {
     config_source_t src;
     const char *name = config_profile_name(c, c->config, &src);
@@ -177,7 +177,7 @@ int target_settings(const cli_t *c, target_t *t, rs_error_t *err)
     return RS_OK;
 }
 
-int target_open(const cli_t *c, const char *arg, target_t *t, rs_error_t *err)
+int target_open(const cmdline_t *c, const char *arg, target_t *t, rs_error_t *err)
 {
     memset(t, 0, sizeof *t);
     score_config_default(&t->cfg);

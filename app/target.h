@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cli/cli.h"
+#include "cmdline.h"
 #include "config.h"
 #include "lower/lower.h"
 #include "lower/score.h"
@@ -35,14 +35,14 @@ typedef struct target {
  * of a routine in the store) under c's common options.  --profile is looked
  * up in the store, then in the bundled profiles.  Errors name the file,
  * line and column, or the flag. */
-int target_open(const cli_t *c, const char *arg, target_t *t, rs_error_t *err);
+int target_open(const cmdline_t *c, const char *arg, target_t *t, rs_error_t *err);
 void target_free(target_t *t);
 
 /* The settings in effect for c (its command line over c->config over the
  * profile over the defaults) into t->settings, t->cfg and t->profile (t
  * zeroed, or being opened by target_open).  A profile the file names that
  * is not found is an error at the file's line. */
-int target_settings(const cli_t *c, target_t *t, rs_error_t *err);
+int target_settings(const cmdline_t *c, target_t *t, rs_error_t *err);
 
 /* The bundled profiles CSV ($RS_PROFILES, else the samples/profiles.csv
  * this binary was built with); free with profiles_free. */
@@ -56,10 +56,10 @@ int target_find_profile(const char *name, profile_t *out, rs_error_t *err);
 int target_context(const target_t *t, fit_context_t **out, rs_error_t *err);
 
 /* The session store of c (--db, else the default), opened once into t. */
-int target_store(const cli_t *c, target_t *t, rs_error_t *err);
+int target_store(const cmdline_t *c, target_t *t, rs_error_t *err);
 
 /* Opens the store c names (--db, else the default). */
-int session_open(const cli_t *c, store_t **out, rs_error_t *err);
+int session_open(const cmdline_t *c, store_t **out, rs_error_t *err);
 
 /* Frees t's source text, for a command that will not store the routine
  * (t->text becomes NULL). */

@@ -13,7 +13,9 @@
 
 #include "layout/arena.h"
 #include "layout/layout.h"
-#include "tui/tui.h"
+#include "tui/screen_arena.h"
+#include "tui/tui_arena.h"
+#include "tui/tui_pair.h"
 
 static double now_ms(void)
 {

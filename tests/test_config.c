@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cmdline.h"
 #include "config.h"
 #include "testutil.h"
 
@@ -28,10 +28,10 @@ static void expect_error(const char *text, int line, int col, const char *needle
     config_free(&c);
 }
 
-/* A cli_t with nothing given, as cli_parse leaves it. */
-static cli_t bare(void)
+/* A cmdline_t with nothing given, as cli_parse leaves it. */
+static cmdline_t bare(void)
 {
-    cli_t c;
+    cmdline_t c;
     memset(&c, 0, sizeof c);
     c.alignment = -1;
     c.max_depth = -1;
@@ -110,7 +110,7 @@ static profile_t board(void)
     return p;
 }
 
-static void resolve(const cli_t *c, const config_t *f, const profile_t *p, settings_t *s)
+static void resolve(const cmdline_t *c, const config_t *f, const profile_t *p, settings_t *s)
 {
     rs_error_t err;
     if (settings_resolve(c, f, p, s, &err))
@@ -131,7 +131,7 @@ static void expect_source(const settings_t *s, const config_t *f, config_key_t k
 static void test_defaults(void **state)
 {
     (void)state;
-    cli_t c = bare();
+    cmdline_t c = bare();
     settings_t s;
     resolve(&c, NULL, NULL, &s);
     assert_false(s.has_budget);
@@ -153,7 +153,7 @@ static void test_defaults(void **state)
 static void test_profile_over_default(void **state)
 {
     (void)state;
-    cli_t c = bare();
+    cmdline_t c = bare();
     profile_t p = board();
     c.profile = "board";
     settings_t s;
@@ -171,7 +171,7 @@ static void test_file_over_profile(void **state)
     (void)state;
     config_t f;
     parse_ok(FULL, &f);
-    cli_t c = bare();
+    cmdline_t c = bare();
     profile_t p = board();
     settings_t s;
     resolve(&c, &f, &p, &s);
@@ -208,7 +208,7 @@ static void test_command_line_over_file(void **state)
     parse_ok("memory_budget = 48MiB\nlog_memory_budget = false\nbuffer_aliasing = on\nlayout = timeline\n"
              "alignment = 64\nmax_inline_depth = 3\nprofile = a100-80gb\ntheme = light\n",
              &f);
-    cli_t c = bare();
+    cmdline_t c = bare();
     c.budget = "60%";
     c.log_budget = true;
     c.no_aliasing = true;
@@ -232,7 +232,7 @@ static void test_command_line_over_file(void **state)
     assert_string_equal(s.profile, "board");
     assert_string_equal(s.theme, "high-contrast");
     /* one at a time: only that key moves to the command line */
-    cli_t one = bare();
+    cmdline_t one = bare();
     one.alignment = 2;
     resolve(&one, &f, &p, &s);
     expect_source(&s, &f, CONFIG_ALIGNMENT, "2", "command line");
@@ -247,7 +247,7 @@ static void test_profile_name(void **state)
     (void)state;
     config_t f;
     parse_ok("profile = board\n", &f);
-    cli_t c = bare();
+    cmdline_t c = bare();
     config_source_t src;
     assert_string_equal(config_profile_name(&c, &f, &src), "board");
     assert_int_equal(src, SRC_FILE);
@@ -269,7 +269,7 @@ static void test_profile_name(void **state)
 static void test_errors_located(void **state)
 {
     (void)state;
-    cli_t c = bare();
+    cmdline_t c = bare();
     settings_t s;
     rs_error_t err;
     c.layout = "best";

@@ -1,4 +1,4 @@
-/* Tests for app/tui/view.c, app/tui/tui_pair.c (opening), app/tui/keymap.c and app/tui/theme.c: what the TUI draws,
+/* Tests for app/view.c, app/tui/tui_pair.c (opening), app/tui/keymap.c and app/theme.c: what the TUI draws,
  * computed without drawing. */
 #include <curses.h>
 #include <stdio.h>
@@ -7,10 +7,10 @@
 #include <unistd.h>
 
 #include "fitutil.h"
+#include "theme.h"
 #include "tui/keymap.h"
-#include "tui/theme.h"
-#include "tui/tui.h"
-#include "tui/view.h"
+#include "tui/tui_pair.h"
+#include "view.h"
 
 /* Two steps per column, 10 bytes per row over [0, 40): 4 columns x 4 rows.
  *   0: steps 0-3, [0,10)   fills the bottom row of columns 0-1

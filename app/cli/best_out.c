@@ -3,10 +3,8 @@
 #include <stdio.h>
 
 #include "model/units.h"
-#include "plans.h"
-#include "util/strbuf.h"
 
-int best_out_run(const cli_t *c, const fit_plan_t *p, const fit_context_t *ctx, best_plan_t out[2], rs_error_t *err)
+int best_out_run(const cmdline_t *c, const fit_plan_t *p, const fit_context_t *ctx, best_plan_t out[2], rs_error_t *err)
 {
     out[0] = (best_plan_t){ 0 };
     out[1] = (best_plan_t){ 0 };
@@ -83,18 +81,4 @@ void best_out_print(const fit_plan_t *p, const best_plan_t *b)
         if (!best_has(b, p->flips[i].node))
             printf(" -%s", p->routine->nodes[p->flips[i].node].name), shown++;
     printf("%s\n", shown ? "" : " none");
-}
-
-int best_out_save(target_t *t, const fit_plan_t *p, int64_t plan_id, const best_plan_t *b, rs_error_t *err)
-{
-    strbuf_t names;
-    strbuf_init(&names);
-    for (int32_t i = 0; i < b->n_flips; i++)
-        strbuf_printf(&names, "%s%s", i ? " " : "", p->routine->nodes[b->flips[i]].name);
-    plan_gap_t g = { .kind = (char *)best_kind_name(b->kind), .found = b->found, .proved = b->proved,
-                     .total = b->found ? b->final.total : -1, .compute = b->found ? b->final.compute : -1,
-                     .flips = names.s ? names.s : "", .explored = b->explored };
-    int rc = plans_set_gap(t->store, plan_id, &g, err);
-    strbuf_free(&names);
-    return rc;
 }

@@ -5,14 +5,13 @@
 #define RS_BEST_OUT_H
 
 #include "best.h"
-#include "cli/cli.h"
+#include "cmdline.h"
 #include "cli/json.h"
 #include "plan/fit.h"
-#include "target.h"
 
 /* Runs what c asks (--exact into out[0], --improve into out[1]; the other
  * kind is left BEST_NONE) beside p.  Free both with best_plan_free. */
-int best_out_run(const cli_t *c, const fit_plan_t *p, const fit_context_t *ctx, best_plan_t out[2], rs_error_t *err);
+int best_out_run(const cmdline_t *c, const fit_plan_t *p, const fit_context_t *ctx, best_plan_t out[2], rs_error_t *err);
 
 /* The "exact" or "improved" key of fit --json for b (nothing for BEST_NONE). */
 void best_out_json(json_t *j, const fit_plan_t *p, const best_plan_t *b);
@@ -22,8 +21,5 @@ void best_out_print(const fit_plan_t *p, const best_plan_t *b);
 
 /* The gap a saved plan records: the exact plan when run, else the improved. */
 const best_plan_t *best_out_gap(const best_plan_t out[2]);
-
-/* Records b as saved plan plan_id's gap in t's store. */
-int best_out_save(target_t *t, const fit_plan_t *p, int64_t plan_id, const best_plan_t *b, rs_error_t *err);
 
 #endif

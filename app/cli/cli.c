@@ -6,10 +6,10 @@
 
 #include "cli/cli.h"
 #include "config.h"
+#include "fail.h"
 #include "layout/arena.h"
 #include "layout/layout.h"
 #include "model/units.h"
-#include "text.h"
 
 #define M(cmd) (1u << (cmd))
 #define COMMON (M(CMD_SCORE) | M(CMD_FIT) | M(CMD_SWEEP))
@@ -19,7 +19,7 @@ typedef struct cmd_entry {
     const char *name;
     const char *args;
     const char *summary;
-    int (*run)(const cli_t *c);
+    int (*run)(const cmdline_t *c);
     int min_pos, max_pos;
 } cmd_entry_t;
 
@@ -59,13 +59,13 @@ typedef struct opt_entry {
     const char *name;
     const char *short_name; /* "-o", or NULL */
     opt_kind_t kind;
-    size_t offset;      /* field in cli_t */
+    size_t offset;      /* field in cmdline_t */
     size_t count_off;   /* OPT_LIST: its count field */
     unsigned commands;  /* where it is accepted */
     const char *help;
 } opt_entry_t;
 
-#define F(field) offsetof(cli_t, field)
+#define F(field) offsetof(cmdline_t, field)
 static const opt_entry_t OPTIONS[] = {
     { "--db", NULL, OPT_STR, F(db), 0, ANY, "PATH  the session store (:memory: for none)" },
     { "--theme", NULL, OPT_STR, F(theme), 0, ANY, "NAME  colour theme of the TUI" },
@@ -146,7 +146,7 @@ static int push(const char ***list, int *n, const char *v)
     return 0;
 }
 
-static int set_option(const opt_entry_t *o, cli_t *c, const char *val, rs_error_t *err)
+static int set_option(const opt_entry_t *o, cmdline_t *c, const char *val, rs_error_t *err)
 {
     char *base = (char *)c;
     switch (o->kind) {
@@ -174,7 +174,7 @@ static int set_option(const opt_entry_t *o, cli_t *c, const char *val, rs_error_
     return RS_OK;
 }
 
-int cli_parse(int argc, char **argv, cli_t *c, rs_error_t *err)
+int cli_parse(int argc, char **argv, cmdline_t *c, rs_error_t *err)
 {
     memset(c, 0, sizeof *c);
     c->cmd = -1;
@@ -251,7 +251,7 @@ int cli_parse(int argc, char **argv, cli_t *c, rs_error_t *err)
     return RS_OK;
 }
 
-void cli_free(cli_t *c)
+void cli_free(cmdline_t *c)
 {
     free(c->binds);
     free(c->inlines);
@@ -259,34 +259,17 @@ void cli_free(cli_t *c)
     memset(c, 0, sizeof *c);
 }
 
-int cli_run(const cli_t *c)
+int cli_run(const cmdline_t *c)
 {
     config_t cfg;
     rs_error_t err;
     error_clear(&err);
     if (config_load(c->config_path, NULL, &cfg, &err))
-        return cli_fail(&err);
-    cli_t with = *c;
+        return fail_print(&err);
+    cmdline_t with = *c;
     with.config = &cfg;
     int status = COMMANDS[c->cmd].run(&with);
     config_free(&cfg);
     return status;
 }
 
-int cli_fail(const rs_error_t *e)
-{
-    char buf[1024], shown[2048];
-    error_format(e, buf, sizeof buf);
-    /* one line, whatever the names in it hold: newlines and control bytes
-     * are shown escaped */
-    fprintf(stderr, "rematscope: %s\n", text_escape(buf, shown, sizeof shown));
-    switch (e->code) {
-    case RS_EINPUT:
-    case RS_EINVAL:
-        return 2;
-    case RS_ESTORE:
-        return 3;
-    default:
-        return 1;
-    }
-}

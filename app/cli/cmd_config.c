@@ -6,9 +6,10 @@
 #include "cli/cli.h"
 #include "cli/json.h"
 #include "config.h"
+#include "fail.h"
 #include "target.h"
 
-int cmd_config(const cli_t *c)
+int cmd_config(const cmdline_t *c)
 {
     rs_error_t err;
     error_clear(&err);
@@ -16,7 +17,7 @@ int cmd_config(const cli_t *c)
     memset(&t, 0, sizeof t);
     if (target_settings(c, &t, &err)) {
         target_free(&t);
-        return cli_fail(&err);
+        return fail_print(&err);
     }
     const config_t *f = c->config;
     char def[4096] = "";

@@ -4,10 +4,11 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
+#include "fail.h"
 #include "model/hlo.h"
 #include "target.h"
 
-int cmd_convert(const cli_t *c)
+int cmd_convert(const cmdline_t *c)
 {
     rs_error_t err;
     error_clear(&err);
@@ -20,7 +21,7 @@ int cmd_convert(const cli_t *c)
     if (!rc)
         rc = hlo_convert(c->pos[0], text, len, &out, &n, &err);
     free(text);
-    int status = rc ? cli_fail(&err) : cli_write_text(c, c->output, out, n);
+    int status = rc ? fail_print(&err) : cli_write_text(c, c->output, out, n);
     free(out);
     return status;
 }

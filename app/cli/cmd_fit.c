@@ -8,6 +8,7 @@
 #include "cli/best_out.h"
 #include "cli/cli.h"
 #include "cli/json.h"
+#include "fail.h"
 #include "model/units.h"
 #include "plan/fit.h"
 #include "plan/trace.h"
@@ -170,7 +171,7 @@ static void log_dropped(const target_t *t, const fit_plan_t *p)
         }
 }
 
-static void fill_options(const cli_t *c, const target_t *t, fit_options_t *o)
+static void fill_options(const cmdline_t *c, const target_t *t, fit_options_t *o)
 {
     memset(o, 0, sizeof *o);
     o->max_candidates = c->max_candidates > INT32_MAX ? INT32_MAX : (int32_t)c->max_candidates;
@@ -194,23 +195,23 @@ static int report_audit(const audit_t *a, const char *what)
     return a->differences ? 2 : 0;
 }
 
-int cmd_fit(const cli_t *c)
+int cmd_fit(const cmdline_t *c)
 {
     rs_error_t err;
     error_clear(&err);
     fit_options_t opt;
     budget_spec_t spec; /* a bad --budget is told before the routine is read */
     if (c->budget && units_parse_budget(c->budget, "--budget", &spec, &err))
-        return cli_fail(&err);
+        return fail_print(&err);
     target_t t;
     if (target_open(c, c->pos[0], &t, &err))
-        return cli_fail(&err);
+        return fail_print(&err);
     /* without --budget, the config file's memory_budget (DESIGN §11) */
     if (!t.settings.has_budget) {
         error_set(&err, RS_EINPUT, NULL, 0, 0,
                   "fit needs --budget B (48MiB, 1.5GB, 60%%, device, minimize) or memory_budget in the config file");
         target_free(&t);
-        return cli_fail(&err);
+        return fail_print(&err);
     }
     fill_options(c, &t, &opt);
     opt.budget = t.settings.budget;
@@ -238,10 +239,10 @@ int cmd_fit(const cli_t *c)
         rc = save_plans(c, &t, &plan, &elapsed, 1, &x, &plan_id, &err);
     }
     if (!rc && c->save && best_out_gap(best))
-        rc = best_out_save(&t, plan, plan_id, best_out_gap(best), &err);
+        rc = save_gap(&t, plan, plan_id, best_out_gap(best), &err);
     int status = 0;
     if (rc) {
-        status = cli_fail(&err);
+        status = fail_print(&err);
     } else if (c->json) {
         json_t j;
         json_init(&j, stdout);
@@ -327,26 +328,26 @@ static void print_flip_changes(const target_t *t, const fit_plan_t *prev, const 
             printf("%s-%s", shown++ ? " " : "", t->routine->nodes[prev->flips[m].node].name);
 }
 
-int cmd_sweep(const cli_t *c)
+int cmd_sweep(const cmdline_t *c)
 {
     rs_error_t err;
     error_clear(&err);
     if (!c->budgets) {
         error_set(&err, RS_EINPUT, NULL, 0, 0, "sweep needs --budgets B1,B2,...");
-        return cli_fail(&err);
+        return fail_print(&err);
     }
     budget_spec_t *specs;
     const char **asked;
     char *asked_copy;
     int n;
     if (parse_budgets(c->budgets, &specs, &asked, &asked_copy, &n, &err))
-        return cli_fail(&err);
+        return fail_print(&err);
     target_t t;
     if (target_open(c, c->pos[0], &t, &err)) {
         free(specs);
         free(asked);
         free(asked_copy);
-        return cli_fail(&err);
+        return fail_print(&err);
     }
     fit_options_t opt;
     fill_options(c, &t, &opt);
@@ -384,7 +385,7 @@ int cmd_sweep(const cli_t *c)
     }
     int status = 0;
     if (rc) {
-        status = cli_fail(&err);
+        status = fail_print(&err);
     } else if (c->json) {
         json_t j;
         json_init(&j, stdout);

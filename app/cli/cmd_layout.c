@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "cli/json.h"
+#include "fail.h"
 #include "layout/arena.h"
 #include "layout/layout.h"
 #include "layout/tight.h"
@@ -29,7 +30,7 @@ static const char *buffer_id(const void *ud, int32_t node)
 
 /* The laid-out problem as an SVG picture: one role, the whole span of
  * steps, the height and the peak step of max live marked. */
-static int write_svg(const cli_t *c, const minimalloc_problem_t *p, const int64_t *off, int64_t alignment,
+static int write_svg(const cmdline_t *c, const minimalloc_problem_t *p, const int64_t *off, int64_t alignment,
                      int64_t height, layout_strategy_t strategy, svg_stats_t *st, rs_error_t *err)
 {
     int64_t *size = malloc(((size_t)p->n + 1) * sizeof *size);
@@ -67,25 +68,25 @@ static int deadline_passed(void *ud)
     return deadline_s > 0 && now_s() > deadline_s;
 }
 
-int cmd_layout(const cli_t *c)
+int cmd_layout(const cmdline_t *c)
 {
     rs_error_t err;
     error_clear(&err);
     int64_t alignment = c->alignment >= 0 ? c->alignment : 1;
     if (alignment < 1) {
         error_set(&err, RS_EINPUT, "--alignment", 0, 0, "alignment must be at least 1");
-        return cli_fail(&err);
+        return fail_print(&err);
     }
     int strategy = LAYOUT_GREEDY;
     if (c->strategy && (strategy = layout_strategy_parse(c->strategy)) < 0) {
         error_set(&err, RS_EINPUT, "--strategy", 0, 0, "unknown strategy '%s' (expected " LAYOUT_STRATEGY_NAMES ")",
                   c->strategy);
-        return cli_fail(&err);
+        return fail_print(&err);
     }
     minimalloc_problem_t p;
     int rc = minimalloc_read(c->pos[0], &p, &err);
     if (rc)
-        return cli_fail(&err);
+        return fail_print(&err);
     int64_t *off = malloc((p.n ? (size_t)p.n : 1) * sizeof *off);
     int64_t height = 0;
     struct timespec t0, t1;
@@ -110,7 +111,7 @@ int cmd_layout(const cli_t *c)
         rc = write_svg(c, &p, off, alignment, height, (layout_strategy_t)strategy, &svg_st, &err);
     int status = 0;
     if (rc) {
-        status = cli_fail(&err);
+        status = fail_print(&err);
     } else {
         int64_t lower = arena_max_live(p.bufs, p.n, alignment, NULL);
         double us = (double)(t1.tv_sec - t0.tv_sec) * 1e6 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e3;

@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "cli/json.h"
+#include "fail.h"
 #include "model/units.h"
 #include "plan/cand.h"
 #include "target.h"
@@ -145,14 +146,14 @@ static void print_table(const target_t *t, const footprint_t *fp, const score_de
     }
 }
 
-int cmd_score(const cli_t *c)
+int cmd_score(const cmdline_t *c)
 {
     rs_error_t err;
     error_clear(&err);
     target_t t;
     int rc = target_open(c, c->pos[0], &t, &err);
     if (rc)
-        return cli_fail(&err);
+        return fail_print(&err);
     target_drop_text(&t); /* score stores nothing: a big routine's source need not outlive its parse */
     footprint_t fp;
     score_detail_t d;
@@ -163,7 +164,7 @@ int cmd_score(const cli_t *c)
         rc = flip_candidates(t.lowering, &d.place, &d.live, &cand, &n_cand, &err);
     int status = 0;
     if (rc)
-        status = cli_fail(&err);
+        status = fail_print(&err);
     else if (c->json)
         print_json(&t, &fp, &d, cand, n_cand);
     else

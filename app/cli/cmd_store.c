@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/json.h"
 #include "export.h"
+#include "fail.h"
 #include "import.h"
 #include "library.h"
 #include "minimalloc.h"
@@ -23,26 +24,26 @@
 
 /* ---- import ------------------------------------------------------------- */
 
-int cmd_import(const cli_t *c)
+int cmd_import(const cmdline_t *c)
 {
     rs_error_t err;
     error_clear(&err);
     int rc = import_paths(c, NULL, c->pos, c->n_pos, stdout, &err);
-    return rc ? cli_fail(&err) : 0;
+    return rc ? fail_print(&err) : 0;
 }
 
 /* ---- listings ------------------------------------------------------------ */
 
-static int open_or_fail(const cli_t *c, store_t **s)
+static int open_or_fail(const cmdline_t *c, store_t **s)
 {
     rs_error_t err;
     error_clear(&err);
     if (session_open(c, s, &err))
-        return cli_fail(&err);
+        return fail_print(&err);
     return 0;
 }
 
-int cmd_routines(const cli_t *c)
+int cmd_routines(const cmdline_t *c)
 {
     store_t *s;
     int status = open_or_fail(c, &s);
@@ -53,7 +54,7 @@ int cmd_routines(const cli_t *c)
     int n;
     if (library_routine_list(s, &rows, &n, &err)) {
         store_close(s);
-        return cli_fail(&err);
+        return fail_print(&err);
     }
     if (c->json) {
         json_t j;
@@ -87,7 +88,7 @@ int cmd_routines(const cli_t *c)
     return 0;
 }
 
-int cmd_profiles(const cli_t *c)
+int cmd_profiles(const cmdline_t *c)
 {
     store_t *s;
     int status = open_or_fail(c, &s);
@@ -98,7 +99,7 @@ int cmd_profiles(const cli_t *c)
     int n;
     if (library_profile_list(s, &p, &n, &err)) {
         store_close(s);
-        return cli_fail(&err);
+        return fail_print(&err);
     }
     if (c->json) {
         json_t j;
@@ -133,7 +134,7 @@ int cmd_profiles(const cli_t *c)
     return 0;
 }
 
-int cmd_plans(const cli_t *c)
+int cmd_plans(const cmdline_t *c)
 {
     store_t *s;
     int status = open_or_fail(c, &s);
@@ -144,7 +145,7 @@ int cmd_plans(const cli_t *c)
     int n;
     if (plans_list(s, &p, &n, &err)) {
         store_close(s);
-        return cli_fail(&err);
+        return fail_print(&err);
     }
     if (c->json) {
         json_t j;
@@ -281,7 +282,7 @@ static void show_gap(const stored_plan_t *p)
            g->flips[0] ? g->flips : "(none)");
 }
 
-static int load_plans(const cli_t *c, store_t *s, int first, int count, bool events, stored_plan_t **out,
+static int load_plans(const cmdline_t *c, store_t *s, int first, int count, bool events, stored_plan_t **out,
                       rs_error_t *err)
 {
     *out = calloc((size_t)count, sizeof **out);
@@ -303,7 +304,7 @@ static int load_plans(const cli_t *c, store_t *s, int first, int count, bool eve
     return RS_OK;
 }
 
-int cmd_show(const cli_t *c)
+int cmd_show(const cmdline_t *c)
 {
     store_t *s;
     int status = open_or_fail(c, &s);
@@ -313,7 +314,7 @@ int cmd_show(const cli_t *c)
     stored_plan_t *p;
     if (load_plans(c, s, 0, 1, c->events, &p, &err)) {
         store_close(s);
-        return cli_fail(&err);
+        return fail_print(&err);
     }
     /* where each flip came from, from the plan's stored routine; a plan
      * still shows without it */
@@ -377,7 +378,7 @@ static bool plan_has(const stored_plan_t *p, const char *node)
     return false;
 }
 
-int cmd_compare(const cli_t *c)
+int cmd_compare(const cmdline_t *c)
 {
     store_t *s;
     int status = open_or_fail(c, &s);
@@ -387,7 +388,7 @@ int cmd_compare(const cli_t *c)
     stored_plan_t *p;
     if (load_plans(c, s, 0, 2, false, &p, &err)) {
         store_close(s);
-        return cli_fail(&err);
+        return fail_print(&err);
     }
     char a[64], b[64];
     printf("%-16s %28s %28s\n", "", (snprintf(a, sizeof a, "plan %lld", (long long)p[0].id), a),
@@ -435,7 +436,7 @@ int cmd_compare(const cli_t *c)
     return 0;
 }
 
-int cmd_export(const cli_t *c)
+int cmd_export(const cmdline_t *c)
 {
     rs_error_t err;
     error_clear(&err);
@@ -443,11 +444,11 @@ int cmd_export(const cli_t *c)
     int what = c->what ? export_what_parse(c->what) : -1;
     if (what < 0 && !svg) {
         error_set(&err, RS_EINPUT, "--what", 0, 0, "expected --what plans, flips, events, layout or svg");
-        return cli_fail(&err);
+        return fail_print(&err);
     }
     if (!c->output) {
         error_set(&err, RS_EINPUT, "--output", 0, 0, "export needs --output F.csv");
-        return cli_fail(&err);
+        return fail_print(&err);
     }
     store_t *s;
     int status = open_or_fail(c, &s);
@@ -469,12 +470,12 @@ int cmd_export(const cli_t *c)
     for (int i = 0; p && i < c->n_pos; i++)
         stored_plan_free(&p[i]);
     free(p);
-    status = rc ? cli_fail(&err) : 0;
+    status = rc ? fail_print(&err) : 0;
     store_close(s);
     return status;
 }
 
-int cmd_delete(const cli_t *c)
+int cmd_delete(const cmdline_t *c)
 {
     store_t *s;
     int status = open_or_fail(c, &s);
@@ -494,7 +495,7 @@ int cmd_delete(const cli_t *c)
         store_rollback(s);
     if (!rc)
         printf("deleted %d plan%s\n", c->n_pos, c->n_pos == 1 ? "" : "s");
-    status = rc ? cli_fail(&err) : 0;
+    status = rc ? fail_print(&err) : 0;
     store_close(s);
     return status;
 }

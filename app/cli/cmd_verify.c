@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "fail.h"
 #include "library.h"
 #include "layout/layout.h"
 #include "model/units.h"
@@ -249,13 +250,13 @@ static int verify_one(store_t *s, int64_t id, check_t *k, rs_error_t *err)
     return rc;
 }
 
-int cmd_verify(const cli_t *c)
+int cmd_verify(const cmdline_t *c)
 {
     rs_error_t err;
     error_clear(&err);
     store_t *s;
     if (session_open(c, &s, &err))
-        return cli_fail(&err);
+        return fail_print(&err);
     int64_t *ids = NULL;
     int n = 0, rc = RS_OK;
     if (c->n_pos) {
@@ -290,7 +291,7 @@ int cmd_verify(const cli_t *c)
     free(ids);
     store_close(s);
     if (rc)
-        return cli_fail(&err);
+        return fail_print(&err);
     if (!n)
         printf("(no plans to verify)\n");
     return bad ? 1 : 0;

@@ -1,6 +1,8 @@
 /* The Arena screen: buffers at their offsets over their live spans, the
  * peak, the budget line, the live-bytes curve, and the selected buffer's
  * details. */
+#include "tui/screen_arena.h"
+
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +10,11 @@
 
 #include "model/units.h"
 #include "plan/trace.h"
-#include "tui/tui.h"
+#include "tui/tui_arena.h"
+#include "tui/tui_draw.h"
+#include "tui/tui_model.h"
+#include "tui/tui_picture.h"
+#include "tui/tui_widgets.h"
 
 #define DETAILS_W 36
 

@@ -3,6 +3,8 @@
  * budget; a footprint-vs-recompute chart; the flips that change between a
  * budget and the one above it (or the marked one), and D: the two on one
  * arena. */
+#include "tui/screen_compare.h"
+
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +12,11 @@
 
 #include "model/profile.h"
 #include "model/units.h"
-#include "tui/tui.h"
+#include "tui/tui_arena.h"
+#include "tui/tui_draw.h"
+#include "tui/tui_model.h"
+#include "tui/tui_pair.h"
+#include "tui/tui_widgets.h"
 
 #define TABLE_Y 3
 

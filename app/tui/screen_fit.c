@@ -1,16 +1,20 @@
 /* The Fit stepper: run fit to a typed budget, then step through its events
  * with the candidates' statuses, the arena at that event, and the sentence
  * explaining it; Enter asks why of a node. */
+#include "tui/screen_fit.h"
+
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/units.h"
-#include "text.h"
 #include "plan/trace.h"
-#include "cli/best_out.h"
-#include "tui/tui.h"
+#include "text.h"
+#include "tui/tui_arena.h"
+#include "tui/tui_draw.h"
+#include "tui/tui_model.h"
+#include "tui/tui_widgets.h"
 
 #define TABLE_Y 4
 #define WIDE_COLS 140 /* from here the table has every column at full width */

@@ -1,6 +1,8 @@
 /* Plans: the stored plans, sortable by column and filterable; mark two to
  * see on one arena (or diff); export the marked (or selected) ones to CSV; delete with
  * confirmation; Enter re-runs one in the fit stepper. */
+#include "tui/screen_plans.h"
+
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +14,11 @@
 #include "rebuild.h"
 #include "svg.h"
 #include "text.h"
-#include "tui/tui.h"
+#include "tui/tui_arena.h"
+#include "tui/tui_draw.h"
+#include "tui/tui_model.h"
+#include "tui/tui_pair.h"
+#include "tui/tui_widgets.h"
 
 #define TABLE_Y 4
 enum { COL_ID, COL_LABEL, COL_ROUTINE, COL_BUDGET, COL_FINAL, COL_FLIPS, COL_WITHIN, COL_CREATED, N_COLS };

@@ -1,5 +1,7 @@
 /* The Session screen: routines and profiles in the store; open a routine,
  * pick the profile, edit bindings, import a file. */
+#include "tui/screen_session.h"
+
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +11,9 @@
 #include "model/hlo.h"
 #include "model/units.h"
 #include "text.h"
-#include "tui/tui.h"
+#include "tui/tui_draw.h"
+#include "tui/tui_model.h"
+#include "tui/tui_widgets.h"
 
 #define LIST_Y 3
 
@@ -219,7 +223,7 @@ int screen_session_key(tui_t *t, action_t a, int key)
             char *report = NULL;
             size_t len = 0;
             FILE *f = open_memstream(&report, &len);
-            int rc = import_paths(t->cli, t->store, paths, 1, f, &err);
+            int rc = import_paths(t->cmdline, t->store, paths, 1, f, &err);
             if (f)
                 fclose(f);
             if (rc) {

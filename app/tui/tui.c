@@ -1,27 +1,29 @@
-/* tui: terminal setup and restore, the event loop, status bar, overlays,
- * prompts, and the arena drawing the screens share. */
+/* tui: terminal setup and restore, the theme as curses attributes, the
+ * event loop (keys and clicks to the screen shown), the tab bar and the
+ * status bar. */
 #include "tui/tui.h"
 
 #include <curses.h>
-#include <dirent.h>
 #include <langinfo.h>
-#include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "fail.h"
 #include "import.h"
 #include "model/units.h"
-#include "rebuild.h"
-#include "text.h"
+#include "tui/screen_arena.h"
+#include "tui/screen_compare.h"
+#include "tui/screen_fit.h"
+#include "tui/screen_plans.h"
+#include "tui/screen_session.h"
+#include "tui/tui_draw.h"
+#include "tui/tui_model.h"
+#include "tui/tui_pair.h"
+#include "tui/tui_widgets.h"
 
-#ifndef RS_THEMES_DIR
-#define RS_THEMES_DIR "themes"
-#endif
 
 /* ---- terminal safety --------------------------------------------------------- */
 
@@ -153,7 +155,7 @@ static void draw_status(tui_t *t)
     }
 }
 
-void tui_redraw(tui_t *t)
+static void redraw(tui_t *t)
 {
     erase();
     if (t->cols < TUI_MIN_COLS || t->rows < TUI_MIN_ROWS) {
@@ -271,7 +273,7 @@ static bool may_quit(tui_t *t)
 {
     if (!t->plan || t->plan_saved)
         return true;
-    tui_redraw(t);
+    redraw(t);
     return tui_confirm(t, "quit and lose the fit you did not save? (S on Fit saves it)");
 }
 
@@ -279,7 +281,7 @@ static void loop(tui_t *t)
 {
     while (!t->quit) {
         getmaxyx(stdscr, t->rows, t->cols);
-        tui_redraw(t);
+        redraw(t);
         int ch = getch();
         if (ch == ERR)
             continue;
@@ -337,34 +339,34 @@ static void loop(tui_t *t)
     }
 }
 
-int tui_run(const cli_t *c)
+int tui_run(const cmdline_t *c)
 {
     rs_error_t err;
     error_clear(&err);
     tui_t *t = calloc(1, sizeof *t);
     if (!t)
         return 1;
-    t->cli = c;
+    t->cmdline = c;
+    t->redraw = redraw;
     t->profile = -1;
     t->budget = -1;
     t->ev_accepted = -1;
     t->fit_cap = -1;
     t->cap = -1;
     t->cmp_mark = -1;
-    const char *themes = getenv("RS_THEMES");
     const char *theme = c->theme ? c->theme : config_text(c->config, CONFIG_THEME);
-    if (theme_load(theme ? theme : "default", themes && *themes ? themes : RS_THEMES_DIR, &t->theme, &err)) {
+    if (theme_load(theme ? theme : "default", theme_dir(), &t->theme, &err)) {
         free(t);
-        return cli_fail(&err);
+        return fail_print(&err);
     }
     if (!isatty(0) || !isatty(1)) {
         error_set(&err, RS_EINPUT, NULL, 0, 0, "the TUI needs a terminal (use a subcommand from scripts)");
         free(t);
-        return cli_fail(&err);
+        return fail_print(&err);
     }
     if (store_open(c->db, &t->store, &err)) {
         free(t);
-        return cli_fail(&err);
+        return fail_print(&err);
     }
     /* FILE arguments: imported, and the first routine among them opened */
     char first[128] = "";
@@ -382,7 +384,7 @@ int tui_run(const cli_t *c)
         if (rc) {
             store_close(t->store);
             free(t);
-            return cli_fail(&err);
+            return fail_print(&err);
         }
     }
     const char *cs = nl_langinfo(CODESET);

@@ -1,15 +1,26 @@
 /* tui_arena: drawing an arena: the aggregated grid of buffers with the
  * offset axis, the peak marker, the budget line, and the live-bytes curve
  * (braille or blocks) with the lower bound and the high-water mark. */
+#include "tui/tui_arena.h"
+
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/units.h"
-#include "tui/tui.h"
+#include "tui/tui_draw.h"
 
 /* ---- the arena -------------------------------------------------------------------- */
+
+void tui_arena_free(arena_view_t *a)
+{
+    free(a->bufs);
+    free(a->live);
+    free(a->diff);
+    free(a->gone);
+    memset(a, 0, sizeof *a);
+}
 
 static const char *role_glyph(const tui_t *t, uint8_t role)
 {

@@ -1,6 +1,8 @@
 /* tui_model: the session's state behind the screens: opening a routine
  * under the chosen bindings and profile, scoring for the arena, running fit
  * on a worker with a progress bar, reloading the store's lists. */
+#include "tui/tui_model.h"
+
 #include <curses.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -10,20 +12,13 @@
 #include <time.h>
 
 #include "model/units.h"
-#include "cli/best_out.h"
 #include "save.h"
-#include "tui/tui.h"
+#include "tui/tui_arena.h"
+#include "tui/tui_draw.h"
+#include "tui/tui_pair.h"
+#include "tui/tui_widgets.h"
 
 /* ---- scoring for the screens -------------------------------------------------------- */
-
-void tui_arena_free(arena_view_t *a)
-{
-    free(a->bufs);
-    free(a->live);
-    free(a->diff);
-    free(a->gone);
-    memset(a, 0, sizeof *a);
-}
 
 void tui_best_free(tui_t *t)
 {
@@ -104,7 +99,7 @@ void tui_close_routine(tui_t *t)
     t->open = false;
 }
 
-/* Splits "B=512 D=1024" into a cli_t's binds (pointing into copy). */
+/* Splits "B=512 D=1024" into a cmdline_t's binds (pointing into copy). */
 static int split_binds(char *copy, const char **out, int max)
 {
     int n = 0;
@@ -147,7 +142,7 @@ static bool open_target(tui_t *t, const char *name, target_t *nt)
     char copy[sizeof t->binds];
     snprintf(copy, sizeof copy, "%s", tui_binds_of(t, name));
     const char *binds[sizeof t->binds / 2];
-    cli_t c = *t->cli;
+    cmdline_t c = *t->cmdline;
     c.binds = binds;
     c.n_binds = split_binds(copy, binds, (int)(sizeof binds / sizeof binds[0]));
     c.inlines = NULL;
@@ -258,7 +253,7 @@ static void *job_run(void *arg)
 
 void tui_budget_offer(const tui_t *t, char *buf, size_t n)
 {
-    const char *configured = config_text(t->cli->config, CONFIG_MEMORY_BUDGET);
+    const char *configured = config_text(t->cmdline->config, CONFIG_MEMORY_BUDGET);
     snprintf(buf, n, "%s", t->plan || t->budget >= 0 ? t->budget_text
                            : t->last_budget[0]   ? t->last_budget
                            : configured          ? configured
@@ -343,8 +338,8 @@ bool tui_run_fit(tui_t *t, const char *budget)
         bool full = true;
         int queued[32], nq = 0;
         while (!atomic_load(&j->finished)) {
-            if (full)
-                tui_redraw(t);
+            if (full && t->redraw)
+                t->redraw(t);
             full = false;
             if (t->cols >= TUI_MIN_COLS && t->rows >= TUI_MIN_ROWS) {
                 int done = atomic_load(&j->done), total = atomic_load(&j->total);
@@ -433,7 +428,7 @@ bool tui_save_plan(tui_t *t, fit_plan_t *p, int64_t elapsed_us, const char *budg
     char label[128] = "";
     if (!tui_prompt(t, prompt, label, sizeof label, false))
         return false;
-    cli_t c = *t->cli;
+    cmdline_t c = *t->cmdline;
     c.label = label[0] ? label : NULL;
     target_t tmp = t->tgt;
     tmp.store = t->store;
@@ -447,7 +442,7 @@ bool tui_save_plan(tui_t *t, fit_plan_t *p, int64_t elapsed_us, const char *budg
         return false;
     }
     t->plan_focus = id;
-    if (gap && gap->kind && best_out_save(&tmp, p, id, gap, &err))
+    if (gap && gap->kind && save_gap(&tmp, p, id, gap, &err))
         tui_status(t, true, "%s%ssaved as plan %lld, but not its gap: %s", what, what[0] ? " " : "", (long long)id,
                    err.msg);
     else

@@ -3,13 +3,17 @@
  * what it holds that the first did not marked "+", what the first held and
  * it does not hatched, both footprints in bytes, and the two flip lists
  * side by side.  view_diff_buffers does the classifying. */
+#include "tui/tui_pair.h"
+
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/units.h"
-#include "tui/tui.h"
+#include "tui/tui_arena.h"
+#include "tui/tui_draw.h"
+#include "tui/tui_widgets.h"
 
 #define WIDE_COLS 120 /* from here the flip lists go beside the arena, a third of the width */
 #define HEAD_ROWS 4

@@ -1,10 +1,12 @@
 /* tui_picture: E on the Arena writes what is on screen — the steps in
  * view, the budget line — as the same SVG picture the command line writes. */
+#include "tui/tui_picture.h"
+
 #include <stdio.h>
 
 #include "model/units.h"
 #include "svg.h"
-#include "tui/tui.h"
+#include "tui/tui_widgets.h"
 
 void tui_export_svg(tui_t *t)
 {

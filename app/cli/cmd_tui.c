@@ -2,4 +2,4 @@
 #include "cli/cli.h"
 #include "tui/tui.h"
 
-int cmd_tui(const cli_t *c) { return tui_run(c); }
+int cmd_tui(const cmdline_t *c) { return tui_run(c); }

@@ -1,4 +1,4 @@
-#include "tui/view.h"
+#include "view.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,7 @@
 /* theme: colour themes from small text files in themes/ (`slot = fg bg
- * [attrs]`), read at run time; parsing is separate from curses so it is
- * tested on its own. */
+ * [attrs]`), read at run time and checked: the settings check the theme a
+ * configuration file names, the TUI turns the one it loads into curses
+ * attributes (tui.c).  No curses here, so it is tested on its own. */
 #ifndef RS_THEME_H
 #define RS_THEME_H
 
@@ -24,6 +25,10 @@ typedef struct theme {
 /* Reads a theme: name is a path (with '/') or the name of a file NAME.theme
  * in dir.  Errors name the file, line and column. */
 int theme_load(const char *name, const char *dir, theme_t *t, rs_error_t *err);
+
+/* Where themes named without a path are: $RS_THEMES, else the themes/
+ * this binary was built with. */
+const char *theme_dir(void);
 
 /* The built-in fallback (the default theme's values). */
 void theme_builtin(theme_t *t);

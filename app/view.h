@@ -1,7 +1,8 @@
 /* view: what the TUI draws, computed without drawing (so it is unit-tested
  * and benchmarked off-screen): the arena's cells, where the busiest buffer
  * wins a cell; the live-bytes curve per column; axis labels; and the
- * candidate statuses at any event of a fit's trace. */
+ * candidate statuses at any event of a fit's trace.  The SVG picture
+ * (picture.c) lays out the same buffers. */
 #ifndef RS_VIEW_H
 #define RS_VIEW_H
 

@@ -1,0 +1,18 @@
+/* screen_session: the Session screen, the routines and profiles in the
+ * store.  The loop (tui.c) calls it; it calls the services, never another
+ * screen. */
+#ifndef RS_SCREEN_SESSION_H
+#define RS_SCREEN_SESSION_H
+
+#include "tui/keymap.h"
+#include "tui/tui_state.h"
+
+/* Draws the screen between the tab bar and the status line. */
+void screen_session_draw(tui_t *t);
+/* Handles key, action a on this screen; returns KEY_* flags (KEY_UNHANDLED:
+ * the loop's to handle). */
+int screen_session_key(tui_t *t, action_t a, int key);
+/* Mouse: a click at (y, x) on the screen; returns KEY_* flags. */
+int screen_session_click(tui_t *t, int y, int x);
+
+#endif

@@ -1,0 +1,27 @@
+/* tui_arena: an arena drawn in a rectangle of the screen: the grid of
+ * buffers (view_grid_build) with the offset axis, the peak marker, the
+ * budget line and the live-bytes curve; where a click lands in it; and
+ * freeing an arena_view_t. */
+#ifndef RS_TUI_ARENA_H
+#define RS_TUI_ARENA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "theme.h"
+#include "tui/tui_state.h"
+
+/* The theme slot of a buffer role. */
+static inline theme_slot_t role_attr_slot(uint8_t role) { return (theme_slot_t)(T_RESIDENT + role); }
+
+/* Draws an arena (grid, peak, the line of budget bytes (-1: none), curve)
+ * in the rectangle. */
+void tui_draw_arena(tui_t *t, const arena_view_t *a, int64_t budget, int y, int x, int h, int w, int selected,
+                    bool curve);
+/* The buffer drawn at (dy, dx) inside the same rectangle, or -1. */
+int tui_arena_buffer_at(const tui_t *t, const arena_view_t *a, int64_t budget, int h, int w, bool curve, int dy,
+                        int dx);
+/* Frees what a holds and zeroes it. */
+void tui_arena_free(arena_view_t *a);
+
+#endif

@@ -1,0 +1,150 @@
+/* tui_draw: the drawing primitives: clipped and wrapped text by display
+ * columns, filled rows, lines and boxes as text. */
+#include "tui/tui_draw.h"
+
+#include <curses.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "text.h"
+
+/* Bytes of the first w display columns of s (one column a code point). */
+static size_t bytes_for_cols(const char *s, int w, int *cols)
+{
+    size_t i = 0;
+    int c = 0;
+    while (s[i] && c < w) {
+        i++;
+        while (((unsigned char)s[i] & 0xC0) == 0x80)
+            i++;
+        c++;
+    }
+    *cols = c;
+    return i;
+}
+
+void tui_put(tui_t *t, int y, int x, int w, unsigned attr, const char *s)
+{
+    if (y < 0 || y >= t->rows || x >= t->cols || w <= 0)
+        return;
+    if (x + w > t->cols)
+        w = t->cols - x;
+    /* whatever a name holds, the terminal gets no control bytes */
+    char safe[2048];
+    s = text_escape(s, safe, sizeof safe);
+    int cols;
+    size_t n = bytes_for_cols(s, w, &cols);
+    attron(attr);
+    mvaddnstr(y, x, s, (int)n);
+    attroff(attr);
+}
+
+const char *tui_clip(const tui_t *t, const char *s, int w, char *buf, size_t n)
+{
+    int cols = tui_cols(s), kept;
+    size_t len;
+    if (cols <= w)
+        len = (size_t)snprintf(buf, n, "%s", s);
+    else
+        len = (size_t)snprintf(buf, n, "%.*s%s", (int)bytes_for_cols(s, w > 1 ? w - 1 : 0, &kept), s,
+                               tui_glyph(t, "…", "~"));
+    for (int c = cols < w ? cols : w; c < w && len + 1 < n; c++) /* padded to w columns */
+        buf[len++] = ' ';
+    if (len < n)
+        buf[len] = 0;
+    return buf;
+}
+
+int tui_cols(const char *s)
+{
+    int cols;
+    bytes_for_cols(s, INT_MAX, &cols);
+    return cols;
+}
+
+void tui_put_fit(tui_t *t, int y, int x, int w, unsigned attr, const char *const *variants, int n)
+{
+    int k = 0;
+    while (k + 1 < n && tui_cols(variants[k]) > w)
+        k++;
+    tui_put(t, y, x, w, attr, variants[k]);
+}
+
+size_t tui_wrap(const char *s, int w, const char **next)
+{
+    int cols;
+    size_t n = bytes_for_cols(s, w, &cols);
+    if (!s[n]) {
+        *next = s + n;
+        return n;
+    }
+    size_t cut = n;
+    while (cut > 0 && s[cut] != ' ')
+        cut--;
+    if (cut == 0 || cut < n / 3) /* a long word: cut it where the row ends */
+        cut = n;
+    *next = s + cut + (s[cut] == ' ');
+    return cut;
+}
+
+int tui_put_wrapped(tui_t *t, int y, int x, int w, int max_rows, int indent, unsigned attr, const char *s)
+{
+    int r = 0;
+    while (r < max_rows && *s) {
+        int in = r ? indent : 0;
+        const char *next;
+        size_t n = tui_wrap(s, w - in, &next);
+        char row[1024];
+        snprintf(row, sizeof row, "%.*s", (int)(n < sizeof row ? n : sizeof row - 1), s);
+        tui_put(t, y + r, x + in, w - in, attr, row);
+        s = next;
+        r++;
+    }
+    return r;
+}
+
+void tui_putf(tui_t *t, int y, int x, int w, unsigned attr, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    tui_put(t, y, x, w, attr, buf);
+}
+
+/* Fills a row segment with spaces in attr. */
+void tui_fill(tui_t *t, int y, int x, int w, unsigned attr)
+{
+    attron(attr);
+    for (int i = 0; i < w && x + i < t->cols; i++)
+        mvaddch(y, x + i, ' ');
+    attroff(attr);
+}
+
+const char *tui_glyph(const tui_t *t, const char *utf8, const char *ascii) { return t->utf8 ? utf8 : ascii; }
+
+/* Line drawing as text ("─" or "-"), never the terminal's alternate
+ * character set: through tmux with TERM=xterm-256color that came out as
+ * "qqqq", and under LANG=C the UTF-8 came out raw. */
+void tui_hline(tui_t *t, int y, int x, int w, unsigned attr)
+{
+    const char *g = tui_glyph(t, "─", "-");
+    for (int i = 0; i < w; i++)
+        tui_put(t, y, x + i, 1, attr, g);
+}
+
+void tui_box(tui_t *t, int y, int x, int h, int w, unsigned attr)
+{
+    tui_hline(t, y, x + 1, w - 2, attr);
+    tui_hline(t, y + h - 1, x + 1, w - 2, attr);
+    for (int r = 1; r < h - 1; r++) {
+        tui_put(t, y + r, x, 1, attr, tui_glyph(t, "│", "|"));
+        tui_put(t, y + r, x + w - 1, 1, attr, tui_glyph(t, "│", "|"));
+    }
+    tui_put(t, y, x, 1, attr, tui_glyph(t, "┌", "+"));
+    tui_put(t, y, x + w - 1, 1, attr, tui_glyph(t, "┐", "+"));
+    tui_put(t, y + h - 1, x, 1, attr, tui_glyph(t, "└", "+"));
+    tui_put(t, y + h - 1, x + w - 1, 1, attr, tui_glyph(t, "┘", "+"));
+}

@@ -1,0 +1,39 @@
+/* tui_draw: what every screen and service draws with: text clipped to a
+ * width in display columns (UTF-8 aware, control bytes escaped), wrapped
+ * or cut with an ellipsis, filled rows, lines and boxes as text, and the
+ * glyph or its ASCII fallback. */
+#ifndef RS_TUI_DRAW_H
+#define RS_TUI_DRAW_H
+
+#include <stddef.h>
+
+#include "tui/tui_state.h"
+
+/* Draws s at (y, x) clipped to w columns (display columns, UTF-8 aware). */
+void tui_put(tui_t *t, int y, int x, int w, unsigned attr, const char *s);
+/* The display columns of s (UTF-8 aware). */
+int tui_cols(const char *s);
+/* s in exactly w columns in buf: padded with blanks, or its first w-1
+ * and an ellipsis, so a name cut to a column says it was cut (UTF-8 aware,
+ * where printf's %-*.*s counts bytes).  Returns buf. */
+const char *tui_clip(const tui_t *t, const char *s, int w, char *buf, size_t n);
+/* Draws the first of variants[0..n) (longest first) that fits w columns,
+ * else the last clipped: a line says less rather than being cut mid-number. */
+void tui_put_fit(tui_t *t, int y, int x, int w, unsigned attr, const char *const *variants, int n);
+/* printf into tui_put. */
+void tui_putf(tui_t *t, int y, int x, int w, unsigned attr, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* Word wrap: the bytes of s that fill one row of w columns (cut at the
+ * last space when s goes on); *next is where the following row starts. */
+size_t tui_wrap(const char *s, int w, const char **next);
+/* Draws s wrapped into at most max_rows rows of w columns from (y, x),
+ * continuation rows indented by indent; returns the rows used. */
+int tui_put_wrapped(tui_t *t, int y, int x, int w, int max_rows, int indent, unsigned attr, const char *s);
+/* Fills w columns of row y with spaces in attr. */
+void tui_fill(tui_t *t, int y, int x, int w, unsigned attr);
+/* A horizontal line of w columns, and a box's frame (UTF-8 or ASCII). */
+void tui_hline(tui_t *t, int y, int x, int w, unsigned attr);
+void tui_box(tui_t *t, int y, int x, int h, int w, unsigned attr);
+/* A glyph: the UTF-8 one, or its ASCII fallback. */
+const char *tui_glyph(const tui_t *t, const char *utf8, const char *ascii);
+
+#endif

@@ -1,0 +1,168 @@
+/* tui_state: the state of one TUI session, shared by every screen and
+ * service: tui_t, and what it holds (an arena as drawn, the two-plan
+ * arena).  Data only.  The layers, read from the includes: the loop
+ * (tui.c) calls the screens (screen_*.c), which call the services
+ * (tui_model, tui_pair, tui_arena, tui_picture, tui_widgets, tui_draw),
+ * which work on this state; nothing below a screen calls a screen or the
+ * loop (tests/include_check.py checks it). */
+#ifndef RS_TUI_STATE_H
+#define RS_TUI_STATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "best.h"
+#include "cmdline.h"
+#include "library.h"
+#include "plan/cand.h"
+#include "plan/fit.h"
+#include "plans.h"
+#include "target.h"
+#include "theme.h"
+#include "tui/keymap.h"
+#include "view.h"
+
+#define TUI_MIN_COLS 60
+#define TUI_MIN_ROWS 18
+#define TUI_MAX_BUDGETS 16
+
+/* What a key handler asks of the loop (htop's HANDLED/REDRAW/BREAK). */
+enum { KEY_HANDLED = 1, KEY_REDRAW = 2, KEY_UNHANDLED = 4 };
+
+/* An arena as the screens draw it: its buffers (view.h), the live bytes
+ * at each step, its footprint (tui_arena.c draws it, tui_arena_free). */
+typedef struct arena_view {
+    view_buf_t *bufs;
+    int32_t n;
+    int64_t *live;       /* per step */
+    footprint_t fp;
+    int64_t steps;
+    /* the two-plan arena (tui_pair.c); NULL and 0 otherwise */
+    uint8_t *diff;       /* per buffer, view_diff_t against the first plan */
+    view_buf_t *gone;    /* what the first plan held and this one does not, drawn hatched where empty */
+    int32_t n_gone;
+    int64_t gone_top;    /* the highest offset + size among them */
+} arena_view_t;
+
+/* Two plans on one arena (tui_pair.c): the second plan's arena with its
+ * buffers classified against the first plan's, both footprints, and the
+ * two flip lists side by side.  A state of the screen that opened it. */
+typedef struct tui_pair {
+    bool on;
+    screen_id_t screen;        /* Plans or Compare */
+    char name[2][96], budget[2][48];
+    footprint_t fp[2];
+    arena_view_t arena;        /* the second plan's, with diff kinds and what is gone */
+    int32_t count[VIEW_DIFF_COUNT];
+    int32_t n_freed;           /* the first plan's buffers the second has none of */
+    char **flips[2];           /* a line a flip: "+" where the other plan lacks it */
+    int n_flips[2];
+    int top;                   /* the first flip line shown */
+    char **text;               /* the text diff (D again), then the buffers that differ */
+    int n_text, buf0;          /* buf0: the first of those buffers' lines */
+} tui_pair_t;
+
+typedef struct tui {
+    const cmdline_t *cmdline;
+    /* the loop's redraw of the whole screen, for a service that waits
+     * with the screen under it (fit's progress bar); set by tui_run */
+    void (*redraw)(struct tui *t);
+    store_t *store;
+    screen_id_t screen;
+    bool quit;
+    int rows, cols;
+    bool utf8, color, mouse;
+    bool braille;            /* the curve in braille (2 samples a cell), else blocks */
+    theme_t theme;
+    unsigned attr[T_COUNT];  /* curses attributes per theme slot */
+    char status[512];
+    bool status_error;
+    char search[SCR_COUNT][64]; /* per screen: a search on one never filters another */
+
+    /* overlay (help, why, diff): lines shown over the screen */
+    char **overlay;
+    int n_overlay, overlay_top;
+    int overlay_rows;        /* its rows once wrapped to the width last drawn at */
+    char overlay_title[128];
+
+    /* session */
+    routine_row_t *routines;
+    int n_routines, sel_routine, top_routine;
+    int64_t *routine_total;   /* baseline footprint per routine, -1 unknown, -2 error */
+    int32_t *routine_buffers; /* its materialized buffers, once known */
+    profile_t *profiles;
+    int n_profiles, sel_profile, top_profile;
+    int n_stored_profiles;   /* profiles[0..n_stored) are the store's, the rest bundled */
+    int profile;              /* index of the active profile, -1 none */
+    int session_pane;         /* 0 routines, 1 profiles */
+    char binds[4096];         /* the open routine's bindings, "B=512 D=1024" */
+    struct tui_binds {        /* bindings per routine: they belong to it, never to the session */
+        char routine[128];
+        char binds[4096];
+    } *rbinds;
+    int n_rbinds;
+
+    /* the open routine */
+    bool open;
+    char open_name[128];
+    target_t tgt;
+    score_detail_t det;
+    arena_view_t arena;
+    flip_candidate_t *cand;
+    int32_t n_cand;
+    int sel_buf;              /* index into arena.bufs */
+    int64_t view_step0, view_step1; /* the zoom: [0, 0) is the whole routine */
+    bool inspect;             /* the right pane lists the buffers live at step_cursor */
+    int64_t step_cursor;
+    int insp_sel, insp_n;     /* the highlighted row of that list, its length */
+    bool origins;             /* some node says where it came from (HLO, §10): the pane shows it */
+    int64_t budget;           /* the budget line, -1 none */
+    char budget_text[64];
+    char fit_budget_text[64]; /* the words the shown fit's budget was given in */
+    char last_budget[64];   /* the last fit's, as typed, on any routine: what the prompt offers next */
+
+    /* fit */
+    fit_context_t *ctx;
+    fit_plan_t *plan;
+    int64_t plan_elapsed_us;  /* how long fit_run took for it: saved with it */
+    bool plan_saved;          /* quitting with an unsaved fit asks first */
+    int32_t event;
+    int fit_sel, fit_top;
+    int32_t ev_accepted;      /* the accepted count the event arena was scored for, -1 none;
+                               * -2 - event when scored with that event's held group */
+    bool ev_held;             /* h: the event arena with the held group and the candidate */
+    arena_view_t ev_arena;
+    score_detail_t ev_det;
+    best_plan_t best;         /* the best (x) or improved (I) plan beside t->plan */
+    bool show_best;
+    arena_view_t best_arena;
+    score_detail_t best_det;
+
+    /* compare */
+    char budgets[TUI_MAX_BUDGETS][48];
+    int n_budgets, cmp_sel;
+    int cmp_mark;            /* the row the diff compares against, -1: the nearest fitted row above */
+    int64_t cmp_elapsed[TUI_MAX_BUDGETS];
+    fit_plan_t *cmp[TUI_MAX_BUDGETS];
+    int64_t cmp_reused, cmp_lowered;
+    bool cmp_stale;          /* the routine changed since the budgets were fitted */
+    int32_t fit_cap;         /* candidate cap of the next fit, -1 the default */
+    int32_t cap;             /* the cap C set for every fit that follows, -1 the default */
+    bool cmp_show_best;      /* a best row per budget (x) */
+    best_plan_t cmp_best[TUI_MAX_BUDGETS];
+
+    /* plans */
+    stored_plan_t *plans;
+    int n_plans, plan_sel, plan_top, sort_col;
+    int64_t plan_focus;      /* a plan just saved, selected when Plans next lists */
+    char export_path[512];   /* the last path e wrote to, offered again */
+    bool sort_rev;
+    int *order;
+    int n_order;
+    bool *marked;
+
+    /* two plans on one arena, from Plans or Compare */
+    tui_pair_t pair;
+} tui_t;
+
+#endif

@@ -36,6 +36,9 @@ typedef struct cmdline {
     const char *dtype;       /* gen */
     const char *svg;         /* layout: the arena as SVG */
     bool raw;                /* export: text cells as stored, no leading ' */
+    bool version;            /* --version: say it, run nothing */
+    const char *completion;  /* --completion SHELL: print the script (completion.h) */
+    const char *names;       /* --names KIND: the names a completion offers */
     const char **pos;        /* positional arguments */
     int n_pos;
 } cmdline_t;

@@ -7,14 +7,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "datadir.h"
 #include "library.h"
 #include "model/hlo.h"
 #include "plan/fit.h"
 #include "profiles.h"
-
-#ifndef RS_SAMPLES_DIR
-#define RS_SAMPLES_DIR "samples"
-#endif
 
 int target_read_file(const char *path, char **text, size_t *len, rs_error_t *err)
 {
@@ -73,10 +70,7 @@ int target_read_file(const char *path, char **text, size_t *len, rs_error_t *err
 
 int target_bundled_profiles(profile_list_t *out, rs_error_t *err)
 {
-    const char *path = getenv("RS_PROFILES");
-    if (!path || !*path)
-        path = RS_SAMPLES_DIR "/profiles.csv";
-    return profiles_read(path, out, err);
+    return profiles_read(datadir_profiles(), out, err);
 }
 
 int target_find_profile(const char *name, profile_t *out, rs_error_t *err)

@@ -44,11 +44,10 @@ void target_free(target_t *t);
  * is not found is an error at the file's line. */
 int target_settings(const cmdline_t *c, target_t *t, rs_error_t *err);
 
-/* The bundled profiles CSV ($RS_PROFILES, else the samples/profiles.csv
- * this binary was built with); free with profiles_free. */
+/* The bundled profiles CSV ($RS_PROFILES, else samples/profiles.csv where
+ * datadir.h finds it); free with profiles_free. */
 int target_bundled_profiles(profile_list_t *out, rs_error_t *err);
-/* Finds profile name in the bundled profiles CSV ($RS_PROFILES, else the
- * samples/profiles.csv this binary was built with). */
+/* Finds profile name in the bundled profiles CSV (as above). */
 int target_find_profile(const char *name, profile_t *out, rs_error_t *err);
 
 /* A root fit context for t: its routine, bindings, config, and its --inline

@@ -4,22 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datadir.h"
 #include "model/lex.h"
-
-#ifndef RS_THEMES_DIR
-#define RS_THEMES_DIR "themes"
-#endif
 
 static const char *SLOTS[T_COUNT] = { "normal", "header", "status", "selected", "help", "error", "dim", "peak",
                                       "budget", "curve", "resident", "intermediate", "output", "candidate",
                                       "rejected", "accepted", "held", "discarded" };
 static const char *COLOURS[] = { "black", "red", "green", "yellow", "blue", "magenta", "cyan", "white" };
 
-const char *theme_dir(void)
-{
-    const char *env = getenv("RS_THEMES");
-    return env && *env ? env : RS_THEMES_DIR;
-}
+const char *theme_dir(void) { return datadir_themes(); }
 
 const char *theme_slot_name(theme_slot_t s) { return (unsigned)s < T_COUNT ? SLOTS[s] : "?"; }
 

@@ -26,8 +26,8 @@ typedef struct theme {
  * in dir.  Errors name the file, line and column. */
 int theme_load(const char *name, const char *dir, theme_t *t, rs_error_t *err);
 
-/* Where themes named without a path are: $RS_THEMES, else the themes/
- * this binary was built with. */
+/* Where themes named without a path are: $RS_THEMES, else the installed
+ * themes beside the binary, else the source tree's (datadir.h). */
 const char *theme_dir(void);
 
 /* The built-in fallback (the default theme's values). */

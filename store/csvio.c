@@ -206,6 +206,14 @@ int csvio_write_field(FILE *f, const char *s, size_t len)
     return csv_fwrite(f, s, len);
 }
 
+#define CSVIO_STR2(x) #x
+#define CSVIO_STR(x) CSVIO_STR2(x)
+
+const char *csvio_libcsv_version(void)
+{
+    return CSVIO_STR(CSV_MAJOR) "." CSVIO_STR(CSV_MINOR) "." CSVIO_STR(CSV_RELEASE);
+}
+
 int csvio_col_after(const csvio_row_t *row)
 {
     if (row->n == 0 || !row->one_line)

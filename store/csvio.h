@@ -30,6 +30,10 @@ int csvio_read_file(const char *path, csvio_row_fn fn, void *ud, rs_error_t *err
 /* The same over an open stream; path names it in errors. */
 int csvio_read_stream(FILE *f, const char *path, csvio_row_fn fn, void *ud, rs_error_t *err);
 
+/* libcsv's version ("3.0.3"), from the header it was built with: the
+ * library has no call that says its own. */
+const char *csvio_libcsv_version(void);
+
 /* Writes one field, quoted only when it holds a comma, quote, CR or LF. */
 int csvio_write_field(FILE *f, const char *s, size_t len);
 

@@ -12,14 +12,18 @@
 #include "rebuild.h"
 #include "wfile.h"
 
+static const char *WHAT_NAMES[] = { "plans", "flips", "events", "layout" };
+#define N_WHAT ((int)(sizeof WHAT_NAMES / sizeof WHAT_NAMES[0]))
+
 int export_what_parse(const char *s)
 {
-    static const char *names[] = { "plans", "flips", "events", "layout" };
-    for (int i = 0; i < 4; i++)
-        if (strcmp(names[i], s) == 0)
+    for (int i = 0; i < N_WHAT; i++)
+        if (strcmp(WHAT_NAMES[i], s) == 0)
             return i;
     return -1;
 }
+
+const char *export_what_name(int i) { return i >= 0 && i < N_WHAT ? WHAT_NAMES[i] : NULL; }
 
 /* Whether text cells go out verbatim: set for the length of one export
  * (the tool writes one at a time). */

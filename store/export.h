@@ -12,6 +12,8 @@ typedef enum export_what { EXPORT_PLANS, EXPORT_FLIPS, EXPORT_EVENTS, EXPORT_LAY
 
 /* "plans", "flips", "events", "layout", or -1. */
 int export_what_parse(const char *s);
+/* The name of export kind i ("plans", ...), NULL past the last. */
+const char *export_what_name(int i);
 
 /* Writes plans[0..n) (flips and events loaded) as what to path, whole (a
  * temporary file renamed into place).  EXPORT_LAYOUT writes the final arena

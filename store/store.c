@@ -246,6 +246,8 @@ void store_rollback(store_t *s)
     s->in_tx = false;
 }
 
+const char *store_sqlite_version(void) { return sqlite3_libversion(); }
+
 int store_schema_version(store_t *s)
 {
     sqlite3_stmt *st;

@@ -44,6 +44,9 @@ void store_rollback(store_t *s);
 /* The schema version of the open store. */
 int store_schema_version(store_t *s);
 
+/* The SQLite library's version as it runs ("3.40.1"), for --version. */
+const char *store_sqlite_version(void);
+
 /* For tests and tools: the underlying sqlite3 handle. */
 struct sqlite3 *store_db(store_t *s);
 

@@ -5,11 +5,13 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/completion.h"
 #include "config.h"
 #include "fail.h"
 #include "layout/arena.h"
 #include "layout/layout.h"
 #include "model/units.h"
+#include "version.h"
 
 #define M(cmd) (1u << (cmd))
 #define COMMON (M(CMD_SCORE) | M(CMD_FIT) | M(CMD_SWEEP))
@@ -89,7 +91,7 @@ static const opt_entry_t OPTIONS[] = {
     { "--audit", NULL, OPT_FLAG, F(audit), 0, M(CMD_FIT) | M(CMD_SWEEP), "      re-lower on every reuse and compare" },
     { "--log-memory-budget", NULL, OPT_FLAG, F(log_budget), 0, M(CMD_FIT) | M(CMD_SWEEP) | M(CMD_CONFIG),
       "      log each candidate the cap drops (stderr)" },
-    { "--strategy", NULL, OPT_STR, F(strategy), 0, M(CMD_LAYOUT), "S     layout strategy (greedy, tight)" },
+    { "--strategy", NULL, OPT_STR, F(strategy), 0, M(CMD_LAYOUT), "S     layout strategy: " LAYOUT_STRATEGY_NAMES },
     { "--time-limit", NULL, OPT_SECONDS, F(time_limit), 0, M(CMD_LAYOUT) | M(CMD_FIT),
       "S     tight, fit --exact/--improve: stop searching after S seconds" },
     { "--exact", NULL, OPT_FLAG, F(exact), 0, M(CMD_FIT), "      also the best plan over every candidate subset" },
@@ -102,6 +104,9 @@ static const opt_entry_t OPTIONS[] = {
     { "--layers", NULL, OPT_INT, F(layers), 0, M(CMD_GEN), "N     layers (blocks, levels) to generate" },
     { "--dtype", NULL, OPT_STR, F(dtype), 0, M(CMD_GEN), "T     element type of what gen writes" },
     { "--raw", NULL, OPT_FLAG, F(raw), 0, M(CMD_EXPORT), "      text cells verbatim (no ' before = + - @)" },
+    { "--version", "-V", OPT_FLAG, F(version), 0, ANY, "      print the version and the SQLite, ncurses, libcsv ones" },
+    { "--completion", NULL, OPT_STR, F(completion), 0, ANY, "SHELL print the completion script for SHELL (bash)" },
+    { "--names", NULL, OPT_STR, F(names), 0, ANY, "KIND  list themes, profiles, routines or plans (completion)" },
 };
 #undef F
 #define N_OPTIONS ((int)(sizeof OPTIONS / sizeof OPTIONS[0]))
@@ -261,6 +266,13 @@ void cli_free(cmdline_t *c)
 
 int cli_run(const cmdline_t *c)
 {
+    /* what the tool says about itself needs no configuration file */
+    if (c->version) {
+        version_print(stdout);
+        return 0;
+    }
+    if (c->completion || c->names)
+        return completion_run(c);
     config_t cfg;
     rs_error_t err;
     error_clear(&err);
@@ -273,3 +285,33 @@ int cli_run(const cmdline_t *c)
     return status;
 }
 
+
+bool cli_command_doc(int i, cli_command_doc_t *out)
+{
+    if (i < 0 || i >= CMD_COUNT)
+        return false;
+    const cmd_entry_t *e = &COMMANDS[i];
+    *out = (cli_command_doc_t){ e->name, e->args, e->summary, e->min_pos, e->max_pos };
+    return true;
+}
+
+bool cli_option_doc(int i, cli_option_doc_t *out)
+{
+    if (i < 0 || i >= N_OPTIONS)
+        return false;
+    const opt_entry_t *o = &OPTIONS[i];
+    memset(out, 0, sizeof *out);
+    out->name = o->name;
+    out->short_name = o->short_name;
+    out->repeatable = o->kind == OPT_LIST;
+    out->commands = o->commands == ANY ? CLI_ANY_COMMAND : o->commands & CLI_ANY_COMMAND;
+    /* the help is "PLACEHOLDER  text" for an option with a value, "      text" for a flag */
+    const char *h = o->help;
+    if (o->kind != OPT_FLAG) {
+        size_t n = strcspn(h, " ");
+        snprintf(out->value, sizeof out->value, "%.*s", (int)n, h);
+        h += n;
+    }
+    out->help = h + strspn(h, " ");
+    return true;
+}

@@ -29,6 +29,30 @@ int cli_run(const cmdline_t *c);
 /* Usage text, generated from the tables. */
 void cli_usage(FILE *f);
 
+/* Every command's bit (1u << enum cmd_id). */
+#define CLI_ANY_COMMAND ((1u << CMD_COUNT) - 1)
+
+/* A row of the command table, for what is generated from it (the manual
+ * page, the shell completion). */
+typedef struct cli_command_doc {
+    const char *name, *args, *summary;
+    int min_pos, max_pos; /* positional arguments it takes */
+} cli_command_doc_t;
+
+/* A row of the option table, likewise: value is the placeholder of its
+ * value ("PATH"; empty for a flag), help the text after it. */
+typedef struct cli_option_doc {
+    const char *name, *short_name; /* "--output", "-o" or NULL */
+    char value[24];
+    const char *help;
+    bool repeatable;
+    unsigned commands; /* bit per command that accepts it; CLI_ANY_COMMAND: all */
+} cli_option_doc_t;
+
+/* Row i of the command (option) table into out; false past the last row. */
+bool cli_command_doc(int i, cli_command_doc_t *out);
+bool cli_option_doc(int i, cli_option_doc_t *out);
+
 /* Subcommands (app/cmd_*.c). */
 int cmd_score(const cmdline_t *c);
 int cmd_layout(const cmdline_t *c);

@@ -1,6 +1,8 @@
 #include "tui/keymap.h"
 
 #include <curses.h>
+#include <stdio.h>
+#include <string.h>
 
 #define S(x) (1u << (x))
 #define CTRL(c) ((c) & 0x1f)
@@ -122,4 +124,34 @@ const char *keymap_screen_name(screen_id_t s)
 {
     static const char *names[SCR_COUNT] = { "Session", "Arena", "Fit", "Compare", "Plans" };
     return (unsigned)s < SCR_COUNT ? names[s] : "?";
+}
+
+/* Row r is in the part of screen s's keys that row i is in: the screen's
+ * own rows, or those that work everywhere. */
+static bool same_part(screen_id_t s, const key_entry_t *i, const key_entry_t *r)
+{
+    return (r->screens & (1u << s)) && (r->screens == KEYS_ALL) == (i->screens == KEYS_ALL);
+}
+
+bool keymap_keys_for(screen_id_t s, int i, const char *sep, char *buf, size_t n)
+{
+    int count = (int)(sizeof KEYS / sizeof KEYS[0]);
+    if (n)
+        buf[0] = 0;
+    if (i < 0 || i >= count || !(KEYS[i].screens & (1u << s)))
+        return false;
+    for (int j = 0; j < i; j++)
+        if (KEYS[j].action == KEYS[i].action && same_part(s, &KEYS[i], &KEYS[j]))
+            return false;
+    size_t w = 0;
+    for (int j = i; j < count; j++) {
+        if (KEYS[j].action != KEYS[i].action || !same_part(s, &KEYS[i], &KEYS[j]))
+            continue;
+        bool seen = false; /* Enter is both '\n' and KEY_ENTER */
+        for (int q = i; q < j && !seen; q++)
+            seen = KEYS[q].action == KEYS[i].action && strcmp(KEYS[q].key_name, KEYS[j].key_name) == 0;
+        if (!seen && w < n)
+            w += (size_t)snprintf(buf + w, n - w, "%s%s", w ? sep : "", KEYS[j].key_name);
+    }
+    return true;
 }

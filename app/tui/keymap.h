@@ -4,6 +4,9 @@
 #ifndef RS_KEYMAP_H
 #define RS_KEYMAP_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 typedef enum screen_id { SCR_SESSION, SCR_ARENA, SCR_FIT, SCR_COMPARE, SCR_PLANS, SCR_COUNT } screen_id_t;
 
 typedef enum action {
@@ -45,6 +48,13 @@ action_t keymap_lookup(screen_id_t s, int key);
 
 /* The table's rows, for the help overlay. */
 const key_entry_t *keymap_entries(int *n);
+
+/* The keys of row i's action on screen s, joined by sep ("Up, k"), into
+ * buf: among the screen's own rows when row i is one, else among those that
+ * work everywhere, as the help overlay lists them.  False (buf empty) when
+ * row i is not on screen s or an earlier row of its part has the action,
+ * whose line names them all.  For the generated manual page. */
+bool keymap_keys_for(screen_id_t s, int i, const char *sep, char *buf, size_t n);
 
 /* The screen's title ("Session", "Arena", ...). */
 const char *keymap_screen_name(screen_id_t s);

@@ -37,15 +37,24 @@ static bool is_dir(const char *path)
 static bool beside_binary(const char *sub, char *buf, size_t n)
 {
     char exe[PATH_MAX];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len <= 0)
+    ssize_t got = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (got <= 0)
         return false;
-    exe[len] = 0;
+    exe[got] = 0;
     char *slash = strrchr(exe, '/');
     if (!slash)
         return false;
     *slash = 0;
-    return (size_t)snprintf(buf, n, "%s/%s/%s", exe, RS_DATADIR_REL, sub) < n;
+    /* EXE/../share read as EXE's parent/share, so messages name the place */
+    char rel[] = RS_DATADIR_REL;
+    for (char *part = strtok(rel, "/"); part; part = strtok(NULL, "/")) {
+        size_t len = strlen(exe);
+        if (strcmp(part, "..") == 0 && (slash = strrchr(exe, '/')) != NULL)
+            *(slash == exe ? slash + 1 : slash) = 0;
+        else if (strcmp(part, ".") != 0 && len + strlen(part) + 2 < sizeof exe)
+            snprintf(exe + len, sizeof exe - len, "%s%s", len && exe[len - 1] == '/' ? "" : "/", part);
+    }
+    return (size_t)snprintf(buf, n, "%s/%s", exe, sub) < n;
 }
 
 /* The installed folder when it is there, else the source tree's when that

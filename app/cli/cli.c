@@ -104,9 +104,9 @@ static const opt_entry_t OPTIONS[] = {
     { "--layers", NULL, OPT_INT, F(layers), 0, M(CMD_GEN), "N     layers (blocks, levels) to generate" },
     { "--dtype", NULL, OPT_STR, F(dtype), 0, M(CMD_GEN), "T     element type of what gen writes" },
     { "--raw", NULL, OPT_FLAG, F(raw), 0, M(CMD_EXPORT), "      text cells verbatim (no ' before = + - @)" },
-    { "--version", "-V", OPT_FLAG, F(version), 0, ANY, "      print the version and the SQLite, ncurses, libcsv ones" },
-    { "--completion", NULL, OPT_STR, F(completion), 0, ANY, "SHELL print the completion script for SHELL (bash)" },
-    { "--names", NULL, OPT_STR, F(names), 0, ANY, "KIND  list themes, profiles, routines or plans (completion)" },
+    { "--version", "-V", OPT_FLAG, F(version), 0, ANY, "      the version, then SQLite's, ncurses' and libcsv's" },
+    { "--completion", NULL, OPT_STR, F(completion), 0, ANY, "SHELL the completion script for SHELL (bash)" },
+    { "--names", NULL, OPT_STR, F(names), 0, ANY, "KIND  list themes, profiles, routines or plans" },
 };
 #undef F
 #define N_OPTIONS ((int)(sizeof OPTIONS / sizeof OPTIONS[0]))

@@ -183,9 +183,10 @@ def the_manual_page_renders():
     text = re.sub(r".\x08", "", p.stdout)
     check(p.returncode == 0 and not p.stderr.strip(), p.stderr)
     check(re.search(r"^NAME\n +rematscope - ", text, re.M) and "--max-candidates N" in text, text[:500])
-    # man finds it by name under the prefix's share/man
+    # man finds it by name: share/man beside a bin/ on the PATH
+    env.pop("MANPATH", None)
     p = subprocess.run(["man", "-w", "rematscope"], capture_output=True, text=True,
-                       env=dict(env, MANPATH=os.path.join(MOVED, "share", "man")))
+                       env=dict(env, PATH=os.path.join(MOVED, "bin") + ":/usr/bin:/bin"))
     check(p.stdout.strip() == page, f"man -w: {p.stdout} {p.stderr}")
     p = subprocess.run(["groff", "-man", "-ww", "-z", page], capture_output=True, text=True)
     check(p.returncode == 0 and not p.stderr, p.stderr)

@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/json.h"
+#include "datadir.h"
 #include "export.h"
 #include "fail.h"
 #include "import.h"
@@ -127,7 +128,7 @@ int cmd_profiles(const cmdline_t *c)
                    (int)p[i].max_inline_depth, (double)p[i].flops_per_s, (double)p[i].bytes_per_s);
         }
         if (!n)
-            printf("(no profiles: rematscope import samples/profiles.csv)\n");
+            printf("(no profiles: rematscope import %s)\n", text_shown(datadir_profiles()));
     }
     free(p);
     store_close(s);

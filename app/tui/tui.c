@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "datadir.h"
 #include "fail.h"
 #include "import.h"
 #include "model/units.h"
@@ -419,7 +420,8 @@ int tui_run(const cmdline_t *c)
         if (strcmp(t->profiles[i].name, profile) == 0)
             t->profile = i;
     if (t->n_routines == 0)
-        tui_status(t, false, "no routines yet: press i to import a file (samples/ has some), ? for help");
+        tui_status(t, false, "no routines yet: press i to import a file or folder (%s has samples), ? for help",
+                   datadir_samples());
     else
         tui_status(t, false, "%d routines, %d profiles: Enter opens a routine, Tab switches to profiles, ? help",
                    t->n_routines, t->n_profiles);

@@ -86,15 +86,23 @@ static void roff_usage(FILE *f, const char *s)
 
 /* ---- what the tables hold ------------------------------------------------------------ */
 
+/* "\fBscore\fR ROUTINE [common] [--json]": the command's name in bold,
+ * its usage as roff_usage sets it, a line of its own. */
+static void roff_command(FILE *f, const cli_command_doc_t *c)
+{
+    fprintf(f, "\\fB");
+    roff_text(f, c->name);
+    fprintf(f, "\\fR ");
+    roff_usage(f, c->args);
+    fputc('\n', f);
+}
+
 static void write_synopsis(FILE *f)
 {
     cli_command_doc_t c;
-    for (int i = 0; cli_command_doc(i, &c); i++) {
-        fprintf(f, ".SY rematscope\n\\fB");
-        roff_text(f, c.name);
-        fprintf(f, "\\fR ");
-        roff_usage(f, c.args);
-        fputc('\n', f); /* one block: the template's .YS ends it */
+    for (int i = 0; cli_command_doc(i, &c); i++) { /* one block: the template's .YS ends it */
+        fprintf(f, ".SY rematscope\n");
+        roff_command(f, &c);
     }
 }
 
@@ -110,11 +118,8 @@ static void write_commands(FILE *f)
 {
     cli_command_doc_t c;
     for (int i = 0; cli_command_doc(i, &c); i++) {
-        fprintf(f, ".TP\n\\fBrematscope ");
-        roff_text(f, c.name);
-        fprintf(f, "\\fR ");
-        roff_usage(f, c.args);
-        fputc('\n', f);
+        fprintf(f, ".TP\n\\fBrematscope\\fR ");
+        roff_command(f, &c);
         roff_sentence(f, c.summary);
     }
 }

@@ -130,6 +130,10 @@ def man_page_renders_without_warnings():
                  "CONFIGURATION FILE", "FILES", "ENVIRONMENT", "EXIT STATUS", "EXAMPLES"):
         check(re.search(r"^%s$" % name, text, re.M), f"no {name} section")
     check(f"rematscope {project_version()}" in text, "the footer has no version")
+    # what whatis and apropos will index: NAME's one line
+    p = subprocess.run(["lexgrog", MAN], capture_output=True, text=True)
+    check(p.returncode == 0 and p.stdout.strip().endswith(
+        '"rematscope - plan what a tensor compiler recomputes instead of storing, to fit a memory budget"'), p.stdout)
 
 
 @test

@@ -285,7 +285,6 @@ int cli_run(const cmdline_t *c)
     return status;
 }
 
-
 bool cli_command_doc(int i, cli_command_doc_t *out)
 {
     if (i < 0 || i >= CMD_COUNT)

@@ -247,7 +247,7 @@ def man_page_has_the_bert_example_and_the_environment():
 
 @test
 def docgen_refuses_a_template_that_leaves_something_out():
-    tmpl = source("doc/rematscope.1.in")
+    tmpl = source("app/doc/rematscope.1.in")
     out = os.path.join(TMP, "page.1")
     for cut, needle in (("@KEYS Fit@\n", "no @KEYS Fit@"), ("@KEYS everywhere@\n", "no @KEYS everywhere@"),
                         (".B max_inline_depth\n", "max_inline_depth is not described")):

@@ -1,5 +1,5 @@
 /* manpage: the manual page, rematscope(1), written from a template of
- * hand-written roff (doc/rematscope.1.in) filled with what the tables
+ * hand-written roff (app/doc/rematscope.1.in) filled with what the tables
  * hold: the commands and options (cli.h) and each screen's keys
  * (keymap.h), so the page says what the parser and the TUI do. */
 #ifndef RS_MANPAGE_H

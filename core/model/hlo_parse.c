@@ -115,6 +115,31 @@ static int parse_shape(hp_t *p, shape_t *sh, int64_t *dims, bool sig, int depth)
     return RS_OK;
 }
 
+bool hlo_shape_leaf(const hp_t *p, size_t pos, const int64_t *path, int32_t n, int64_t *bytes)
+{
+    /* the shape parsed once already: read again from a copy, which cannot fail */
+    rs_error_t err;
+    hp_t q = *p;
+    q.err = &err;
+    q.pos = pos;
+    shape_t sh;
+    for (int32_t d = 0; d < n; d++) {
+        if (hlo_skip_ws(&q) || !hlo_accept(&q, '('))
+            return false; /* an array or a token has no elements */
+        for (int64_t k = 0; k < path[d]; k++) {
+            bool done;
+            if (parse_shape(&q, &sh, NULL, false, 1) || hlo_list_sep(&q, ')', "", &done) || done)
+                return false; /* fewer elements than the index */
+        }
+        if (hlo_skip_ws(&q) || hlo_peek(&q) == ')')
+            return false;
+    }
+    if (parse_shape(&q, &sh, NULL, false, 1) || !sh.array)
+        return false;
+    *bytes = sh.bytes;
+    return true;
+}
+
 /* ---- the instruction ------------------------------------------------------ */
 
 static const struct {
@@ -390,6 +415,7 @@ static int parse_instruction(hp_t *p, int32_t ci)
     if (vec_reserve((void **)&p->dims, &p->cap_dims, (int64_t)p->n_dims + 64, sizeof *p->dims))
         return hlo_oom(p);
     shape_t sh;
+    in->shape_pos = p->pos;
     if ((rc = parse_shape(p, &sh, p->dims + p->n_dims, false, 0)))
         return rc;
     in->array = sh.array;
@@ -422,6 +448,8 @@ static int parse_instruction(hp_t *p, int32_t ci)
         if ((rc = hlo_skip_value(p, &v)))
             return rc;
         in->opd_off = p->n_opds;
+        if (in->cls == OPC_PARAMETER)
+            in->index = find_number_after(p, v, ""); /* -1 when it says none */
     } else if ((rc = parse_operands(p, in, c))) {
         return rc;
     }
@@ -575,7 +603,13 @@ int hlo_parse_module(hp_t *p)
             break;
         slice_t key, v;
         if ((rc = hlo_read_name(p, &key, "a module attribute")) || (rc = hlo_expect(p, '=', "'=' after the attribute name")) ||
-            (rc = hlo_skip_ws(p)) || (rc = hlo_skip_value(p, &v)))
+            (rc = hlo_skip_ws(p)))
+            return rc;
+        if (hlo_slice_is(p, key, "input_output_alias"))
+            rc = hlo_parse_alias(p);
+        else
+            rc = hlo_skip_value(p, &v);
+        if (rc)
             return rc;
     }
     for (;;) {

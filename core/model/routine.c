@@ -15,6 +15,7 @@ void routine_free(routine_t *r)
     free(r->nodes);
     free(r->steps);
     free(r->args);
+    free(r->into);
     free(r->bind_value);
     free(r->bind_set);
     expr_syms_free(&r->syms);
@@ -30,6 +31,19 @@ void routine_free(routine_t *r)
 int32_t routine_find_node(const routine_t *r, const char *name)
 {
     return strmap_get(r->node_map, name, strlen(name));
+}
+
+int32_t routine_into(const routine_t *r, int32_t i)
+{
+    int32_t lo = 0, hi = r->n_into;
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (r->into[mid].node < i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < r->n_into && r->into[lo].node == i ? r->into[lo].input : -1;
 }
 
 const char *routine_node_origin(const routine_t *r, int32_t i, char *buf, size_t n)

@@ -46,6 +46,25 @@ int32_t routine_into(const routine_t *r, int32_t i)
     return lo < r->n_into && r->into[lo].node == i ? r->into[lo].input : -1;
 }
 
+const char *routine_into_text(const routine_t *r, int32_t i, char *buf, size_t n)
+{
+    buf[0] = 0;
+    int32_t x = routine_into(r, i);
+    if (x >= 0) {
+        snprintf(buf, n, "written into %s's buffer: donated", r->nodes[x].name);
+        return buf;
+    }
+    int32_t first = -1, count = 0;
+    for (int32_t k = 0; k < r->n_into; k++)
+        if (r->into[k].input == i && count++ == 0)
+            first = r->into[k].node;
+    if (count == 1)
+        snprintf(buf, n, "takes %s's result: donated", r->nodes[first].name);
+    else if (count > 1)
+        snprintf(buf, n, "takes %s's result and %d more: donated", r->nodes[first].name, (int)count - 1);
+    return buf;
+}
+
 const char *routine_node_origin(const routine_t *r, int32_t i, char *buf, size_t n)
 {
     const routine_node_t *nd = &r->nodes[i];

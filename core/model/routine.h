@@ -123,6 +123,12 @@ int32_t routine_find_node(const routine_t *r, const char *name);
 /* The input node i is written into (`@into`), or -1.  O(log n_into). */
 int32_t routine_into(const routine_t *r, int32_t i);
 
+/* What donation means for node i, for a pane or a tooltip: "written into
+ * P's buffer: donated" for an @into node, "takes N's result: donated" (",
+ * and K more") for an input others are written into, "" otherwise.
+ * Returns buf. */
+const char *routine_into_text(const routine_t *r, int32_t i, char *buf, size_t n);
+
 /* Where node i came from, for one line of a table or a pane: "HLO_NAME
  * OP_NAME FILE:LINE" with what is known (the HLO name only when it differs
  * from the node's), "" when nothing is.  Returns buf. */

@@ -238,6 +238,19 @@ static void test_into(void **state)
     assert_int_equal(routine_into(r, tr_node(&t, "g")), -1);
     assert_int_equal(routine_into(r, tr_node(&t, "w")), -1);
     assert_int_equal(r->n_into, 4);
+    /* what a pane or a tooltip says of each */
+    char buf[128];
+    assert_string_equal(routine_into_text(r, m2, buf, sizeof buf), "written into m's buffer: donated");
+    assert_string_equal(routine_into_text(r, tr_node(&t, "w"), buf, sizeof buf),
+                        "takes w2's result and 1 more: donated");
+    assert_string_equal(routine_into_text(r, tr_node(&t, "m"), buf, sizeof buf),
+                        "takes m2's result and 1 more: donated");
+    assert_string_equal(routine_into_text(r, tr_node(&t, "g"), buf, sizeof buf), "");
+    assert_string_equal(routine_into_text(r, tr_node(&t, "lr"), buf, sizeof buf), "");
+    tr_free(&t);
+    tr_load(&t, "routine e\ninput a [2]\ninput b [2]\nc = f(a) [2] @into(b)\n");
+    assert_string_equal(routine_into_text(t.r, tr_node(&t, "b"), buf, sizeof buf), "takes c's result: donated");
+    assert_string_equal(routine_into_text(t.r, tr_node(&t, "a"), buf, sizeof buf), "");
     tr_free(&t);
     const char *head = "routine d\ninput w [8]\nparam c [8]\ng = f(w) [8]\n";
     char text[512];

@@ -115,31 +115,52 @@ static int32_t param_of(const param_node_t *pn, int32_t n, int64_t number)
     return lo < n && pn[lo].number == number ? pn[lo].node : -1;
 }
 
+/* The shape trees of the instructions an index has been followed into,
+ * each built once: a file's pairs cost time linear in the file, however
+ * many descend into one wide tuple. */
+typedef struct trees {
+    shape_tree_t t;
+    int32_t *root; /* per ENTRY instruction: its tree's root, or -1 */
+} trees_t;
+
 /* The node output leaf a names and the leaf's bytes: followed from the
  * ROOT through tuple instructions (and the aliases forwarding one), then
  * into the shape of what it reaches; -1 when a names no array leaf of
  * exactly one node. */
-static int32_t leaf_node(const hp_t *p, const comp_t *c, const entry_map_t *m, int32_t root, const alias_pair_t *a,
-                         int64_t *bytes)
+static int leaf_node(hp_t *p, const comp_t *c, const entry_map_t *m, int32_t root, const alias_pair_t *a,
+                     trees_t *tr, int64_t *bytes, int32_t *node)
 {
     const int64_t *path = p->alias_path + a->path_off;
     int32_t cur = root, d = 0;
+    *node = -1;
     for (; d < a->path_len && m->tsrc[cur] >= 0; d++) {
         const ins_t *t = &p->ins[c->first + m->tsrc[cur]];
         if (path[d] >= t->nopd)
-            return -1;
+            return RS_OK;
         cur = p->opds[t->opd_off + path[d]] - c->first;
     }
     const ins_t *in = &p->ins[c->first + cur];
     if (d < a->path_len) {
-        if (!hlo_shape_leaf(p, in->shape_pos, path + d, a->path_len - d, bytes))
-            return -1;
+        int rc;
+        if (tr->root[cur] < 0 && (rc = hlo_shape_tree(p, in->shape_pos, &tr->t, &tr->root[cur])))
+            return rc;
+        const shape_node_t *sn = &tr->t.node[tr->root[cur]];
+        for (; d < a->path_len; d++) {
+            if (sn->n_kids < 0 || path[d] >= sn->n_kids)
+                return RS_OK; /* an array or a token has no elements; an index past the end */
+            sn = &tr->t.node[tr->t.kid[sn->kids + path[d]]];
+        }
+        if (sn->n_kids != -1)
+            return RS_OK; /* a tuple, or a token */
+        *bytes = sn->bytes;
     } else if (m->tsrc[cur] >= 0 || !in->array) {
-        return -1; /* a tuple, or a token */
+        return RS_OK; /* a tuple, or a token */
     } else {
         *bytes = in->bytes;
     }
-    return m->res_len[cur] == 1 ? m->res[m->res_off[cur]] : -1;
+    if (m->res_len[cur] == 1)
+        *node = m->res[m->res_off[cur]];
+    return RS_OK;
 }
 
 int hlo_donate(hp_t *p, const comp_t *c, const entry_map_t *m, int32_t root, const int32_t *node_ins, int32_t nn,
@@ -159,11 +180,16 @@ int hlo_donate(hp_t *p, const comp_t *c, const entry_map_t *m, int32_t root, con
             pn[np++] = (param_node_t){ in->index, j };
     }
     qsort(pn, (size_t)np, sizeof *pn, by_number);
-    for (int32_t k = 0; k < p->n_alias; k++) {
+    trees_t tr = { { 0 }, malloc(((size_t)c->n + 1) * sizeof *tr.root) };
+    int rc = tr.root ? RS_OK : hlo_oom(p);
+    for (int32_t k = 0; !rc && k < c->n; k++)
+        tr.root[k] = -1;
+    for (int32_t k = 0; !rc && k < p->n_alias; k++) {
         int64_t leaf = 0;
-        int32_t n = leaf_node(p, c, m, root, &p->alias[k], &leaf);
+        int32_t n;
+        rc = leaf_node(p, c, m, root, &p->alias[k], &tr, &leaf, &n);
         int32_t param = param_of(pn, np, p->alias[k].param);
-        if (n < 0 || param < 0)
+        if (rc || n < 0 || param < 0)
             continue;
         const ins_t *in = &p->ins[c->first + node_ins[n]];
         if (in->cls == OPC_PARAMETER || in->cls == OPC_CONSTANT)
@@ -180,5 +206,8 @@ int hlo_donate(hp_t *p, const comp_t *c, const entry_map_t *m, int32_t root, con
         }
     }
     free(pn);
-    return RS_OK;
+    free(tr.root);
+    free(tr.t.node);
+    free(tr.t.kid);
+    return rc;
 }

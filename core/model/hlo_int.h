@@ -167,10 +167,25 @@ int hlo_cost_direct(hp_t *p, ins_t *in, const int64_t *contract, int32_t n_contr
  * count, conditional, call); a computation that calls itself is an error. */
 int hlo_cost_calls(hp_t *p);
 
-/* The shape that starts at s[pos] (an instruction's), followed down
- * path[0..n): true with its bytes when that names an array leaf; false when
- * it names a tuple, a token or nothing. */
-bool hlo_shape_leaf(const hp_t *p, size_t pos, const int64_t *path, int32_t n, int64_t *bytes);
+/* Shapes as trees, for following an output index into a tuple-shaped
+ * node: node[i] is an array (n_kids -1, its bytes), a token (-2) or a
+ * tuple whose n_kids children are node[kid[kids..+n_kids)]. */
+typedef struct shape_node {
+    int64_t bytes;
+    int32_t kids, n_kids;
+} shape_node_t;
+
+typedef struct shape_tree {
+    shape_node_t *node;
+    int32_t n, cap;
+    int32_t *kid;
+    int32_t n_kid, cap_kid;
+} shape_tree_t;
+
+/* Appends the tree of the shape that starts at s[pos] (an instruction's,
+ * parsed once already) to t, its root's node index in *root; time linear
+ * in the shape's text. */
+int hlo_shape_tree(hp_t *p, size_t pos, shape_tree_t *t, int32_t *root);
 
 /* The ENTRY's aliases resolved (DESIGN §10): for each instruction k, the
  * nodes it reads as res[res_off[k]..+res_len[k]), and the tuple

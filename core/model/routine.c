@@ -16,6 +16,7 @@ void routine_free(routine_t *r)
     free(r->steps);
     free(r->args);
     free(r->into);
+    free(r->into_by_input);
     free(r->bind_value);
     free(r->bind_set);
     expr_syms_free(&r->syms);
@@ -54,10 +55,18 @@ const char *routine_into_text(const routine_t *r, int32_t i, char *buf, size_t n
         snprintf(buf, n, "written into %s's buffer: donated", r->nodes[x].name);
         return buf;
     }
-    int32_t first = -1, count = 0;
-    for (int32_t k = 0; k < r->n_into; k++)
-        if (r->into[k].input == i && count++ == 0)
-            first = r->into[k].node;
+    /* the first pair of input i in into_by_input, and how many it has */
+    int32_t lo = 0, hi = r->n_into;
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (r->into_by_input[mid].input < i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int32_t first = lo < r->n_into ? r->into_by_input[lo].node : -1, count = 0;
+    while (lo + count < r->n_into && r->into_by_input[lo + count].input == i)
+        count++;
     if (count == 1)
         snprintf(buf, n, "takes %s's result: donated", r->nodes[first].name);
     else if (count > 1)

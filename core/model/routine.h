@@ -86,6 +86,7 @@ typedef struct routine {
     unsigned char *bind_set;
     strmap_t *node_map;     /* name -> node index */
     routine_into_t *into;   /* the @into nodes, ascending by node */
+    routine_into_t *into_by_input; /* the same, ascending by input (then node) */
     int32_t n_into;
     uint8_t format;         /* enum routine_format */
     routine_donation_t donation; /* ROUTINE_HLO: what the reader donated */

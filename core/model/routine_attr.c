@@ -182,3 +182,24 @@ int routine_resolve_into(parse_t *p, const into_ref_t *into, const char *name, s
     *input = x;
     return RS_OK;
 }
+
+static int by_input(const void *a, const void *b)
+{
+    const routine_into_t *x = a, *y = b;
+    if (x->input != y->input)
+        return x->input < y->input ? -1 : 1;
+    return x->node < y->node ? -1 : x->node > y->node;
+}
+
+int routine_index_into(parse_t *p)
+{
+    routine_t *r = p->r;
+    if (!r->n_into)
+        return RS_OK;
+    r->into_by_input = malloc((size_t)r->n_into * sizeof *r->into_by_input);
+    if (!r->into_by_input)
+        return routine_oom(p);
+    memcpy(r->into_by_input, r->into, (size_t)r->n_into * sizeof *r->into);
+    qsort(r->into_by_input, (size_t)r->n_into, sizeof *r->into_by_input, by_input);
+    return RS_OK;
+}

@@ -54,6 +54,9 @@ int routine_resolve_into(parse_t *p, const into_ref_t *into, const char *name, s
  * ascending order, so r->into stays sorted). */
 int routine_add_into(parse_t *p, int32_t node, int32_t input);
 
+/* Once every line is read: r->into_by_input, the @into pairs by input. */
+int routine_index_into(parse_t *p);
+
 /* `hlo="..."`, `op_name="..."`, `source="..."` if the word w[0..wl) names
  * one: *took true and the value stored in *fields[k] (each given once). */
 int routine_parse_origin(parse_t *p, const char *w, size_t wl, int col, char **fields[3], bool *took);

@@ -538,6 +538,8 @@ int routine_parse(const char *path, const char *text, size_t len, routine_t **ou
     if (!rc)
         rc = ensure_bind_slots(&p);
     if (!rc)
+        rc = routine_index_into(&p);
+    if (!rc)
         shrink_to_fit(r);
 done:
     free(p.bind_line);

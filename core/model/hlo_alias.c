@@ -130,7 +130,7 @@ typedef struct trees {
 static int leaf_node(hp_t *p, const comp_t *c, const entry_map_t *m, int32_t root, const alias_pair_t *a,
                      trees_t *tr, int64_t *bytes, int32_t *node)
 {
-    const int64_t *path = p->alias_path + a->path_off;
+    const int64_t *path = a->path_len ? p->alias_path + a->path_off : NULL; /* NULL + 0 is undefined */
     int32_t cur = root, d = 0;
     *node = -1;
     for (; d < a->path_len && m->tsrc[cur] >= 0; d++) {

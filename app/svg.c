@@ -106,6 +106,11 @@ static void write_rects(FILE *f, const svg_arena_t *a, const picture_t *p)
             xml(f, a->name(a->ud, b->node));
             fprintf(f, ": %s (%lld B), steps %lld-%lld, offset %lld, %s", size, (long long)r->bytes,
                     (long long)b->start, (long long)b->end, (long long)b->offset, a->roles[r->role].name);
+            char note[600];
+            if (a->note && a->note(a->ud, b->node, note, sizeof note)[0]) {
+                fputs(", ", f);
+                xml(f, note);
+            }
         } else {
             fprintf(f, "%d %s buffers under a pixel: %s (%lld B) in all; the first ", (int)r->count,
                     a->roles[r->role].name, size, (long long)r->bytes);
@@ -262,10 +267,15 @@ static const char *node_name(const void *ud, int32_t node)
     return ((const routine_t *)ud)->nodes[node].name;
 }
 
+static const char *node_note(const void *ud, int32_t node, char *buf, size_t n)
+{
+    return routine_into_text(ud, node, buf, n);
+}
+
 void svg_routine_arena(svg_arena_t *a, const routine_t *r, const view_buf_t *bufs, int32_t n, int64_t steps,
                        const footprint_t *fp)
 {
-    *a = (svg_arena_t){ .title = r->name, .bufs = bufs, .n = n, .name = node_name, .ud = r,
+    *a = (svg_arena_t){ .title = r->name, .bufs = bufs, .n = n, .name = node_name, .note = node_note, .ud = r,
                         .frame = { SVG_WIDTH, SVG_HEIGHT, 0, steps > 0 ? steps : 1, fp->total, -1,
                                    n ? fp->peak_step : -1, ROLE_COUNT },
                         .roles = SVG_ARENA_ROLES, .live_peak = fp->live_peak };

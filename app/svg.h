@@ -42,10 +42,13 @@ typedef struct svg_arena {
     picture_frame_t frame; /* frame.n_roles roles, described by roles */
     const svg_role_t *roles;
     int64_t live_peak;     /* the max-live bound, labelled on the peak line */
+    /* More about node for its hover title (e.g. donation), "" for nothing;
+     * NULL when there is never more. */
+    const char *(*note)(const void *ud, int32_t node, char *buf, size_t n);
 } svg_arena_t;
 
 /* Fills a for the arena of a scored routine: bufs from view_buffers over
- * steps steps, named after r's nodes, the arena roles, the whole routine
+ * steps steps, named after r's nodes (noting what donation did to each), the arena roles, the whole routine
  * in SVG_WIDTH x SVG_HEIGHT with fp's total, peak step and max live, no
  * budget line.  The caller sets the title and may narrow the steps or add
  * a budget. */

@@ -25,11 +25,12 @@ int view_buffers(const lowering_t *l, const score_detail_t *d, view_buf_t **out,
     for (int32_t i = 0; i < l->n_nodes; i++) {
         if (d->place.is_inline[i])
             continue;
-        uint8_t role = lower_is_resident(l, i)           ? ROLE_RESIDENT
-                       : rejected[i]                     ? ROLE_REJECTED
-                       : (l->flags[i] & FLAG_OUTPUT)     ? ROLE_OUTPUT
-                       : (l->flags[i] & FLAG_PINNED)     ? ROLE_INTERMEDIATE
-                                                         : ROLE_CANDIDATE;
+        lower_role_t lr = lower_role(l, i); /* @into counts as output */
+        uint8_t role = lr == LOWER_RESIDENT  ? ROLE_RESIDENT
+                       : rejected[i]         ? ROLE_REJECTED
+                       : lr == LOWER_OUTPUT  ? ROLE_OUTPUT
+                       : lr == LOWER_PINNED  ? ROLE_INTERMEDIATE
+                                             : ROLE_CANDIDATE;
         b[m++] = (view_buf_t){ d->live.start[i], d->live.end[i], d->offset[i], d->aligned[i], i, role };
     }
     free(rejected);

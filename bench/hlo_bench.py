@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """HLO benchmark (DESIGN §10): builds a ~3 MB dump of about 10k-14k
 instructions from the BERT training step in ../shared/bench/hlo (copies of its
-ENTRY, renamed, as micro-batches of one module; written to a temporary
-folder, never committed), then times the real binary on it: import + score,
+ENTRY, renamed, as micro-batches of one module, each copy's donated output
+aliased as the original's; written to a temporary folder, never committed), then times the real binary on it: import + score,
 fit at 60 % (the default cap of 32, and every candidate), Minimize, and each
 one's peak RSS against the file's size.
 
@@ -28,10 +28,27 @@ sys.exit(p.returncode)
 """
 
 
+def batched_alias(head):
+    """The module line with its input_output_alias pairs repeated for every
+    copy: copy k's ROOT is element k of the batched ROOT, its parameters
+    numbered from 1000 k (DESIGN §10's donated buffers, {k, OUT...})."""
+    line, _, rest = head.partition("\n")
+    m = re.search(r"input_output_alias=\{(.*?)\s*\}(?=,\s*\w+=|\s*$)", line)
+    if not m:
+        return head
+    pairs = re.findall(r"\{([\d,\s]*)\}:\s*\((\d+),\s*(\{[\d,\s]*\})((?:,\s*[\w-]+)?)\)", m.group(1))
+    out = []
+    for k in range(COPIES):
+        for idx, param, pidx, kind in pairs:
+            inner = ", ".join([str(k)] + [i.strip() for i in idx.split(",") if i.strip()])
+            out.append(f"{{{inner}}}: ({int(param) + 1000 * k}, {pidx}{kind})")
+    return line[:m.start()] + "input_output_alias={ " + ", ".join(out) + " }" + line[m.end():] + "\n" + rest
+
+
 def build(path):
     text = open(SRC).read()
     at = text.index("\nENTRY ")
-    head, entry = text[:at + 1], text[at + 1:]
+    head, entry = batched_alias(text[:at + 1]), text[at + 1:]
     sig_end = entry.index("{\n") + 2
     body = entry[sig_end:entry.rindex("}")]
     lines = [l for l in body.split("\n") if l.strip()]

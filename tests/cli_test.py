@@ -744,7 +744,7 @@ def hlo_in_the_store():
     rc, out, err = run("--db", db, "routines", "--json")
     rows = {r["name"]: r for r in json.loads(out)}
     check(rows["jit_train_step"]["kind"] == "hlo" and rows["SyncTensorsGraph.1724"]["kind"] == "hlo", rows)
-    check(len(rows) == 3 + 4, rows.keys())
+    check(len(rows) == len(HLO_SAMPLES) + 4, rows.keys())
     rc, out, err = run("--db", db, "import", MLP)
     rc, out, err = run("--db", db, "routines")
     check(any(l.split()[0] == "mlp_step" and " routine " in l for l in out.splitlines()), out)

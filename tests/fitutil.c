@@ -178,6 +178,8 @@ char *tf_random_routine(unsigned seed)
             flag = " @pinned";
         else if (r == 2)
             flag = " @inline";
+        else if (r == 3)
+            flag = " @into(i0)"; /* written into an input's buffer: holds no bytes */
         unsigned size = next(&s) % 200;
         unsigned cost = 1 + next(&s) % 50;
         w += (size_t)snprintf(buf + w, cap - w, ") [%u] cost=%u%s\n", size, cost, flag);

@@ -32,7 +32,8 @@ void tf_expect_flips(const tf_t *f, int n, const char *const *names, const int64
 /* Index of the first event of kind about node name (NULL: any), or -1. */
 int32_t tf_find_event(const tf_t *f, fit_event_kind_t kind, const char *name);
 
-/* A random routine text (for property tests), deterministic in seed. */
+/* A random routine text (for property tests: @output, @pinned, @inline,
+ * @into and accumulations among its nodes), deterministic in seed. */
 char *tf_random_routine(unsigned seed);
 
 /* Region 1 (P) is the peak; Y's region is next; n1 is neutral everywhere;

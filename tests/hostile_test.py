@@ -207,6 +207,27 @@ def hlo_hundred_megabyte_line():
 
 
 @test
+def a_donated_tuple_of_200k_leaves():
+    """input_output_alias pairs that each follow an index into one wide
+    tuple-shaped node (DESIGN §10): its shape is read once, not once a pair,
+    so 200,000 pairs over a 200,000-leaf fusion finish (within the run's
+    timeout) in memory proportional to the file."""
+    n = 200000
+    shape = "(" + ", ".join("f32[2]" for _ in range(n)) + ")"
+    pairs = ", ".join(f"{{0,{k}}}: (0, {{}})" for k in range(n))
+    text = (f"HloModule h, input_output_alias={{ {pairs} }}\n%fc (x: f32[2]) -> {shape} {{\n"
+            f"  %x = f32[2] parameter(0)\n  ROOT %t = {shape} tuple(" + ", ".join("%x" for _ in range(n)) + ")\n}\n"
+            f"ENTRY %e {{\n  %p = f32[2] parameter(0)\n  %f = {shape} fusion(%p), kind=kLoop, calls=%fc\n"
+            f"  ROOT %o = ({shape}) tuple(%f)\n}}\n")
+    p = path("wide_alias.hlo", text.encode())
+    size_kib = os.path.getsize(p) / 1024
+    rc, out, err, rss = run("score", p)
+    check(rc == 0 and "donated    200000 of 200000 aliased outputs, 1.53 MiB (1600000 B)" in out, err[:300] + out[:300])
+    print(f"  200,000 pairs into one tuple: peak RSS {rss / 1024:.0f} MiB ({rss / size_kib:.1f}x the file)")
+    check(rss < 8 * size_kib, f"peak RSS {rss} KiB for a {size_kib:.0f} KiB file")
+
+
+@test
 def cli_output_escapes_names_and_paths():
     evil = "x\x1b[2J\x07\ny"  # clear screen, bell, newline
     shown = "x\\x1b[2J\\x07\\ny"

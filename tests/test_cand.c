@@ -95,6 +95,31 @@ static void test_candidates(void **state)
     tr_free(&t);
 }
 
+/* An @into node is never a flip candidate (DESIGN §1), whatever its other
+ * flags; a node reading it still is. */
+static void test_into_not_a_candidate(void **state)
+{
+    (void)state;
+    tr_t t;
+    tr_load(&t, "routine c\ninput w [10]\na = f(w) [10]\nw2 = sub(w, a) [10] @into(w)\nb = g(w2) [10]\n"
+                "o = h(b) [10] @output\n");
+    placement_t p;
+    liveness_t lv;
+    rs_error_t err;
+    assert_int_equal(virtualizer_run(t.l, NULL, 8, &p, &err), RS_OK);
+    assert_int_equal(live_compute(t.l, &p, &lv, &err), RS_OK);
+    flip_candidate_t *c;
+    int32_t n;
+    assert_int_equal(flip_candidates(t.l, &p, &lv, &c, &n, &err), RS_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(c[0].node, tr_node(&t, "a"));
+    assert_int_equal(c[1].node, tr_node(&t, "b"));
+    free(c);
+    live_free(&lv);
+    virtualizer_free(&p);
+    tr_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -103,6 +128,7 @@ int main(void)
         cmocka_unit_test(test_negative_floor),
         cmocka_unit_test(test_extremes),
         cmocka_unit_test(test_candidates),
+        cmocka_unit_test(test_into_not_a_candidate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

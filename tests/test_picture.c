@@ -221,7 +221,7 @@ static void test_svg_writer(void **state)
     const char *nm[] = { "a<b>&\"c'", "tiny\x01", "tiny2" };
     static const svg_role_t roles[2] = { { "big", "#000000" }, { "small", "#ff0000" } };
     svg_arena_t a = { "t & <title>", "abcdefghijklmnopqrstuvwxyz", b, 3, names, nm, frame(0, 10, 1024, -1, 2), roles,
-                      600 };
+                      600, NULL };
     char path[64];
     snprintf(path, sizeof path, "/tmp/rs_picture_%d.svg", (int)getpid());
     svg_stats_t st;

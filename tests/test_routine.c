@@ -215,6 +215,69 @@ static void test_xla_types_and_origin(void **state)
     expect_routine_error("routine x\ninput a [3] s3\n", 2, 13, "expected a type, @flags");
 }
 
+/* `@into(X)` (DESIGN §1): on a definition's first line, naming an input
+ * declared above; every misuse is an error at the name or the flag. */
+static void test_into(void **state)
+{
+    (void)state;
+    tr_t t;
+    tr_load(&t, "routine d\ninput w [8]\ninput m [8]\nparam lr []\ng = f(w) [8]\n"
+                "m2 = add(m, g) [8] @into(m)\n"              /* 6 */
+                "w2 = sub(w, m2) [8] @output @into( w )\n"   /* 7 */
+                "p2 = f(w2) [8] @pinned @into(w)\n"          /* 8: a second node into w */
+                "acc = f(g) [8] @into(m)\nacc += f(w2) [8]\n");
+    const routine_t *r = t.r;
+    int32_t m2 = tr_node(&t, "m2"), w2 = tr_node(&t, "w2"), p2 = tr_node(&t, "p2"), acc = tr_node(&t, "acc");
+    assert_int_equal(r->nodes[m2].flags, FLAG_INTO);
+    assert_int_equal(r->nodes[w2].flags, FLAG_OUTPUT | FLAG_INTO);
+    assert_int_equal(r->nodes[p2].flags, FLAG_PINNED | FLAG_INTO);
+    assert_int_equal(routine_into(r, m2), tr_node(&t, "m"));
+    assert_int_equal(routine_into(r, w2), tr_node(&t, "w"));
+    assert_int_equal(routine_into(r, p2), tr_node(&t, "w"));
+    assert_int_equal(routine_into(r, acc), tr_node(&t, "m"));
+    assert_int_equal(routine_into(r, tr_node(&t, "g")), -1);
+    assert_int_equal(routine_into(r, tr_node(&t, "w")), -1);
+    assert_int_equal(r->n_into, 4);
+    /* what a pane or a tooltip says of each */
+    char buf[128];
+    assert_string_equal(routine_into_text(r, m2, buf, sizeof buf), "written into m's buffer: donated");
+    assert_string_equal(routine_into_text(r, tr_node(&t, "w"), buf, sizeof buf),
+                        "takes w2's result and 1 more: donated");
+    assert_string_equal(routine_into_text(r, tr_node(&t, "m"), buf, sizeof buf),
+                        "takes m2's result and 1 more: donated");
+    assert_string_equal(routine_into_text(r, tr_node(&t, "g"), buf, sizeof buf), "");
+    assert_string_equal(routine_into_text(r, tr_node(&t, "lr"), buf, sizeof buf), "");
+    tr_free(&t);
+    tr_load(&t, "routine e\ninput a [2]\ninput b [2]\nc = f(a) [2] @into(b)\n");
+    assert_string_equal(routine_into_text(t.r, tr_node(&t, "b"), buf, sizeof buf), "takes c's result: donated");
+    assert_string_equal(routine_into_text(t.r, tr_node(&t, "a"), buf, sizeof buf), "");
+    tr_free(&t);
+    const char *head = "routine d\ninput w [8]\nparam c [8]\ng = f(w) [8]\n";
+    char text[512];
+#define INTO_BAD(line, l, c, needle)                                           \
+    do {                                                                       \
+        snprintf(text, sizeof text, "%s%s\ninput late [8]\n", head, line);     \
+        expect_routine_error(text, l, c, needle);                              \
+    } while (0)
+    INTO_BAD("y = f(w) [8] @inline @into(w)", 5, 22, "@into and @inline on one node");
+    INTO_BAD("y = f(w) [8] @into(w) @inline", 5, 23, "@into and @inline on one node");
+    INTO_BAD("y = f(w) [8] @into(q)", 5, 20, "unknown name 'q' in @into (expected an input declared above)");
+    INTO_BAD("y = f(w) [8] @into(c)", 5, 20, "@into(c) names a param (line 3), not an input");
+    INTO_BAD("y = f(w) [8] @into(late)", 5, 20, "@into(late) names a node declared later, at line 6");
+    INTO_BAD("y = f(w) [8] @into(g)", 5, 20, "@into(g) names a computed node (line 4), not an input");
+    INTO_BAD("y = f(w) [8] @into(y)", 5, 20, "@into(y) names the node itself");
+    INTO_BAD("g += f(w) [8] @into(w)", 5, 15, "flags belong on the first definition ('='), not on '+='");
+    INTO_BAD("g = f(w) [8] @into(w)", 5, 1, "'g' is already defined at line 4");
+    INTO_BAD("y = f(w) [8] @into(w) @into(w)", 5, 23, "@into given twice");
+    INTO_BAD("y = f(w) [8] @into w", 5, 20, "expected '(' and an input's name after @into");
+    INTO_BAD("y = f(w) [8] @into()", 5, 20, "expected the name of an input declared above");
+    INTO_BAD("y = f(w) [8] @into(w", 5, 21, "expected ')' closing @into(...)");
+    INTO_BAD("y = f(w) [8] @intox", 5, 14, "unknown flag '@intox' (expected @output, @pinned, @inline or @into(X))");
+#undef INTO_BAD
+    expect_routine_error("routine d\ninput w [8] @into(w)\n", 2, 13, "@into belongs on a definition");
+    expect_routine_error("routine d\ninput w [8]\nparam c [8] @into(w)\n", 3, 13, "@into belongs on a definition");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -226,6 +289,7 @@ int main(void)
         cmocka_unit_test(test_bindings_override),
         cmocka_unit_test(test_mlp_sample_parses),
         cmocka_unit_test(test_xla_types_and_origin),
+        cmocka_unit_test(test_into),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

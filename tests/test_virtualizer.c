@@ -15,7 +15,9 @@ static const char *R =
     "acc = f(x) [4]\n"
     "acc += f(a) [4]\n"
     "d = f(acc) [4] @inline\n"
-    "e = f(d, q, o) [4] @output\n";
+    "e = f(d, q, o) [4] @output\n"
+    "u = f(e) [4] @into(x)\n"
+    "v = f(e) [4] @output @into(x)\n";
 
 static virtualizer_reason_t rejected_for(const placement_t *p, int32_t node)
 {
@@ -45,6 +47,8 @@ static void test_resident(void **s) { (void)s; check_one("x", REJECT_RESIDENT); 
 static void test_output(void **s) { (void)s; check_one("o", REJECT_OUTPUT); }
 static void test_pinned(void **s) { (void)s; check_one("q", REJECT_PINNED); }
 static void test_accumulated(void **s) { (void)s; check_one("acc", REJECT_ACCUMULATED); }
+static void test_into(void **s) { (void)s; check_one("u", REJECT_INTO); }
+static void test_into_output(void **s) { (void)s; check_one("v", REJECT_OUTPUT); }
 static void test_legal(void **s) { (void)s; check_one("b", REJECT_NONE); }
 
 static void test_default_policy(void **state)
@@ -96,6 +100,7 @@ int main(void)
         cmocka_unit_test(test_pinned),     cmocka_unit_test(test_accumulated),
         cmocka_unit_test(test_legal),      cmocka_unit_test(test_default_policy),
         cmocka_unit_test(test_depth_limit),
+        cmocka_unit_test(test_into),       cmocka_unit_test(test_into_output),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

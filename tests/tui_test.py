@@ -159,7 +159,7 @@ subprocess.run([BIN, "import", BIG, "--db", DB], check=True, capture_output=True
 def session_list_and_help():
     t = Tui("session")
     try:
-        s = t.wait("Routines (20)")
+        s = t.wait("Routines (23)")
         check(re.search(r"mlp_step\s+15\s+19\s+9\.47 MiB", s), s)
         check(re.search(r"pair_peak\s+4\s+5\s+104 MiB", s), s)
         check("a100-80gb" in s and "80.0 GiB" in s, s)
@@ -1423,7 +1423,7 @@ def resize_small_and_back():
         s = t.wait("terminal too small: 50x15")
         check("needs 60x18" in s, s)
         tmux("resize-window", "-t", "resize", "-x", "120", "-y", "40")
-        s = t.wait("Routines (20)")
+        s = t.wait("Routines (23)")
         check("terminal too small" not in s, s)
     finally:
         t.close()
@@ -1722,6 +1722,33 @@ def two_rows_of_compare_on_one_arena():
     finally:
         t.close()
 
+
+@test
+def donated_buffers_in_details_and_inspector():
+    """DESIGN §10's donated buffers (samples/hlo/donated_step.hlo): the
+    details pane says what w2 is written into and what w takes; the step
+    inspector lists w2 with 0 B, into w."""
+    t = Tui("donated", w=140)
+    try:
+        t.wait("Routines")
+        open_routine(t, "donated_step")
+        t.keys("/")
+        t.type("w2")
+        t.keys("Enter")
+        s = t.wait("alias   written into w's buffer: donated")
+        check("bytes   0 B (0 B)" in s and "role    output" in s, s)
+        t.keys("/")
+        t.type("w")
+        t.keys("Enter")
+        s = t.wait("alias   takes w2's result: donated")
+        check("role    resident" in s, s)
+        t.keys("p", "Right", "Right", "Right", "Right")  # the peak is step 1; step 5 holds h g m2 w2 loss
+        s = t.wait("step 5")
+        check(re.search(r" w2→w +0 B into +0 train\.py:13 *$", s, re.M), s)
+        check(re.search(r" m2→m +0 B into +0 train\.py:12 *$", s, re.M), s)
+        check(re.search(r" h +32\.0 KiB cand +[0-9]+ train\.py:10 *$", s, re.M), s)
+    finally:
+        t.close()
 
 shutil.rmtree(TMP, ignore_errors=True) if not failed() else None
 tmux("kill-server", check=False)

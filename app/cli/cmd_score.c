@@ -8,6 +8,7 @@
 #include "fail.h"
 #include "model/units.h"
 #include "plan/cand.h"
+#include "util/checked.h"
 #include "target.h"
 #include "text.h"
 
@@ -20,12 +21,19 @@ static void print_shape(const lowering_t *l, int32_t i, char *buf, size_t n)
         snprintf(buf + w, n - w, "]");
 }
 
-static const char *role(const lowering_t *l, int32_t i)
+/* The table's role column: "input", "param", "output", "pinned", "into P"
+ * (written into input P's buffer: donated), or "" for a candidate. */
+static const char *role(const lowering_t *l, int32_t i, char *buf, size_t n)
 {
     if (l->kind[i] == NODE_INPUT)
         return "input";
     if (l->kind[i] == NODE_PARAM)
         return "param";
+    int32_t into = lower_into(l, i);
+    if (into >= 0) {
+        snprintf(buf, n, "into %s", l->routine->nodes[into].name);
+        return buf;
+    }
     if (l->flags[i] & FLAG_OUTPUT)
         return "output";
     if (l->flags[i] & FLAG_PINNED)
@@ -53,6 +61,8 @@ static void print_json(const target_t *t, const footprint_t *fp, const score_det
         json_int(&j, "start", d->live.start[i]);
         json_int(&j, "end", d->live.end[i]);
         json_int(&j, "offset", d->offset[i]);
+        if (lower_into(l, i) >= 0)
+            json_str(&j, "into", r->nodes[lower_into(l, i)].name);
         json_node_origin(&j, r, i);
         json_obj_end(&j);
     }
@@ -84,6 +94,30 @@ static void print_json(const target_t *t, const footprint_t *fp, const score_det
     json_finish(&j);
 }
 
+/* What input_output_alias did to an HLO routine (DESIGN §10), and a §1
+ * routine's @into nodes: the user sees that donated outputs are not counted
+ * twice. */
+static void print_donation(const routine_t *r, const lowering_t *l)
+{
+    char a[32];
+    const routine_donation_t *dn = &r->donation;
+    if (r->format == ROUTINE_HLO && dn->pairs) {
+        units_format_bytes(dn->bytes, a, sizeof a);
+        printf("donated    %d of %d aliased outputs, %s (%lld B) written into their parameters' buffers\n",
+               (int)dn->donated, (int)dn->pairs, a, (long long)dn->bytes);
+    } else if (r->format != ROUTINE_HLO && r->n_into) {
+        int64_t held = 0;
+        for (int32_t k = 0; k < r->n_into; k++) {
+            int32_t i = r->into[k].node;
+            int64_t b;
+            held = dtype_bytes((dtype_t)r->nodes[i].dtype, l->elems[i], &b) ? sat_add(held, b) : INT64_MAX;
+        }
+        units_format_bytes(held, a, sizeof a);
+        printf("into       %d node%s written into %s input's buffer (@into), %s (%lld B) not counted again\n",
+               (int)r->n_into, r->n_into == 1 ? "" : "s", r->n_into == 1 ? "its" : "their", a, (long long)held);
+    }
+}
+
 static void print_table(const target_t *t, const footprint_t *fp, const score_detail_t *d,
                         const flip_candidate_t *cand, int32_t n_cand)
 {
@@ -109,6 +143,7 @@ static void print_table(const target_t *t, const footprint_t *fp, const score_de
         units_format_bytes(t->profile.memory_bytes, c, sizeof c);
         printf("device     %s memory: %s\n", c, fp->total <= t->profile.memory_bytes ? "fits" : "does not fit");
     }
+    print_donation(r, l);
     printf("\n%-20s %-12s %-18s %-5s %10s %11s %14s  %-6s  %s\n", "node", "op", "shape", "type", "bytes", "span",
            "offset", "role", "from");
     for (int32_t i = 0; i < l->n_nodes; i++) {
@@ -119,11 +154,11 @@ static void print_table(const target_t *t, const footprint_t *fp, const score_de
         units_format_bytes(l->bytes[i], a, sizeof a);
         snprintf(span, sizeof span, "%d-%d", (int)d->live.start[i], (int)d->live.end[i]);
         const char *op = l->kind[i] == NODE_DEF ? routine_op(r, l->first_def[i]) : "-";
-        char origin[1024], shown[1024];
+        char origin[1024], shown[1024], rl[600], rshown[1200];
         routine_node_origin(r, i, origin, sizeof origin);
         printf("%-20s %-12s %-18s %-5s %10s %11s %14lld  %-6s  %s\n", r->nodes[i].name, op, shape,
-               dtype_name((dtype_t)r->nodes[i].dtype), a, span, (long long)d->offset[i], role(l, i),
-               text_escape(origin, shown, sizeof shown));
+               dtype_name((dtype_t)r->nodes[i].dtype), a, span, (long long)d->offset[i],
+               text_escape(role(l, i, rl, sizeof rl), rshown, sizeof rshown), text_escape(origin, shown, sizeof shown));
     }
     int n_inline = 0;
     for (int32_t i = 0; i < l->n_nodes; i++)

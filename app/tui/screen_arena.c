@@ -88,6 +88,9 @@ static void details(tui_t *t, int y, int x, int w)
     tui_putf(t, y++, x, w, t->attr[T_NORMAL], "span    steps %lld-%lld", (long long)b->start, (long long)b->end);
     tui_putf(t, y++, x, w, t->attr[T_NORMAL], "offset  %lld", (long long)b->offset);
     tui_putf(t, y++, x, w, t->attr[role_attr_slot(b->role)], "role    %s", ROLE_NAMES[b->role]);
+    char alias[600];
+    if (routine_into_text(r, i, alias, sizeof alias)[0]) /* §10's donated buffers */
+        tui_putf(t, y++, x, w, t->attr[T_NORMAL], "alias   %s", alias);
     /* where it came from (§10): the HLO name, op_name, and the file's last
      * part with the line, which is what fits the pane */
     const routine_node_t *nd = &r->nodes[i];
@@ -185,8 +188,13 @@ static void inspector(tui_t *t, int y, int x, int w, int h)
         char by[32];
         units_format_bytes(b->size, by, sizeof by);
         unsigned a = top + k == t->insp_sel ? t->attr[T_SELECTED] : t->attr[role_attr_slot(b->role)];
-        tui_putf(t, y, x, w, a, "%-*.*s %9s %-4s %10lld%*s", nw, nw, t->tgt.routine->nodes[b->node].name, by,
-                 ROLE_SHORT[b->role], (long long)b->offset, src_col ? sw + 1 : 0, "");
+        /* an @into buffer (0 B) names the input it is written into */
+        int32_t into = lower_into(t->tgt.lowering, b->node);
+        char name[600], cell[600];
+        snprintf(name, sizeof name, "%s%s%s", t->tgt.routine->nodes[b->node].name, into >= 0 ? tui_glyph(t, "→", ">") : "",
+                 into >= 0 ? t->tgt.routine->nodes[into].name : "");
+        tui_putf(t, y, x, w, a, "%s %9s %-4s %10lld%*s", tui_clip(t, name, nw, cell, sizeof cell), by,
+                 into >= 0 ? "into" : ROLE_SHORT[b->role], (long long)b->offset, src_col ? sw + 1 : 0, "");
         const char *src = src_col ? source_short(t, b->node) : NULL;
         if (src)
             put_left_cut(t, y, x + nw + 27, sw, a, src);

@@ -139,6 +139,8 @@ int lower_routine(const routine_t *r, const bindings_t *b, lowering_t **out, rs_
                            "'%s' has more than 2^63 bytes", nd_->name);
             goto fail;
         }
+        if (nd_->flags & FLAG_INTO)
+            l->bytes[i] = 0; /* written into its input's buffer (§1 @into) */
     }
     l->dim_off[r->n_nodes] = doff;
 

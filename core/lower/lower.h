@@ -16,7 +16,7 @@ typedef struct lowering {
     int32_t n_args;           /* total argument occurrences */
     int32_t n_dims;           /* total dimensions over all nodes */
     /* per node */
-    int64_t *bytes;
+    int64_t *bytes;           /* 0 for an @into node: it holds none of its own */
     int64_t *elems;
     int64_t *cost;            /* sum of its definitions' costs; 0 for residents */
     uint8_t *kind;            /* enum node_kind */
@@ -70,5 +70,26 @@ int lower_compare(const lowering_t *a, const lowering_t *b, char *what, size_t n
 
 /* True when node i lives over the whole routine (input or param). */
 static inline int lower_is_resident(const lowering_t *l, int32_t i) { return l->kind[i] != NODE_DEF; }
+
+/* What a buffer is there for (DESIGN §13's roles): resident (input,
+ * param), output (@output, and @into: written into an input's buffer),
+ * pinned, or a flip candidate (§4: everything else, accumulated nodes
+ * included).  A node both output and pinned is output. */
+typedef enum lower_role { LOWER_RESIDENT, LOWER_OUTPUT, LOWER_PINNED, LOWER_CANDIDATE } lower_role_t;
+
+static inline lower_role_t lower_role(const lowering_t *l, int32_t i)
+{
+    return l->kind[i] != NODE_DEF                        ? LOWER_RESIDENT
+           : (l->flags[i] & (FLAG_OUTPUT | FLAG_INTO)) ? LOWER_OUTPUT
+           : (l->flags[i] & FLAG_PINNED)               ? LOWER_PINNED
+                                                       : LOWER_CANDIDATE;
+}
+
+/* The input whose buffer node i is written into (@into, DESIGN §1; its own
+ * bytes are 0), or -1. */
+static inline int32_t lower_into(const lowering_t *l, int32_t i)
+{
+    return (l->flags[i] & FLAG_INTO) ? routine_into(l->routine, i) : -1;
+}
 
 #endif

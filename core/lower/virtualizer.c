@@ -11,6 +11,7 @@ const char *virtualizer_reason_name(virtualizer_reason_t r)
     case REJECT_PINNED: return "pinned";
     case REJECT_ACCUMULATED: return "accumulated";
     case REJECT_DEPTH: return "depth";
+    case REJECT_INTO: return "into";
     default: return "none";
     }
 }
@@ -23,6 +24,8 @@ static virtualizer_reason_t illegal_reason(const lowering_t *l, int32_t i)
         return REJECT_OUTPUT;
     if (l->flags[i] & FLAG_PINNED)
         return REJECT_PINNED;
+    if (l->flags[i] & FLAG_INTO)
+        return REJECT_INTO;
     if (l->ndefs[i] > 1)
         return REJECT_ACCUMULATED;
     return REJECT_NONE;

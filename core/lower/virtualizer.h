@@ -14,7 +14,8 @@ typedef enum virtualizer_reason {
     REJECT_OUTPUT,
     REJECT_PINNED,
     REJECT_ACCUMULATED,
-    REJECT_DEPTH
+    REJECT_DEPTH,
+    REJECT_INTO     /* @into: written into an input's buffer, never inline */
 } virtualizer_reason_t;
 
 typedef struct virtualizer_rejection {
@@ -41,7 +42,7 @@ int virtualizer_run(const lowering_t *l, const uint8_t *prefs, int32_t max_inlin
 
 void virtualizer_free(placement_t *p);
 
-/* "resident", "output", "pinned", "accumulated", "depth". */
+/* "resident", "output", "pinned", "accumulated", "depth", "into". */
 const char *virtualizer_reason_name(virtualizer_reason_t r);
 
 #endif

@@ -23,12 +23,14 @@ static void hp_free(hp_t *p)
     free(p->dims);
     free(p->opds);
     free(p->refs);
+    free(p->alias);
+    free(p->alias_path);
     strmap_free(p->comp_names);
 }
 
 /* hlo_convert, also giving each node's HLO line and column. */
 static int convert(const char *path, const char *text, size_t len, char **out, size_t *out_len, int32_t **lines,
-                   int32_t **cols, int32_t *n_nodes, rs_error_t *err)
+                   int32_t **cols, int32_t *n_nodes, routine_donation_t *don, rs_error_t *err)
 {
     *out = NULL;
     *out_len = 0;
@@ -62,7 +64,7 @@ static int convert(const char *path, const char *text, size_t len, char **out, s
         const char *base = strrchr(path, '/');
         strbuf_printf(&b, "# %s as a routine (DESIGN §10): the HLO module's ENTRY computation, one line a node\n",
                       base ? base + 1 : path);
-        rc = hlo_emit_entry(&p, entry, &b, &node_ins, &nn);
+        rc = hlo_emit_entry(&p, entry, &b, &node_ins, &nn, don);
     }
     if (!rc && lines) {
         *lines = malloc(((size_t)nn + 1) * sizeof **lines);
@@ -104,7 +106,8 @@ static int convert(const char *path, const char *text, size_t len, char **out, s
 
 int hlo_convert(const char *path, const char *text, size_t len, char **out, size_t *out_len, rs_error_t *err)
 {
-    return convert(path, text, len, out, out_len, NULL, NULL, NULL, err);
+    routine_donation_t don;
+    return convert(path, text, len, out, out_len, NULL, NULL, NULL, &don, err);
 }
 
 int hlo_read(const char *path, const char *text, size_t len, routine_t **out, rs_error_t *err)
@@ -113,7 +116,8 @@ int hlo_read(const char *path, const char *text, size_t len, routine_t **out, rs
     char *rt;
     size_t rl;
     int32_t *lines = NULL, *cols = NULL, nn = 0;
-    int rc = convert(path, text, len, &rt, &rl, &lines, &cols, &nn, err);
+    routine_donation_t don;
+    int rc = convert(path, text, len, &rt, &rl, &lines, &cols, &nn, &don, err);
     if (rc)
         return rc;
     rc = routine_parse(path, rt, rl, out, err);
@@ -124,6 +128,7 @@ int hlo_read(const char *path, const char *text, size_t len, routine_t **out, rs
     if (!rc) {
         routine_t *r = *out;
         r->format = ROUTINE_HLO;
+        r->donation = don;
         for (int32_t i = 0; i < r->n_nodes; i++) {
             r->nodes[i].line = lines[i];
             r->nodes[i].col = cols[i];

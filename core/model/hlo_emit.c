@@ -72,15 +72,6 @@ static void sanitize(const char *s, size_t n, char *out, size_t cap)
     out[w] = 0;
 }
 
-typedef struct entry_map {
-    int32_t *node;     /* per ENTRY instruction: its node, or -1 for an alias */
-    int32_t *res_off, *res_len;
-    int32_t *tsrc;     /* the tuple instruction it reads through, or -1 */
-    int32_t *res;      /* resolutions, shared by aliases */
-    int32_t n_res, cap_res;
-    int64_t budget;    /* resolution and argument entries left */
-} entry_map_t;
-
 static int res_push(hp_t *p, entry_map_t *m, int32_t v, const ins_t *in)
 {
     if (m->budget-- <= 0)
@@ -92,7 +83,83 @@ static int res_push(hp_t *p, entry_map_t *m, int32_t v, const ins_t *in)
     return RS_OK;
 }
 
-int hlo_emit_entry(hp_t *p, const comp_t *c, strbuf_t *b, int32_t **node_ins, int32_t *n_nodes)
+/* The names of a node's arguments, and what donation did to it: what the
+ * line of one node needs beyond its instruction. */
+typedef struct line_ctx {
+    const char *names;     /* every node's name, NUL-separated */
+    const size_t *name_at; /* node -> its name in names */
+    const uint8_t *output;
+    const int64_t *cut;
+    const int32_t *into;
+} line_ctx_t;
+
+/* Node j's §1 line (instruction in): `input`/`param`, or a definition with
+ * its arguments resolved, its flags and where it came from. */
+static int put_node(hp_t *p, const comp_t *c, entry_map_t *m, strbuf_t *b, const line_ctx_t *x, int32_t j,
+                    const ins_t *in)
+{
+    int rc = RS_OK;
+    const char *nm = x->names + x->name_at[j];
+    char shape[64 * 22 + 8];
+    size_t sw = 0;
+    shape[sw++] = '[';
+    /* an array keeps its dims unless donation left part of it (a tuple, or
+     * an odd leaf): then its bytes are what is left */
+    bool dims = in->array && (x->cut[j] == 0 || x->into[j] >= 0);
+    if (dims)
+        for (int32_t d = 0; d < in->ndims; d++)
+            sw += (size_t)snprintf(shape + sw, sizeof shape - sw, "%s%lld", d ? ", " : "",
+                                   (long long)p->dims[in->dim_off + d]);
+    else
+        sw += (size_t)snprintf(shape + sw, sizeof shape - sw, "%lld", (long long)(in->bytes - x->cut[j]));
+    snprintf(shape + sw, sizeof shape - sw, "] %s", dims ? dtype_name((dtype_t)in->dtype) : "u8");
+    if (in->cls == OPC_PARAMETER || in->cls == OPC_CONSTANT) {
+        strbuf_printf(b, "%s %s %s", in->cls == OPC_PARAMETER ? "input" : "param", nm, shape);
+    } else {
+        strbuf_printf(b, "%s = ", nm);
+        for (size_t i = 0; i < in->op.len; i++)
+            strbuf_printf(b, "%c", p->s[in->op.off + i] == '-' ? '_' : p->s[in->op.off + i]);
+        strbuf_printf(b, "(");
+        int32_t na = 0;
+        for (int32_t a = 0; a < in->nopd && !rc; a++) {
+            int32_t o = p->opds[in->opd_off + a] - c->first;
+            for (int32_t r = 0; r < m->res_len[o] && !rc; r++) {
+                if (m->budget-- <= 0)
+                    rc = hlo_fail_at(p, in->at, "tuples here expand to more operands than the file has bytes "
+                                            "(nested too repetitively)");
+                else
+                    strbuf_printf(b, "%s%s", na++ ? ", " : "", x->names + x->name_at[m->res[m->res_off[o] + r]]);
+            }
+        }
+        strbuf_printf(b, ") %s cost=%lld", shape, (long long)(in->cost < 1 ? 1 : in->cost));
+    }
+    if (x->output[j])
+        strbuf_printf(b, " @output");
+    if (in->pinned && in->cls != OPC_PARAMETER && in->cls != OPC_CONSTANT)
+        strbuf_printf(b, " @pinned");
+    if (x->into[j] >= 0)
+        strbuf_printf(b, " @into(%s)", x->names + x->name_at[x->into[j]]);
+    strbuf_printf(b, " hlo=\"");
+    put_chars(b, p->s + in->name.off, in->name.len, false);
+    strbuf_printf(b, "\"");
+    if (in->op_name.len) {
+        strbuf_printf(b, " op_name=\"");
+        put_chars(b, p->s + in->op_name.off, in->op_name.len, true);
+        strbuf_printf(b, "\"");
+    }
+    if (in->source_file.len || in->source_line >= 0) {
+        strbuf_printf(b, " source=\"");
+        put_chars(b, p->s + in->source_file.off, in->source_file.len, true);
+        if (in->source_line >= 0)
+            strbuf_printf(b, ":%lld", (long long)in->source_line);
+        strbuf_printf(b, "\"");
+    }
+    strbuf_printf(b, "\n");
+    return rc;
+}
+
+int hlo_emit_entry(hp_t *p, const comp_t *c, strbuf_t *b, int32_t **node_ins, int32_t *n_nodes,
+                   routine_donation_t *don)
 {
     entry_map_t m = { 0 };
     int32_t n = c->n;
@@ -102,10 +169,16 @@ int hlo_emit_entry(hp_t *p, const comp_t *c, strbuf_t *b, int32_t **node_ins, in
     m.tsrc = malloc(((size_t)n + 1) * sizeof *m.tsrc);
     *node_ins = malloc(((size_t)n + 1) * sizeof **node_ins);
     uint8_t *output = calloc((size_t)n + 1, 1);
+    int64_t *cut = calloc((size_t)n + 1, sizeof *cut);
+    int32_t *into = malloc(((size_t)n + 1) * sizeof *into);
+    int32_t *order = malloc(((size_t)n + 1) * sizeof *order);
+    uint8_t *put = calloc((size_t)n + 1, 1);
     strmap_t *used = strmap_new();
     m.budget = (int64_t)p->len + 4096;
     int rc = RS_OK;
-    if (!m.node || !m.res_off || !m.res_len || !m.tsrc || !*node_ins || !output || !used)
+    memset(don, 0, sizeof *don);
+    if (!m.node || !m.res_off || !m.res_len || !m.tsrc || !*node_ins || !output || !cut || !into || !order || !put ||
+        !used)
         rc = hlo_oom(p);
     int32_t nn = 0, root = n - 1;
     for (int32_t k = 0; k < n; k++)
@@ -113,8 +186,6 @@ int hlo_emit_entry(hp_t *p, const comp_t *c, strbuf_t *b, int32_t **node_ins, in
             root = k;
     char name[560];
     char sane[512];
-    sanitize(p->s + p->module.off, p->module.len, sane, sizeof sane);
-    strbuf_printf(b, "routine %s\n", sane);
     /* pass 1: nodes and resolutions */
     for (int32_t k = 0; k < n && !rc; k++) {
         const ins_t *in = &p->ins[c->first + k];
@@ -166,9 +237,18 @@ int hlo_emit_entry(hp_t *p, const comp_t *c, strbuf_t *b, int32_t **node_ins, in
             m.res_len[k] = 1;
         }
     }
-    /* what ROOT resolves to is @output */
+    /* what ROOT resolves to is @output; what it donates loses its bytes */
     for (int32_t r = 0; !rc && n && r < m.res_len[root]; r++)
         output[m.res[m.res_off[root] + r]] = 1;
+    for (int32_t j = 0; !rc && j < nn; j++)
+        into[j] = -1;
+    if (!rc)
+        rc = hlo_donate(p, c, &m, root, *node_ins, nn, cut, into, don);
+    sanitize(p->s + p->module.off, p->module.len, sane, sizeof sane);
+    if (don->pairs)
+        strbuf_printf(b, "# donated (input_output_alias): %d of %d outputs, %lld bytes written into their "
+                         "parameters\n", (int)don->donated, (int)don->pairs, (long long)don->bytes);
+    strbuf_printf(b, "routine %s\n", sane);
     /* pass 2: names, sanitised, a clash taking _2, _3, ... in text order */
     strbuf_t names;
     strbuf_init(&names);
@@ -186,62 +266,27 @@ int hlo_emit_entry(hp_t *p, const comp_t *c, strbuf_t *b, int32_t **node_ins, in
         if (names.oom || strmap_put(used, name, strlen(name), j) != 0)
             rc = hlo_oom(p);
     }
-    /* pass 3: the lines */
+    /* pass 3: the lines, in text order but for a parameter that a node
+     * before it is written into: §1's @into names an input above it, so
+     * that parameter's line moves up to just before the node's */
+    line_ctx_t x = { names.s, name_at, output, cut, into };
+    int32_t e = 0;
     for (int32_t j = 0; j < nn && !rc; j++) {
-        int32_t k = (*node_ins)[j];
-        const ins_t *in = &p->ins[c->first + k];
-        const char *nm = names.s + name_at[j];
-        char shape[64 * 22 + 8];
-        size_t sw = 0;
-        shape[sw++] = '[';
-        if (in->array)
-            for (int32_t d = 0; d < in->ndims; d++)
-                sw += (size_t)snprintf(shape + sw, sizeof shape - sw, "%s%lld", d ? ", " : "",
-                                       (long long)p->dims[in->dim_off + d]);
-        else
-            sw += (size_t)snprintf(shape + sw, sizeof shape - sw, "%lld", (long long)in->bytes);
-        snprintf(shape + sw, sizeof shape - sw, "] %s", in->array ? dtype_name((dtype_t)in->dtype) : "u8");
-        if (in->cls == OPC_PARAMETER || in->cls == OPC_CONSTANT) {
-            strbuf_printf(b, "%s %s %s", in->cls == OPC_PARAMETER ? "input" : "param", nm, shape);
-        } else {
-            strbuf_printf(b, "%s = ", nm);
-            for (size_t i = 0; i < in->op.len; i++)
-                strbuf_printf(b, "%c", p->s[in->op.off + i] == '-' ? '_' : p->s[in->op.off + i]);
-            strbuf_printf(b, "(");
-            int32_t na = 0;
-            for (int32_t a = 0; a < in->nopd && !rc; a++) {
-                int32_t o = p->opds[in->opd_off + a] - c->first;
-                for (int32_t r = 0; r < m.res_len[o] && !rc; r++) {
-                    if (m.budget-- <= 0)
-                        rc = hlo_fail_at(p, in->at, "tuples here expand to more operands than the file has bytes "
-                                                "(nested too repetitively)");
-                    else
-                        strbuf_printf(b, "%s%s", na++ ? ", " : "", names.s + name_at[m.res[m.res_off[o] + r]]);
-                }
+        if (put[j])
+            continue;
+        int32_t first[2] = { into[j] > j && !put[into[j]] ? into[j] : -1, j };
+        for (int k = 0; k < 2 && !rc; k++)
+            if (first[k] >= 0) {
+                put[first[k]] = 1;
+                order[e++] = first[k];
+                rc = put_node(p, c, &m, b, &x, first[k], &p->ins[c->first + (*node_ins)[first[k]]]);
             }
-            strbuf_printf(b, ") %s cost=%lld", shape, (long long)(in->cost < 1 ? 1 : in->cost));
-        }
-        if (output[j])
-            strbuf_printf(b, " @output");
-        if (in->pinned && in->cls != OPC_PARAMETER && in->cls != OPC_CONSTANT)
-            strbuf_printf(b, " @pinned");
-        strbuf_printf(b, " hlo=\"");
-        put_chars(b, p->s + in->name.off, in->name.len, false);
-        strbuf_printf(b, "\"");
-        if (in->op_name.len) {
-            strbuf_printf(b, " op_name=\"");
-            put_chars(b, p->s + in->op_name.off, in->op_name.len, true);
-            strbuf_printf(b, "\"");
-        }
-        if (in->source_file.len || in->source_line >= 0) {
-            strbuf_printf(b, " source=\"");
-            put_chars(b, p->s + in->source_file.off, in->source_file.len, true);
-            if (in->source_line >= 0)
-                strbuf_printf(b, ":%lld", (long long)in->source_line);
-            strbuf_printf(b, "\"");
-        }
-        strbuf_printf(b, "\n");
     }
+    /* the routine numbers its nodes in the order of their lines */
+    for (int32_t k = 0; !rc && k < nn; k++)
+        order[k] = (*node_ins)[order[k]];
+    if (!rc)
+        memcpy(*node_ins, order, (size_t)nn * sizeof **node_ins);
     strbuf_free(&names);
     free(name_at);
     if (!rc && b->oom)
@@ -253,6 +298,10 @@ int hlo_emit_entry(hp_t *p, const comp_t *c, strbuf_t *b, int32_t **node_ins, in
     free(m.tsrc);
     free(m.res);
     free(output);
+    free(cut);
+    free(into);
+    free(order);
+    free(put);
     strmap_free(used);
     return rc;
 }

@@ -2,8 +2,9 @@
  * parser's state, the instructions and computations it keeps, and the few
  * functions one part calls in another.  hlo_lex.c reads the tokens,
  * hlo_parse.c the shapes, instructions, computations and the module,
- * hlo_cost.c applies the FLOP rules, hlo_emit.c writes the ENTRY as §1
- * text, hlo.c is the entry points.  Not for use outside core/model. */
+ * hlo_cost.c applies the FLOP rules, hlo_alias.c reads input_output_alias
+ * and applies the donated buffers, hlo_emit.c writes the ENTRY as §1 text,
+ * hlo.c is the entry points.  Not for use outside core/model. */
 #ifndef RS_HLO_INT_H
 #define RS_HLO_INT_H
 
@@ -11,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/routine.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/strmap.h"
@@ -35,13 +37,14 @@ typedef struct ins {
     int32_t comp;
     slice_t name, op;          /* name without '%' */
     loc_t at;
+    size_t shape_pos;          /* where its shape starts, to find a leaf */
     uint8_t cls;               /* enum op_class */
     bool pinned, root, array;  /* array: one array shape (else a tuple or token) */
     uint8_t dtype;
     int64_t bytes, elems;      /* over every array leaf */
     int32_t dim_off, ndims;
     int32_t opd_off, nopd;     /* operand instruction indices */
-    int64_t index;             /* get-tuple-element */
+    int64_t index;             /* get-tuple-element's index; parameter's number */
     int64_t trip;              /* while: known_trip_count, else 1 */
     int32_t ref_off, nref;     /* called computations: calls, to_apply, condition+body, branches */
     loc_t ref_at;
@@ -60,6 +63,13 @@ typedef struct comp {
     uint8_t state;             /* 0 new, 1 on the stack, 2 costed */
 } comp_t;
 
+/* One pair of the module's input_output_alias: output leaf
+ * path[path_off..+path_len) is written into parameter `param`. */
+typedef struct alias_pair {
+    int32_t path_off, path_len;
+    int64_t param;
+} alias_pair_t;
+
 typedef struct hp {
     const char *path, *s;
     size_t len, pos, line_start;
@@ -76,6 +86,11 @@ typedef struct hp {
     slice_t *refs;             /* computation names */
     int32_t n_refs, cap_refs;
     strmap_t *comp_names;
+    alias_pair_t *alias;       /* input_output_alias, in the order written */
+    int32_t n_alias, cap_alias;
+    int64_t *alias_path;
+    int32_t n_path, cap_path;
+    bool seen_alias;
     slice_t module;
     loc_t module_at;
     int64_t scratch_dims[64];
@@ -152,8 +167,56 @@ int hlo_cost_direct(hp_t *p, ins_t *in, const int64_t *contract, int32_t n_contr
  * count, conditional, call); a computation that calls itself is an error. */
 int hlo_cost_calls(hp_t *p);
 
-/* Writes computation c (the ENTRY) as §1 text into b, its aliases resolved;
- * (*node_ins)[i] is the instruction of the text's node i. */
-int hlo_emit_entry(hp_t *p, const comp_t *c, strbuf_t *b, int32_t **node_ins, int32_t *n_nodes);
+/* Shapes as trees, for following an output index into a tuple-shaped
+ * node: node[i] is an array (n_kids -1, its bytes), a token (-2) or a
+ * tuple whose n_kids children are node[kid[kids..+n_kids)]. */
+typedef struct shape_node {
+    int64_t bytes;
+    int32_t kids, n_kids;
+} shape_node_t;
+
+typedef struct shape_tree {
+    shape_node_t *node;
+    int32_t n, cap;
+    int32_t *kid;
+    int32_t n_kid, cap_kid;
+} shape_tree_t;
+
+/* Appends the tree of the shape that starts at s[pos] (an instruction's,
+ * parsed once already) to t, its root's node index in *root; time linear
+ * in the shape's text. */
+int hlo_shape_tree(hp_t *p, size_t pos, shape_tree_t *t, int32_t *root);
+
+/* The ENTRY's aliases resolved (DESIGN §10): for each instruction k, the
+ * nodes it reads as res[res_off[k]..+res_len[k]), and the tuple
+ * instruction it forwards whole (tsrc[k], else -1). */
+typedef struct entry_map {
+    int32_t *node;     /* per ENTRY instruction: its node, or -1 for an alias */
+    int32_t *res_off, *res_len;
+    int32_t *tsrc;     /* the tuple instruction it reads through, or -1 */
+    int32_t *res;      /* resolutions, shared by aliases */
+    int32_t n_res, cap_res;
+    int64_t budget;    /* resolution and argument entries left */
+} entry_map_t;
+
+/* After `input_output_alias=`: the pairs `{OUT}: (P, {PI}[, must-alias|
+ * may-alias])` into p->alias; a malformed one is a located error. */
+int hlo_parse_alias(hp_t *p);
+
+/* DESIGN §10 "Donated buffers": each pair of p->alias, in order, followed
+ * through the ROOT's resolution (ENTRY c, its instruction `root`, map m) to
+ * one array leaf of one node defined in the ENTRY, which loses the leaf's
+ * bytes (never below zero): cut[j] (nn entries, zeroed by the caller) the
+ * bytes node j loses; into[j] (filled with -1 by the caller) the node of
+ * the parameter an array node that lost all its bytes is written into.
+ * *sum counts what was donated. */
+int hlo_donate(hp_t *p, const comp_t *c, const entry_map_t *m, int32_t root, const int32_t *node_ins, int32_t nn,
+               int64_t *cut, int32_t *into, routine_donation_t *sum);
+
+/* Writes computation c (the ENTRY) as §1 text into b, its aliases resolved
+ * and its donated buffers applied; (*node_ins)[i] is the instruction of the
+ * text's node i; *don what the donation did. */
+int hlo_emit_entry(hp_t *p, const comp_t *c, strbuf_t *b, int32_t **node_ins, int32_t *n_nodes,
+                   routine_donation_t *don);
 
 #endif

@@ -4,6 +4,7 @@
 #include "model/hlo.h"
 #include "model/hlo_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/checked.h"
@@ -113,6 +114,65 @@ static int parse_shape(hp_t *p, shape_t *sh, int64_t *dims, bool sig, int depth)
         return hlo_skip_value(p, &v);
     }
     return RS_OK;
+}
+
+/* One shape of the tree at q's position (blanks before it skipped), its
+ * node index in *at; a tuple's children go through the stack stk, so that
+ * each tuple's children end up contiguous in t->kid. */
+static int tree_node(hp_t *q, shape_tree_t *t, int32_t **stk, int32_t *n_stk, int32_t *cap_stk, int depth,
+                     int32_t *at)
+{
+    int rc = hlo_skip_ws(q);
+    if (rc)
+        return rc;
+    if (vec_reserve((void **)&t->node, &t->cap, (int64_t)t->n + 1, sizeof *t->node))
+        return hlo_oom(q);
+    int32_t me = t->n++;
+    *at = me;
+    if (hlo_peek(q) != '(') {
+        shape_t sh;
+        if ((rc = parse_shape(q, &sh, NULL, false, depth)))
+            return rc;
+        t->node[me] = (shape_node_t){ sh.array ? sh.bytes : 0, 0, sh.array ? -1 : -2 };
+        return RS_OK;
+    }
+    if (depth >= MAX_NEST / 4)
+        return hlo_fail_at(q, hlo_here(q), "tuple shapes nested deeper than %d levels", MAX_NEST / 4);
+    hlo_advance(q);
+    int32_t base = *n_stk;
+    if ((rc = hlo_skip_ws(q)))
+        return rc;
+    if (!hlo_accept(q, ')'))
+        for (bool done = false; !done;) {
+            int32_t kid;
+            if ((rc = tree_node(q, t, stk, n_stk, cap_stk, depth + 1, &kid)))
+                return rc;
+            if (vec_reserve((void **)stk, cap_stk, (int64_t)*n_stk + 1, sizeof **stk))
+                return hlo_oom(q);
+            (*stk)[(*n_stk)++] = kid;
+            if ((rc = hlo_list_sep(q, ')', "',' or ')' in a tuple shape", &done)))
+                return rc;
+        }
+    int32_t k = *n_stk - base;
+    if (vec_reserve((void **)&t->kid, &t->cap_kid, (int64_t)t->n_kid + k, sizeof *t->kid))
+        return hlo_oom(q);
+    memcpy(t->kid + t->n_kid, *stk + base, (size_t)k * sizeof *t->kid);
+    t->node[me] = (shape_node_t){ 0, t->n_kid, k };
+    t->n_kid += k;
+    *n_stk = base;
+    return RS_OK;
+}
+
+int hlo_shape_tree(hp_t *p, size_t pos, shape_tree_t *t, int32_t *root)
+{
+    /* the shape was parsed once already: read again from a copy of the
+     * parser, which cannot fail but for memory */
+    hp_t q = *p;
+    q.pos = pos;
+    int32_t *stk = NULL, n_stk = 0, cap_stk = 0;
+    int rc = tree_node(&q, t, &stk, &n_stk, &cap_stk, 0, root);
+    free(stk);
+    return rc;
 }
 
 /* ---- the instruction ------------------------------------------------------ */
@@ -390,6 +450,7 @@ static int parse_instruction(hp_t *p, int32_t ci)
     if (vec_reserve((void **)&p->dims, &p->cap_dims, (int64_t)p->n_dims + 64, sizeof *p->dims))
         return hlo_oom(p);
     shape_t sh;
+    in->shape_pos = p->pos;
     if ((rc = parse_shape(p, &sh, p->dims + p->n_dims, false, 0)))
         return rc;
     in->array = sh.array;
@@ -422,6 +483,8 @@ static int parse_instruction(hp_t *p, int32_t ci)
         if ((rc = hlo_skip_value(p, &v)))
             return rc;
         in->opd_off = p->n_opds;
+        if (in->cls == OPC_PARAMETER)
+            in->index = find_number_after(p, v, ""); /* -1 when it says none */
     } else if ((rc = parse_operands(p, in, c))) {
         return rc;
     }
@@ -575,7 +638,13 @@ int hlo_parse_module(hp_t *p)
             break;
         slice_t key, v;
         if ((rc = hlo_read_name(p, &key, "a module attribute")) || (rc = hlo_expect(p, '=', "'=' after the attribute name")) ||
-            (rc = hlo_skip_ws(p)) || (rc = hlo_skip_value(p, &v)))
+            (rc = hlo_skip_ws(p)))
+            return rc;
+        if (hlo_slice_is(p, key, "input_output_alias"))
+            rc = hlo_parse_alias(p);
+        else
+            rc = hlo_skip_value(p, &v);
+        if (rc)
             return rc;
     }
     for (;;) {

@@ -15,6 +15,8 @@ void routine_free(routine_t *r)
     free(r->nodes);
     free(r->steps);
     free(r->args);
+    free(r->into);
+    free(r->into_by_input);
     free(r->bind_value);
     free(r->bind_set);
     expr_syms_free(&r->syms);
@@ -30,6 +32,47 @@ void routine_free(routine_t *r)
 int32_t routine_find_node(const routine_t *r, const char *name)
 {
     return strmap_get(r->node_map, name, strlen(name));
+}
+
+/* The first of a[0..n) whose node (by_input: input) is at least key; a is
+ * sorted by it. */
+static int32_t into_lower_bound(const routine_into_t *a, int32_t n, bool by_input, int32_t key)
+{
+    int32_t lo = 0, hi = n;
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if ((by_input ? a[mid].input : a[mid].node) < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+int32_t routine_into(const routine_t *r, int32_t i)
+{
+    int32_t k = into_lower_bound(r->into, r->n_into, false, i);
+    return k < r->n_into && r->into[k].node == i ? r->into[k].input : -1;
+}
+
+const char *routine_into_text(const routine_t *r, int32_t i, char *buf, size_t n)
+{
+    buf[0] = 0;
+    int32_t x = routine_into(r, i);
+    if (x >= 0) {
+        snprintf(buf, n, "written into %s's buffer: donated", r->nodes[x].name);
+        return buf;
+    }
+    /* the nodes written into input i: a run of into_by_input */
+    int32_t lo = into_lower_bound(r->into_by_input, r->n_into, true, i);
+    int32_t first = lo < r->n_into ? r->into_by_input[lo].node : -1, count = 0;
+    while (lo + count < r->n_into && r->into_by_input[lo + count].input == i)
+        count++;
+    if (count == 1)
+        snprintf(buf, n, "takes %s's result: donated", r->nodes[first].name);
+    else if (count > 1)
+        snprintf(buf, n, "takes %s's result and %d more: donated", r->nodes[first].name, (int)count - 1);
+    return buf;
 }
 
 const char *routine_node_origin(const routine_t *r, int32_t i, char *buf, size_t n)

@@ -17,7 +17,9 @@
 enum routine_format { ROUTINE_TEXT, ROUTINE_HLO };
 
 enum node_kind { NODE_INPUT, NODE_PARAM, NODE_DEF };
-enum node_flag { FLAG_OUTPUT = 1, FLAG_PINNED = 2, FLAG_INLINE = 4 };
+/* FLAG_INTO: `@into(X)`, written into input X's buffer (routine_into says
+ * which X): it holds no bytes of its own and is never a flip candidate. */
+enum node_flag { FLAG_OUTPUT = 1, FLAG_PINNED = 2, FLAG_INLINE = 4, FLAG_INTO = 8 };
 
 /* Where a node came from (NULL when not said): an HLO instruction's name,
  * its metadata op_name, and "source_file:source_line". */
@@ -54,6 +56,19 @@ typedef struct routine_step {
     bool has_cost;
 } routine_step_t;
 
+/* A node written into an input's buffer (`@into(X)`, DESIGN §1). */
+typedef struct routine_into {
+    int32_t node, input;
+} routine_into_t;
+
+/* What an HLO module's input_output_alias did (DESIGN §10 "Donated
+ * buffers"): pairs read, pairs that donated (an array node written into its
+ * parameter, or a tuple-shaped node's leaf), and the bytes they took. */
+typedef struct routine_donation {
+    int32_t pairs, donated;
+    int64_t bytes;
+} routine_donation_t;
+
 typedef struct routine {
     char *name;
     char *path;             /* as handed to routine_parse, for errors */
@@ -70,7 +85,11 @@ typedef struct routine {
     int64_t *bind_value;    /* default bindings, indexed by symbol id */
     unsigned char *bind_set;
     strmap_t *node_map;     /* name -> node index */
+    routine_into_t *into;   /* the @into nodes, ascending by node */
+    routine_into_t *into_by_input; /* the same, ascending by input (then node) */
+    int32_t n_into;
     uint8_t format;         /* enum routine_format */
+    routine_donation_t donation; /* ROUTINE_HLO: what the reader donated */
 } routine_t;
 
 /* The operation name of step s. */
@@ -101,6 +120,15 @@ void routine_free(routine_t *r);
 
 /* The index of the node named name, or -1. */
 int32_t routine_find_node(const routine_t *r, const char *name);
+
+/* The input node i is written into (`@into`), or -1.  O(log n_into). */
+int32_t routine_into(const routine_t *r, int32_t i);
+
+/* What donation means for node i, for a pane or a tooltip: "written into
+ * P's buffer: donated" for an @into node, "takes N's result: donated" (",
+ * and K more") for an input others are written into, "" otherwise.
+ * Returns buf. */
+const char *routine_into_text(const routine_t *r, int32_t i, char *buf, size_t n);
 
 /* Where node i came from, for one line of a table or a pane: "HLO_NAME
  * OP_NAME FILE:LINE" with what is known (the HLO name only when it differs

@@ -1,26 +1,11 @@
 /* routine_parse: the §1 `.routine` text read, line by line and statement
  * by statement, into a routine. */
-#include "model/routine.h"
+#include "model/routine_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/vec.h"
-
-/* Parser state for one file. */
-typedef struct parse {
-    routine_t *r;
-    lex_t lx;
-    rs_error_t *err;
-    int cur_dtype;
-    int32_t cap_nodes, cap_steps, cap_args;
-    int32_t *bind_line;   /* line of each symbol's bind, 0 when unbound */
-    int32_t bind_cap;
-    const char *text;     /* the whole file, for the error of a use before its definition */
-    size_t text_len;
-    bool seen_routine;
-    int routine_line;
-} parse_t;
 
 /* The line starting at text[i]: its length without the line end, and how
  * far the next one starts.  LF, CRLF and a lone CR (old Mac files) all end
@@ -44,14 +29,9 @@ static char *dup_n(const char *s, size_t n)
     return d;
 }
 
-static int hexval(char c)
-{
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-}
+int routine_oom(parse_t *p) { return error_set(p->err, RS_ENOMEM, p->r->path, p->lx.line, 0, "out of memory"); }
 
-static int oom(parse_t *p) { return error_set(p->err, RS_ENOMEM, p->r->path, p->lx.line, 0, "out of memory"); }
-
-static int expected(parse_t *p, const char *what)
+int routine_expected(parse_t *p, const char *what)
 {
     char found[64];
     lex_describe_next(&p->lx, found, sizeof found);
@@ -69,7 +49,7 @@ static int parse_dims(parse_t *p, expr_t *shape, int32_t *n, int32_t *col, bool 
     lex_skip_ws(&p->lx);
     *col = lex_col(&p->lx);
     if (!lex_accept(&p->lx, "["))
-        return expected(p, "'[' starting the shape (e.g. [B, D], or [] for a scalar)");
+        return routine_expected(p, "'[' starting the shape (e.g. [B, D], or [] for a scalar)");
     expr_begin(&p->r->exprs, &p->lx, shape);
     if (lex_accept(&p->lx, "]"))
         return RS_OK; /* no program to end: it has no ops yet */
@@ -84,29 +64,8 @@ static int parse_dims(parse_t *p, expr_t *shape, int32_t *n, int32_t *col, bool 
             return RS_OK;
         }
         if (!lex_accept(&p->lx, ","))
-            return expected(p, "',' or ']' in the shape");
+            return routine_expected(p, "',' or ']' in the shape");
     }
-}
-
-static int parse_flags(parse_t *p, uint8_t *flags)
-{
-    while (lex_accept(&p->lx, "@")) {
-        const char *f;
-        size_t fl;
-        int col = lex_col(&p->lx) - 1;
-        if (!lex_ident(&p->lx, &f, &fl))
-            return expected(p, "a flag name after '@' (output, pinned, inline)");
-        if (fl == 6 && memcmp(f, "output", 6) == 0)
-            *flags |= FLAG_OUTPUT;
-        else if (fl == 6 && memcmp(f, "pinned", 6) == 0)
-            *flags |= FLAG_PINNED;
-        else if (fl == 6 && memcmp(f, "inline", 6) == 0)
-            *flags |= FLAG_INLINE;
-        else
-            return error_set(p->err, RS_EINPUT, p->r->path, p->lx.line, col,
-                             "unknown flag '@%.*s' (expected @output, @pinned or @inline)", (int)fl, f);
-    }
-    return RS_OK;
 }
 
 /* Appends a node; the name is checked for redefinition by the caller. */
@@ -114,13 +73,13 @@ static int add_node(parse_t *p, const char *name, size_t nlen, uint8_t kind, int
 {
     routine_t *r = p->r;
     if (vec_reserve((void **)&r->nodes, &p->cap_nodes, (int64_t)r->n_nodes + 1, sizeof *r->nodes))
-        return oom(p);
+        return routine_oom(p);
     routine_node_t *nd = &r->nodes[r->n_nodes];
     memset(nd, 0, sizeof *nd);
     nd->name = strpool_dup(&r->strings, name, nlen);
     nd->origin = &routine_no_origin;
     if (!nd->name || strmap_put(r->node_map, name, nlen, r->n_nodes) != 0)
-        return oom(p);
+        return routine_oom(p);
     nd->kind = kind;
     nd->dtype = (uint8_t)p->cur_dtype;
     nd->line = p->lx.line;
@@ -139,89 +98,6 @@ static int check_new_name(parse_t *p, const char *name, size_t nlen, int col)
                      (int)nlen, name, (int)p->r->nodes[prev].line);
 }
 
-/* A double-quoted string at the cursor (after blanks), unescaped into the
- * routine's strings: \\ \" \n \t and \xHH. */
-static int parse_string(parse_t *p, char **out)
-{
-    lex_t *lx = &p->lx;
-    lex_skip_ws(lx);
-    if (!lex_accept(lx, "\""))
-        return expected(p, "a double-quoted string");
-    int open_col = lex_col(lx) - 1;
-    size_t b = lx->pos;
-    char *s = malloc(lx->len - b + 1);
-    if (!s)
-        return oom(p);
-    size_t n = 0;
-    for (;;) {
-        if (lx->pos >= lx->len) {
-            free(s);
-            return error_set(p->err, RS_EINPUT, p->r->path, lx->line, open_col, "unterminated string");
-        }
-        char c = lx->s[lx->pos++];
-        if (c == '"')
-            break;
-        if (c != '\\') {
-            s[n++] = c;
-            continue;
-        }
-        char e = lx->pos < lx->len ? lx->s[lx->pos++] : 0;
-        int hi, lo;
-        if (e == '\\' || e == '"')
-            s[n++] = e;
-        else if (e == 'n')
-            s[n++] = '\n';
-        else if (e == 't')
-            s[n++] = '\t';
-        else if (e == 'x' && lx->pos + 2 <= lx->len && (hi = hexval(lx->s[lx->pos])) >= 0 &&
-                 (lo = hexval(lx->s[lx->pos + 1])) >= 0) {
-            s[n++] = (char)(hi * 16 + lo);
-            lx->pos += 2;
-        } else {
-            free(s);
-            return error_set(p->err, RS_EINPUT, p->r->path, lx->line, lex_col_at(lx, lx->pos - (e ? 2 : 1)),
-                             "unknown escape in a string (expected \\\\ \\\" \\n \\t or \\xHH)");
-        }
-    }
-    *out = strpool_dup(&p->r->strings, s, n);
-    free(s);
-    return *out ? RS_OK : oom(p);
-}
-
-/* `hlo="..."`, `op_name="..."`, `source="..."` (where a node came from) if
- * the word w[0..wl) names one: *took true and the value is stored in nd's
- * fields (given once each). */
-static int parse_origin(parse_t *p, const char *w, size_t wl, int col, char **fields[3], bool *took)
-{
-    static const char *NAMES[3] = { "hlo", "op_name", "source" };
-    *took = false;
-    for (int k = 0; k < 3; k++) {
-        if (strlen(NAMES[k]) != wl || memcmp(NAMES[k], w, wl) != 0)
-            continue;
-        if (*fields[k])
-            return error_set(p->err, RS_EINPUT, p->r->path, p->lx.line, col, "%s= given twice", NAMES[k]);
-        if (!lex_accept(&p->lx, "="))
-            return expected(p, "'=' and a quoted string");
-        *took = true;
-        return parse_string(p, fields[k]);
-    }
-    return RS_OK;
-}
-
-/* Most nodes say nothing of where they came from and share one empty
- * origin; the rest get theirs in the routine's strings. */
-static int set_origin(parse_t *p, routine_node_t *nd, char *origin[3])
-{
-    if (!origin[0] && !origin[1] && !origin[2])
-        return RS_OK;
-    routine_origin_t *o = strpool_alloc(&p->r->strings, sizeof *o, _Alignof(routine_origin_t));
-    if (!o)
-        return oom(p);
-    *o = (routine_origin_t){ origin[0], origin[1], origin[2] };
-    nd->origin = o;
-    return RS_OK;
-}
-
 static int stmt_routine(parse_t *p, int col)
 {
     if (p->seen_routine)
@@ -230,12 +106,12 @@ static int stmt_routine(parse_t *p, int col)
     const char *n;
     size_t nl;
     if (!lex_ident(&p->lx, &n, &nl))
-        return expected(p, "the routine's name after `routine`");
+        return routine_expected(p, "the routine's name after `routine`");
     if (!lex_at_end(&p->lx))
-        return expected(p, "end of line after the routine's name");
+        return routine_expected(p, "end of line after the routine's name");
     p->r->name = dup_n(n, nl);
     if (!p->r->name)
-        return oom(p);
+        return routine_oom(p);
     p->seen_routine = true;
     p->routine_line = p->lx.line;
     return RS_OK;
@@ -257,7 +133,7 @@ static int ensure_bind_slots(parse_t *p)
     if (nl)
         p->bind_line = nl;
     if (!nv || !ns || !nl)
-        return oom(p);
+        return routine_oom(p);
     for (int32_t i = p->bind_cap; i < ncap; i++) {
         r->bind_value[i] = 0;
         r->bind_set[i] = 0;
@@ -275,16 +151,16 @@ static int stmt_bind(parse_t *p)
         size_t nl;
         int col = lex_col(&p->lx);
         if (!lex_ident(&p->lx, &n, &nl))
-            return expected(p, "NAME=INT in `bind`");
+            return routine_expected(p, "NAME=INT in `bind`");
         if (!lex_accept(&p->lx, "="))
-            return expected(p, "'=' after the binding's name");
+            return routine_expected(p, "'=' after the binding's name");
         expr_t e;
         int rc = expr_parse(&p->lx, &p->r->syms, &p->r->exprs, &e, p->err);
         if (rc)
             return rc;
         int32_t id = expr_syms_intern(&p->r->syms, n, nl);
         if (id < 0 || ensure_bind_slots(p))
-            return oom(p);
+            return routine_oom(p);
         if (p->r->bind_set[id]) {
             return error_set(p->err, RS_EINPUT, p->r->path, p->lx.line, col,
                              "'%.*s' is already bound at line %d", (int)nl, n, (int)p->bind_line[id]);
@@ -302,7 +178,7 @@ static int stmt_bind(parse_t *p)
         lex_accept(&p->lx, ","); /* optional separator */
     }
     if (!count)
-        return expected(p, "at least one NAME=INT after `bind`");
+        return routine_expected(p, "at least one NAME=INT after `bind`");
     return RS_OK;
 }
 
@@ -312,7 +188,7 @@ static int stmt_dtype(parse_t *p)
     size_t nl;
     int col = lex_col(&p->lx);
     if (!lex_ident(&p->lx, &n, &nl))
-        return expected(p, "a type after `dtype` (u8 i8 f16 bf16 f32 i32 f64 i64)");
+        return routine_expected(p, "a type after `dtype` (u8 i8 f16 bf16 f32 i32 f64 i64)");
     int t = dtype_lookup(n, nl);
     if (t < 0)
         return error_set(p->err, RS_EINPUT, p->r->path, p->lx.line, col + 0,
@@ -345,7 +221,7 @@ static int stmt_resident(parse_t *p, uint8_t kind)
     lex_skip_ws(&p->lx);
     int col = lex_col(&p->lx);
     if (!lex_ident(&p->lx, &n, &nl))
-        return expected(p, kind == NODE_INPUT ? "a name after `input`" : "a name after `param`");
+        return routine_expected(p, kind == NODE_INPUT ? "a name after `input`" : "a name after `param`");
     int rc = check_new_name(p, n, nl, col);
     if (rc)
         return rc;
@@ -358,7 +234,7 @@ static int stmt_resident(parse_t *p, uint8_t kind)
     char *origin[3] = { NULL, NULL, NULL };
     char **fields[3] = { &origin[0], &origin[1], &origin[2] };
     parse_opt_dtype(p, &dt);
-    rc = parse_flags(p, &flags);
+    rc = routine_parse_flags(p, &flags, NULL);
     for (bool took = true; !rc && took;) {
         const char *w;
         size_t wl;
@@ -366,11 +242,11 @@ static int stmt_resident(parse_t *p, uint8_t kind)
         int wcol = lex_col(&p->lx);
         lex_t save = p->lx;
         took = false;
-        if (lex_ident(&p->lx, &w, &wl) && !(rc = parse_origin(p, w, wl, wcol, fields, &took)) && !took)
+        if (lex_ident(&p->lx, &w, &wl) && !(rc = routine_parse_origin(p, w, wl, wcol, fields, &took)) && !took)
             p->lx = save;
     }
     int32_t idx;
-    if (rc || (!lex_at_end(&p->lx) && (rc = expected(p, "a type, @flags, hlo=/op_name=/source= or end of line"))) ||
+    if (rc || (!lex_at_end(&p->lx) && (rc = routine_expected(p, "a type, @flags, hlo=/op_name=/source= or end of line"))) ||
         (rc = add_node(p, n, nl, kind, col, &idx)))
         return rc;
     routine_node_t *node = &p->r->nodes[idx];
@@ -378,13 +254,13 @@ static int stmt_resident(parse_t *p, uint8_t kind)
     node->ndims = nd;
     node->dtype = (uint8_t)dt;
     node->flags = flags;
-    return set_origin(p, node, origin);
+    return routine_set_origin(p, node, origin);
 }
 
 /* The line of the first statement, from the current one on, that defines
  * name[0..nl) (its first word, or the one after input/param), or 0.  Asked
  * only on the error path, so a parse keeps no map of names defined later. */
-static int32_t later_definition(const parse_t *p, const char *name, size_t nl)
+int32_t routine_later_definition(const parse_t *p, const char *name, size_t nl)
 {
     int32_t line = p->lx.line;
     for (size_t i = (size_t)(p->lx.s - p->text), next; i < p->text_len; i = next, line++) {
@@ -420,10 +296,10 @@ static int parse_args(parse_t *p, routine_step_t *s)
         lex_skip_ws(&p->lx);
         int col = lex_col(&p->lx);
         if (!lex_ident(&p->lx, &n, &nl))
-            return expected(p, "an argument name");
+            return routine_expected(p, "an argument name");
         int32_t idx = strmap_get(p->r->node_map, n, nl);
         if (idx < 0) {
-            int32_t later = later_definition(p, n, nl);
+            int32_t later = routine_later_definition(p, n, nl);
             if (later > 0)
                 return error_set(p->err, RS_EINPUT, p->r->path, p->lx.line, col,
                                  "'%.*s' is used before its definition at line %d "
@@ -434,13 +310,13 @@ static int parse_args(parse_t *p, routine_step_t *s)
         if (r->n_args == INT32_MAX)
             return error_set(p->err, RS_EINPUT, r->path, p->lx.line, col, "more than 2^31 arguments in all");
         if (vec_reserve((void **)&r->args, &p->cap_args, (int64_t)r->n_args + 1, sizeof *r->args))
-            return oom(p);
+            return routine_oom(p);
         r->args[r->n_args++] = idx;
         s->nargs++;
         if (lex_accept(&p->lx, ")"))
             return RS_OK;
         if (!lex_accept(&p->lx, ","))
-            return expected(p, "',' or ')' in the argument list");
+            return routine_expected(p, "',' or ')' in the argument list");
     }
 }
 
@@ -468,15 +344,16 @@ static int stmt_define(parse_t *p, const char *name, size_t nlen, int col, bool 
     const char *op;
     size_t ol;
     if (!lex_ident(&p->lx, &op, &ol))
-        return expected(p, "an operation name (e.g. matmul(x, w))");
+        return routine_expected(p, "an operation name (e.g. matmul(x, w))");
     if ((s.op = expr_syms_intern(&r->ops, op, ol)) < 0)
-        return oom(p);
+        return routine_oom(p);
     if (!lex_accept(&p->lx, "("))
-        return expected(p, "'(' after the operation name");
+        return routine_expected(p, "'(' after the operation name");
     /* the shape's program stays open: a cost joins it, one program a step */
     if ((rc = parse_args(p, &s)) || (rc = parse_dims(p, &s.prog, &s.ndims, &s.dims_col, false)))
         return rc;
     uint8_t flags = 0;
+    into_ref_t into = { 0 };
     char *origin[3] = { NULL, NULL, NULL };
     char **fields[3] = { &origin[0], &origin[1], &origin[2] };
     for (;;) {
@@ -492,14 +369,14 @@ static int stmt_define(parse_t *p, const char *name, size_t nlen, int col, bool 
                 continue;
             }
             bool took = false;
-            if (!accum && ((rc = parse_origin(p, w, wl, tcol, fields, &took)) || took)) {
+            if (!accum && ((rc = routine_parse_origin(p, w, wl, tcol, fields, &took)) || took)) {
                 if (rc)
                     break;
                 continue;
             }
             if (wl == 4 && memcmp(w, "cost", 4) == 0 && !s.has_cost) {
                 if (!lex_accept(&p->lx, "=")) {
-                    rc = expected(p, "'=' after cost");
+                    rc = routine_expected(p, "'=' after cost");
                     break;
                 }
                 if ((rc = expr_parse_next(&p->lx, &r->syms, &r->exprs, &s.prog, p->err)))
@@ -519,14 +396,14 @@ static int stmt_define(parse_t *p, const char *name, size_t nlen, int col, bool 
                                "flags belong on the first definition ('='), not on '+='");
                 break;
             }
-            if ((rc = parse_flags(p, &flags)))
+            if ((rc = routine_parse_flags(p, &flags, &into)))
                 break;
             continue;
         }
         break;
     }
     if (!rc && !lex_at_end(&p->lx))
-        rc = expected(p, "a type, cost=EXPR, @flags, hlo=/op_name=/source= or end of line");
+        rc = routine_expected(p, "a type, cost=EXPR, @flags, hlo=/op_name=/source= or end of line");
     if (rc)
         return rc;
     expr_end(&r->exprs, &s.prog);
@@ -536,14 +413,19 @@ static int stmt_define(parse_t *p, const char *name, size_t nlen, int col, bool 
                          "'+=' with type %s on '%.*s' of type %s", dtype_name((dtype_t)dt), (int)nlen, name,
                          dtype_name((dtype_t)r->nodes[node].dtype));
     }
+    int32_t input = -1;
+    if (into.name && (rc = routine_resolve_into(p, &into, name, nlen, &input)))
+        return rc;
     if (vec_reserve((void **)&r->steps, &p->cap_steps, (int64_t)r->n_steps + 1, sizeof *r->steps))
-        return oom(p);
+        return routine_oom(p);
     if (!accum && (rc = add_node(p, name, nlen, NODE_DEF, col, &node)))
+        return rc;
+    if (input >= 0 && (rc = routine_add_into(p, node, input)))
         return rc;
     if (!accum) {
         routine_node_t *nd = &r->nodes[node];
-        nd->flags = flags;
-        if ((rc = set_origin(p, nd, origin)))
+        nd->flags = flags | (input >= 0 ? FLAG_INTO : 0);
+        if ((rc = routine_set_origin(p, nd, origin)))
             return rc;
         if (s.dtype >= 0)
             nd->dtype = (uint8_t)s.dtype;
@@ -572,8 +454,8 @@ static int parse_line(parse_t *p)
     size_t wl;
     if (!lex_ident(lx, &w, &wl)) {
         if (!p->seen_routine)
-            return expected(p, "`routine NAME` as the first statement");
-        return expected(p, "a statement (routine, bind, dtype, input, param, or NAME = OP(ARGS) [DIMS])");
+            return routine_expected(p, "`routine NAME` as the first statement");
+        return routine_expected(p, "a statement (routine, bind, dtype, input, param, or NAME = OP(ARGS) [DIMS])");
     }
     lex_skip_ws(lx);
     const char *rest = lx->s + lx->pos;
@@ -597,7 +479,7 @@ static int parse_line(parse_t *p)
     if (wl == 5 && memcmp(w, "dtype", 5) == 0) {
         int rc = stmt_dtype(p);
         if (!rc && !lex_at_end(lx))
-            return expected(p, "end of line after the type");
+            return routine_expected(p, "end of line after the type");
         return rc;
     }
     if (wl == 5 && memcmp(w, "input", 5) == 0)
@@ -655,6 +537,8 @@ int routine_parse(const char *path, const char *text, size_t len, routine_t **ou
                        r->name);
     if (!rc)
         rc = ensure_bind_slots(&p);
+    if (!rc)
+        rc = routine_index_into(&p);
     if (!rc)
         shrink_to_fit(r);
 done:

@@ -16,7 +16,7 @@ int flip_candidates(const lowering_t *l, const placement_t *p, const liveness_t 
         return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     int32_t m = 0;
     for (int32_t i = 0; i < l->n_nodes; i++) {
-        if (lower_is_resident(l, i) || (l->flags[i] & (FLAG_OUTPUT | FLAG_PINNED)))
+        if (lower_role(l, i) != LOWER_CANDIDATE)
             continue;
         if (p->is_inline[i]) {
             c[m++] = (flip_candidate_t){ i, FLIP_MATERIALIZE, 0 };

@@ -204,7 +204,7 @@ enum { ST_MAT, ST_INL, ST_EITHER };
 
 static bool legal_inline(const lowering_t *l, int32_t i)
 {
-    return !lower_is_resident(l, i) && !(l->flags[i] & (FLAG_OUTPUT | FLAG_PINNED)) && l->ndefs[i] <= 1;
+    return lower_role(l, i) == LOWER_CANDIDATE && l->ndefs[i] <= 1;
 }
 
 void subset_bound(subset_scorer_t *s, const uint8_t *in, const uint8_t *maybe, int64_t *compute_lb,

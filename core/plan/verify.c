@@ -10,7 +10,8 @@
 
 static bool illegal(const lowering_t *l, int32_t i)
 {
-    return l->kind[i] != NODE_DEF || (l->flags[i] & FLAG_OUTPUT) || (l->flags[i] & FLAG_PINNED) || l->ndefs[i] > 1;
+    return l->kind[i] != NODE_DEF || (l->flags[i] & FLAG_OUTPUT) || (l->flags[i] & FLAG_PINNED) ||
+           (l->flags[i] & FLAG_INTO) || l->ndefs[i] > 1;
 }
 
 /* Does step s list node i among its arguments, and how many times? */
@@ -198,7 +199,8 @@ int verify_score(const lowering_t *l, const uint8_t *prefs, const score_config_t
             start = 0;
             end = last_step;
         }
-        int64_t size = l->bytes[i], rem = size % cfg->alignment;
+        /* §1: an @into node is written into its input's buffer, holding none */
+        int64_t size = (l->flags[i] & FLAG_INTO) ? 0 : l->bytes[i], rem = size % cfg->alignment;
         if (rem && !checked_add(size, cfg->alignment - rem, &size)) {
             rc = error_set(err, RS_EINPUT, NULL, 0, 0, "'%s' overflows when aligned", l->routine->nodes[i].name);
             goto done;

@@ -44,6 +44,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             memcmp(l->cost, l2->cost, (size_t)l->n_nodes * sizeof *l->cost) ||
             memcmp(l->flags, l2->flags, (size_t)l->n_nodes))
             abort();
+        for (int32_t i = 0; i < l->n_nodes; i++)
+            if (lower_into(l, i) != lower_into(l2, i)) /* donated buffers: the same @into both ways */
+                abort();
         if (l->n_nodes < 2000) {
             score_config_t cfg;
             score_config_default(&cfg);

@@ -5,9 +5,13 @@
 #include <curses.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "model/units.h"
 #include "text.h"
+#include "view.h"
 
 /* Bytes of the first w display columns of s (one column a code point). */
 static size_t bytes_for_cols(const char *s, int w, int *cols)
@@ -35,9 +39,69 @@ void tui_put(tui_t *t, int y, int x, int w, unsigned attr, const char *s)
     s = text_escape(s, safe, sizeof safe);
     int cols;
     size_t n = bytes_for_cols(s, w, &cols);
+    bool cut = false;
+    for (const char *r = s + n; *r && !cut; r++)
+        cut = *r != ' ';
     attron(attr);
-    mvaddnstr(y, x, s, (int)n);
+    if (cut) { /* the last column says so */
+        mvaddnstr(y, x, s, (int)bytes_for_cols(s, w - 1, &cols));
+        mvaddstr(y, x + w - 1, tui_glyph(t, "…", "~"));
+    } else {
+        mvaddnstr(y, x, s, (int)n);
+    }
     attroff(attr);
+}
+
+const char *tui_bytes(int64_t v, int w, char *buf, size_t n)
+{
+    char u[32];
+    int len = snprintf(buf, n, "%*lld", w, (long long)v);
+    if (len <= w)
+        return buf;
+    units_format_bytes(v, u, sizeof u);
+    if ((int)strlen(u) > w)
+        view_axis_bytes(v, u, sizeof u);
+    snprintf(buf, n, "%*s", w, u);
+    return buf;
+}
+
+void tui_put_tail(tui_t *t, int y, int x, int w, unsigned attr, const char *s, size_t tail)
+{
+    size_t len = strlen(s);
+    if (tail > len)
+        tail = len;
+    int tw = tui_cols(s + tail);
+    if (tui_cols(s) <= w || tw >= w) {
+        tui_put(t, y, x, w, attr, s);
+        return;
+    }
+    char head[1024], clip[1100];
+    snprintf(head, sizeof head, "%.*s", (int)(tail < sizeof head ? tail : sizeof head - 1), s);
+    tui_put(t, y, x, w - tw, attr, tui_clip(t, head, w - tw, clip, sizeof clip));
+    tui_put(t, y, x + w - tw, tw, attr, s + tail);
+}
+
+int tui_put_fields(tui_t *t, int y, int x, int w, int max_rows, int indent, unsigned attr,
+                   const char *const *fields, int n, const char *sep)
+{
+    int r = 0, col = 0, sl = tui_cols(sep);
+    for (int i = 0; i < n; i++) {
+        int fw = tui_cols(fields[i]), row0 = r ? indent : 0; /* where this row's first field starts */
+        if (col > row0 && col + sl + fw > w) { /* the field starts the next row */
+            if (r + 1 >= max_rows) { /* no row left: the row says more was to come */
+                tui_put(t, y + r, x + (col < w ? col : w - 1), 1, attr, tui_glyph(t, "…", "~"));
+                break;
+            }
+            r++;
+            col = indent;
+        } else if (col > row0) {
+            tui_put(t, y + r, x + col, w - col, attr, sep);
+            col += sl;
+        }
+        tui_put(t, y + r, x + col, w - col, attr, fields[i]);
+        col += fw;
+    }
+    return n ? r + 1 : 0;
 }
 
 const char *tui_clip(const tui_t *t, const char *s, int w, char *buf, size_t n)
@@ -82,9 +146,20 @@ size_t tui_wrap(const char *s, int w, const char **next)
     size_t cut = n;
     while (cut > 0 && s[cut] != ' ')
         cut--;
-    if (cut == 0 || cut < n / 3) /* a long word: cut it where the row ends */
-        cut = n;
-    *next = s + cut + (s[cut] == ' ');
+    int word = 0; /* the columns of the word after that space */
+    if (cut > 0)
+        for (const char *p = s + cut + 1; *p && *p != ' '; p++)
+            word += ((unsigned char)*p & 0xC0) != 0x80;
+    if (cut > 0 && (cut >= n / 3 || word <= w)) {
+        *next = s + cut + 1;
+        return cut;
+    }
+    /* a word longer than the row: after its last '/' here, else at the end */
+    size_t slash = n;
+    while (slash > cut + 1 && s[slash - 1] != '/')
+        slash--;
+    cut = slash > cut + 1 ? slash : n;
+    *next = s + cut;
     return cut;
 }
 

@@ -69,6 +69,115 @@ int library_routine_put(store_t *s, const char *name, const char *source, size_t
     return RS_OK;
 }
 
+int library_routine_put_own(store_t *s, const char *name, const char *source, size_t len, const char *path,
+                            int32_t steps, int32_t nodes, int64_t *id, int32_t *version, bool *was_new,
+                            char **stored_as, rs_error_t *err)
+{
+    *stored_as = NULL;
+    char hash[33];
+    library_hash(source, len, hash);
+    sqlite3_stmt *st;
+    /* under its own name first; else the first row that holds the text */
+    int rc = store_prepare(s,
+                           "SELECT id, version, name FROM routines WHERE hash = ?1 "
+                           "ORDER BY name = ?2 DESC, id LIMIT 1",
+                           &st, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_text(st, 1, hash, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT);
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW && strcmp((const char *)sqlite3_column_text(st, 2), name) != 0) {
+        *id = sqlite3_column_int64(st, 0);
+        *version = sqlite3_column_int(st, 1);
+        *was_new = false;
+        *stored_as = store_col_text(st, 2);
+        sqlite3_finalize(st);
+        return *stored_as ? RS_OK : error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    sqlite3_finalize(st);
+    if (step != SQLITE_ROW && step != SQLITE_DONE)
+        return store_fail(s, step, "reading routines", err);
+    return library_routine_put(s, name, source, len, path, steps, nodes, id, version, was_new, err);
+}
+
+int library_routine_name_check(const char *name, const char *what, rs_error_t *err)
+{
+    size_t n = strlen(name);
+    bool bad = n == 0 || n > 127 || strchr(name, '/') || (n > 8 && strcmp(name + n - 8, ".routine") == 0) ||
+               (n > 4 && strcmp(name + n - 4, ".hlo") == 0);
+    for (size_t i = 0; i < n && !bad; i++)
+        bad = (unsigned char)name[i] <= ' ' || name[i] == 0x7f;
+    if (bad)
+        return error_set(err, RS_EINPUT, what, 0, 0,
+                         "expected a name of 1 to 127 characters without blanks or '/', not ending in .routine or "
+                         ".hlo (those read as files)");
+    return RS_OK;
+}
+
+/* How many rows of routines have name. */
+static int count_named(store_t *s, const char *name, int *n, rs_error_t *err)
+{
+    sqlite3_stmt *st;
+    int rc = store_prepare(s, "SELECT count(*) FROM routines WHERE name = ?1", &st, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    int step = sqlite3_step(st);
+    *n = step == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+    sqlite3_finalize(st);
+    return step == SQLITE_ROW ? RS_OK : store_fail(s, step, "reading routines", err);
+}
+
+int library_routine_rename(store_t *s, const char *from, const char *to, rs_error_t *err)
+{
+    int had, taken;
+    int rc = library_routine_name_check(to, "rename", err);
+    if (!rc)
+        rc = count_named(s, from, &had, err);
+    if (!rc)
+        rc = count_named(s, to, &taken, err);
+    if (rc)
+        return rc;
+    if (!had)
+        return error_set(err, RS_EINPUT, "rename", 0, 0, "no routine named '%s'", from);
+    if (taken)
+        return error_set(err, RS_EINPUT, "rename", 0, 0, "a routine named '%s' is stored already", to);
+    sqlite3_stmt *st;
+    if ((rc = store_prepare(s, "UPDATE routines SET name = ?2 WHERE name = ?1", &st, err)))
+        return rc;
+    sqlite3_bind_text(st, 1, from, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, to, -1, SQLITE_TRANSIENT);
+    return store_exec_stmt(s, st, "renaming the routine", err);
+}
+
+/* Settings live in meta beside its 'app' row, under "session." keys. */
+int library_setting_get(store_t *s, const char *key, char **value, rs_error_t *err)
+{
+    *value = NULL;
+    sqlite3_stmt *st;
+    int rc = store_prepare(s, "SELECT value FROM meta WHERE key = 'session.' || ?1", &st, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW && !(*value = store_col_text(st, 0)))
+        rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    sqlite3_finalize(st);
+    return rc ? rc : step == SQLITE_ROW || step == SQLITE_DONE ? RS_OK : store_fail(s, step, "reading a setting", err);
+}
+
+int library_setting_set(store_t *s, const char *key, const char *value, rs_error_t *err)
+{
+    sqlite3_stmt *st;
+    int rc = store_prepare(s, "INSERT OR REPLACE INTO meta(key, value) VALUES('session.' || ?1, ?2)", &st, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, value, -1, SQLITE_TRANSIENT);
+    return store_exec_stmt(s, st, "saving a setting", err);
+}
+
 static int read_source(store_t *s, sqlite3_stmt *st, int64_t *id, char **source, size_t *len, char **other,
                        bool *found, rs_error_t *err)
 {

@@ -411,7 +411,7 @@ def export_guards_the_store_and_special_files():
     reader = subprocess.Popen(["cat", fifo], stdout=subprocess.PIPE)
     rc, out, err = run("export", "1", "--what", "flips", "--output", fifo, db=db)
     got = reader.communicate(timeout=30)[0].decode()
-    check(rc == 0 and got.startswith("plan_id,seq,node,relief,cost,source\n1,0,"), (rc, err, got[:80]))
+    check(rc == 0 and got.startswith("plan_id,seq,node,relief,cost,hlo,op_name,source\n1,0,"), (rc, err, got[:80]))
     check(stat.S_ISFIFO(os.lstat(fifo).st_mode), "the FIFO was replaced")
     # a device node stays one, and a full device is an error
     dev = os.path.join(TMP, "full.dev")

@@ -429,9 +429,18 @@ int screen_arena_key(tui_t *t, action_t a, int key)
         }
         return KEY_REDRAW;
     }
-    case ACT_LAYOUT:
-        tui_set_layout(t, next_layout(t->tgt.cfg.layout));
+    case ACT_LAYOUT: {
+        char dropped[160];
+        if (tui_fit_may_go(t, "changing the layout", dropped, sizeof dropped)) {
+            tui_set_layout(t, next_layout(t->tgt.cfg.layout));
+            if (dropped[0] && !t->status_error) {
+                char msg[512];
+                snprintf(msg, sizeof msg, "%.300s%s", t->status, dropped);
+                tui_status(t, false, "%s", msg);
+            }
+        }
         return KEY_REDRAW;
+    }
     case ACT_EXPORT_SVG: tui_export_svg(t); return KEY_REDRAW;
     case ACT_RUN_FIT: {
         char buf[64];

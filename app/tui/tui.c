@@ -431,6 +431,7 @@ int tui_run(const cmdline_t *c)
     else
         tui_status(t, false, "%d routines, %d profiles: Enter opens a routine, Tab switches to profiles, ? help",
                    t->n_routines, t->n_profiles);
+    tui_recall_profile(t); /* the last session's choice, over the config file's */
     if (first[0] && tui_open_routine(t, first))
         t->screen = SCR_ARENA;
     loop(t);

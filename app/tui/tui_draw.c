@@ -4,6 +4,7 @@
 
 #include <curses.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -81,27 +82,71 @@ void tui_put_tail(tui_t *t, int y, int x, int w, unsigned attr, const char *s, s
     tui_put(t, y, x + w - tw, tw, attr, s + tail);
 }
 
+/* Where fields go: row[i], col[i] of each, a row breaking between fields,
+ * until one would need a row past max_rows; returns how many fit. */
+static int lay_fields(const char *const *f, int n, int w, int max_rows, int indent, int sl, int *row, int *col)
+{
+    int r = 0, c = 0;
+    for (int i = 0; i < n; i++) {
+        int fw = tui_cols(f[i]), row0 = r ? indent : 0;
+        if (c > row0 && c + sl + fw > w) {
+            if (r + 1 >= max_rows)
+                return i;
+            r++;
+            c = indent;
+        } else if (c > row0) {
+            c += sl;
+        }
+        row[i] = r;
+        col[i] = c;
+        c += fw;
+    }
+    return n;
+}
+
 int tui_put_fields(tui_t *t, int y, int x, int w, int max_rows, int indent, unsigned attr,
                    const char *const *fields, int n, const char *sep)
 {
-    int r = 0, col = 0, sl = tui_cols(sep);
-    for (int i = 0; i < n; i++) {
-        int fw = tui_cols(fields[i]), row0 = r ? indent : 0; /* where this row's first field starts */
-        if (col > row0 && col + sl + fw > w) { /* the field starts the next row */
-            if (r + 1 >= max_rows) { /* no row left: the row says more was to come */
-                tui_put(t, y + r, x + (col < w ? col : w - 1), 1, attr, tui_glyph(t, "…", "~"));
+    if (n <= 0 || max_rows <= 0)
+        return 0;
+    int *row = malloc(((size_t)n + 1) * sizeof *row), *col = malloc(((size_t)n + 1) * sizeof *col);
+    if (!row || !col) {
+        free(row);
+        free(col);
+        return 0;
+    }
+    int sl = tui_cols(sep), k = lay_fields(fields, n, w, max_rows, indent, sl, row, col);
+    char more[48] = "";
+    int mr = 0, mc = 0;
+    if (k < n) { /* the fields that fit with "… N more" after them */
+        for (; k > 0; k--) {
+            snprintf(more, sizeof more, "%s %d more", tui_glyph(t, "…", "..."), n - k);
+            int end = col[k - 1] + tui_cols(fields[k - 1]), mw = tui_cols(more);
+            if (end + sl + mw <= w) {
+                mr = row[k - 1], mc = end + sl;
                 break;
             }
-            r++;
-            col = indent;
-        } else if (col > row0) {
-            tui_put(t, y + r, x + col, w - col, attr, sep);
-            col += sl;
+            if (row[k - 1] + 1 < max_rows) {
+                mr = row[k - 1] + 1, mc = indent;
+                break;
+            }
         }
-        tui_put(t, y + r, x + col, w - col, attr, fields[i]);
-        col += fw;
+        if (k == 0)
+            snprintf(more, sizeof more, "%s %d more", tui_glyph(t, "…", "..."), n);
     }
-    return n ? r + 1 : 0;
+    int rows = k ? row[k - 1] + 1 : 1;
+    for (int i = 0; i < k; i++) {
+        if (i && row[i] == row[i - 1])
+            tui_put(t, y + row[i], x + col[i] - sl, sl, attr, sep);
+        tui_put(t, y + row[i], x + col[i], w - col[i], attr, fields[i]);
+    }
+    if (more[0]) {
+        tui_put(t, y + mr, x + mc, w - mc, attr, more);
+        rows = mr + 1 > rows ? mr + 1 : rows;
+    }
+    free(row);
+    free(col);
+    return rows;
 }
 
 const char *tui_clip(const tui_t *t, const char *s, int w, char *buf, size_t n)

@@ -34,8 +34,9 @@ void tui_put_tail(tui_t *t, int y, int x, int w, unsigned attr, const char *s, s
 /* Draws fields[0..n) joined by sep in at most max_rows rows of w columns
  * from (y, x), a row breaking only between fields (continuation rows
  * indented by indent), so no number in a field is split; a field wider
- * than a row is cut with the ellipsis, and fields left over for want of
- * rows end the last row with it.  Returns the rows used. */
+ * than a row is cut with the ellipsis.  When they do not all fit, the
+ * last row ends in "… N more", N the fields left out (never a silent cut
+ * of a list).  Returns the rows used. */
 int tui_put_fields(tui_t *t, int y, int x, int w, int max_rows, int indent, unsigned attr,
                    const char *const *fields, int n, const char *sep);
 /* Draws the first of variants[0..n) (longest first) that fits w columns,

@@ -231,9 +231,21 @@ static int write_routine(store_t *s, const item_t *it, const char *name, FILE *r
                 text_shown(it->path), text_shown(as), text_shown(stored_as), (int)version,
                 (int)it->routine->n_steps);
     else if (!rc && report)
-        fprintf(report, was_new ? "%s: routine %s, version %d (%d steps)\n"
-                                : "%s: routine %s unchanged (the same text as version %d; %d steps)\n",
+        fprintf(report, was_new ? "%s: routine %s, version %d (%d steps)"
+                                : "%s: routine %s unchanged (the same text as version %d; %d steps)",
                 text_shown(it->path), text_shown(as), (int)version, (int)it->routine->n_steps);
+    /* another file under the same name (two PyTorch/XLA dumps are both
+     * SyncTensorsGraph.N): say so, and how to keep them apart */
+    char *before = NULL;
+    bool found = false;
+    if (!rc && report && was_new && version > 1 &&
+        !library_routine_path(s, as, version - 1, &before, &found, err) && found && before[0] &&
+        strcmp(before, it->path) != 0)
+        fprintf(report, "; version %d came from %s: import --name NAME (r on the Session screen) gives it a name "
+                        "of its own", (int)version - 1, text_shown(before));
+    free(before);
+    if (!rc && report && !stored_as)
+        fputc('\n', report);
     free(stored_as);
     return rc;
 }

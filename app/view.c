@@ -322,7 +322,10 @@ void view_axis_labels(const int64_t *v, int n, char (*labels)[16])
         unit *= 1024;
         k++;
     }
-    for (int d = 0; d <= 7; d++) {
+    /* three significant digits of the largest at least (35.5M, not 35M,
+     * for an axis end that marks an exact footprint), more to tell apart */
+    double lead = (double)top / unit;
+    for (int d = lead >= 100 ? 0 : lead >= 10 ? 1 : 2; d <= 7; d++) {
         bool apart = true;
         for (int i = 0; i < n; i++) {
             if (d == 7 || k < 0) /* exact bytes: below a KiB, or a range of a few bytes */

@@ -48,16 +48,24 @@ int library_routine_put_own(store_t *s, const char *name, const char *source, si
                             int32_t steps, int32_t nodes, int64_t *id, int32_t *version, bool *was_new,
                             char **stored_as, rs_error_t *err);
 
+/* The file version of routine name came from (a new string, "" when not
+ * recorded); *found false when there is no such version. */
+int library_routine_path(store_t *s, const char *name, int32_t version, char **path, bool *found, rs_error_t *err);
+
 /* Whether name can name a routine in the store (what names it, e.g.
  * "--name", starts the error): 1 to 127 bytes, no blank, control byte or
  * '/', and not ending in .routine or .hlo, which a ROUTINE argument reads
  * as a file. */
 int library_routine_name_check(const char *name, const char *what, rs_error_t *err);
 
-/* Renames routine from (every version) to to (inside a transaction); its
- * plans, contexts and sweeps stay attached (they hold its row ids).
- * RS_EINPUT when there is no routine from, or one named to already. */
-int library_routine_rename(store_t *s, const char *from, const char *to, rs_error_t *err);
+/* Renames routine from to to (inside a transaction): every version, or
+ * with path only the versions imported from that file (two dumps of one
+ * module name become two routines), numbered 1, 2, ... in their order;
+ * their plans, contexts and sweeps stay attached (they hold row ids).
+ * *renamed counts the versions.  RS_EINPUT when none matches, or a
+ * routine named to is stored already. */
+int library_routine_rename(store_t *s, const char *from, const char *to, const char *path, int *renamed,
+                           rs_error_t *err);
 
 /* The session's own settings kept in the store (the TUI's chosen
  * profile): *value a new string, NULL when key was never set. */

@@ -313,6 +313,10 @@ static void test_axis_labels(void **state)
     view_axis_labels(close, 2, l);
     assert_string_equal(l[0], "1073741824");
     assert_string_equal(l[1], "1073741830");
+    int64_t tenth[2] = { 18593920, 37187840 }; /* an end that marks a footprint: 35.5M, not 35M */
+    view_axis_labels(tenth, 2, l);
+    assert_string_equal(l[0], "17.7M");
+    assert_string_equal(l[1], "35.5M");
     int64_t small[2] = { 0, 700 };
     view_axis_labels(small, 2, l);
     assert_string_equal(l[0], "0");

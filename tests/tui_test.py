@@ -256,8 +256,11 @@ def status_bar_budget_and_layout():
         t.type("60%")
         t.keys("Enter")
         t.wait(re.compile(r"budget [0-9.]+ MiB \(60%\) │ layout timeline"))
-        t.keys("2", "L")  # a new layout drops the fit, not the words its budget was given in
-        t.wait(re.compile(r"budget [0-9.]+ MiB \(60%\) │ layout tight"))
+        t.keys("2", "L")  # a new layout drops the fit (it asks: unsaved), not the words its budget was given in
+        t.wait("changing the layout drops the fit to 60% you did not save: go on?")
+        t.keys("y")
+        s = t.wait(re.compile(r"budget [0-9.]+ MiB \(60%\) │ layout tight"))
+        check("the fit to 60% went with it" in s, s)
     finally:
         t.close()
 
@@ -326,7 +329,8 @@ def budget_line_hides_no_buffer():
             t.keys("B")
             t.type("50MiB")
             t.keys("Enter")
-            after = t.wait("budget 50.0 MiB │ layout").split("\n")
+            # at 80 columns the labels give way to the reuse counters
+            after = t.wait(re.compile(r"(budget )?50\.0 MiB │ (layout )?greedy │ reuse")).split("\n")
             rows = [i for i, line in enumerate(after) if "┼" in line]
             check(len(rows) == 1, after)
             r = rows[0]
@@ -503,7 +507,7 @@ def recompute_in_flops_and_time():
     try:
         t.wait("Routines")
         t.keys("p", "Down", "Enter")  # a100-80gb, the first profile
-        t.wait("profile: a100-80gb")
+        t.wait("profile a100-80gb (the store remembers it")
         open_routine(t, "transformer_2")
         t.keys("/")
         t.type("dh_0")
@@ -521,6 +525,9 @@ def recompute_in_flops_and_time():
         s = t.wait(re.compile(r"1 80%.*\+1\.557% +\+291 ns +32 +45 +no"))
         t.keys("1")
         t.wait("compute 5.83 GFLOPs")
+        # the store remembers the profile: back to none for the tests after this one
+        t.keys("p", "g", "Enter", "y")
+        t.wait("profile none: transformer_2 re-scored")
     finally:
         t.close()
 

@@ -91,11 +91,16 @@ void screen_plans_draw(tui_t *t)
     int marked = 0;
     for (int i = 0; i < t->n_plans; i++)
         marked += t->marked[i];
-    tui_putf(t, 2, 1, t->cols - 2, t->attr[T_NORMAL] | A_BOLD,
-             "%d plans%s%s%s, %d marked; sorted by %s%s   (s sort, / filter, Space mark, D one arena, e export, x delete)",
-             t->n_order, t->search[SCR_PLANS][0] ? " matching '" : "", t->search[SCR_PLANS],
-             t->search[SCR_PLANS][0] ? "'" : "", marked,
-             COL_NAMES[t->sort_col], t->sort_rev ? " (reversed)" : "");
+    char head[2][480];
+    int hn = snprintf(head[0], 360, "%d plans%s%s%s, %d marked; sorted by %s%s", t->n_order,
+                      t->search[SCR_PLANS][0] ? " matching '" : "", t->search[SCR_PLANS],
+                      t->search[SCR_PLANS][0] ? "'" : "", marked, COL_NAMES[t->sort_col],
+                      t->sort_rev ? " (reversed)" : "");
+    hn = hn < 360 ? hn : 359;
+    snprintf(head[1], sizeof head[1], "%.360s   (? keys)", head[0]);
+    snprintf(head[0] + hn, sizeof head[0] - (size_t)hn, "   (s sort, / filter, Space mark, D one arena, e export, x delete)");
+    tui_put_fit(t, 2, 1, t->cols - 2, t->attr[T_NORMAL] | A_BOLD, (const char *const[]){ head[0], head[1] }, 2);
+    bool created = t->cols >= 120; /* narrower, the date goes under the table, never cut */
     /* the budget column is as wide as its widest entry ("60% = 62.4 MiB"),
      * 10 to 20; label and routine give way, so final, flips and within
      * show at 80 columns */
@@ -109,7 +114,7 @@ void screen_plans_draw(tui_t *t)
     int lw = avail * 2 / 5 < 6 ? 6 : avail * 2 / 5 > 24 ? 24 : avail * 2 / 5;
     int rw = avail - lw < 8 ? 8 : avail - lw > 28 ? 28 : avail - lw;
     tui_putf(t, TABLE_Y - 1, 1, t->cols - 2, t->attr[T_DIM], "  %5s  %-*s %-*s %-*s %9s %5s %6s  %s", "id", lw,
-             "label", rw, "routine", bw, "budget", "final", "flips", "within", "created");
+             "label", rw, "routine", bw, "budget", "final", "flips", "within", created ? "created" : "");
     int n = rows(t);
     if (t->plan_sel < t->plan_top)
         t->plan_top = t->plan_sel;
@@ -129,7 +134,7 @@ void screen_plans_draw(tui_t *t)
         tui_putf(t, TABLE_Y + k, 1, t->cols - 2, a, "%s %5lld  %s %s %-*s %9s %5d %6s  %s",
                  t->marked[i] ? tui_glyph(t, "●", "*") : " ", (long long)p->id, tui_clip(t, label, lw, lc, sizeof lc),
                  tui_clip(t, rname, rw, rc, sizeof rc), bw, bud,
-                 fin, (int)p->n_flips, p->within_budget ? "yes" : "no", p->created_at);
+                 fin, (int)p->n_flips, p->within_budget ? "yes" : "no", created ? p->created_at : "");
     }
     if (!t->n_plans)
         tui_put(t, TABLE_Y, 3, t->cols - 4, t->attr[T_DIM], "(no plans: run a fit and press S to save it)");
@@ -137,7 +142,7 @@ void screen_plans_draw(tui_t *t)
      * baselines differ, and two routines of one name apart */
     const stored_plan_t *p = t->n_order ? &t->plans[t->order[t->plan_sel]] : NULL;
     if (p) {
-        char f[5][600], path[512];
+        char f[6][600], path[512];
         const char *file = p->routine_path[0] ? p->routine_path : "(file not recorded)";
         const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
         snprintf(f[0], sizeof f[0], "plan %lld: %s v%d from %s", (long long)p->id, text_shown(p->routine),
@@ -146,8 +151,9 @@ void screen_plans_draw(tui_t *t)
         snprintf(f[2], sizeof f[2], "alignment %lld", (long long)plan_alignment(p));
         snprintf(f[3], sizeof f[3], "bindings %s", p->bindings[0] ? text_shown(p->bindings) : "(none)");
         snprintf(f[4], sizeof f[4], "cap %s", p->cap < 0 ? "none" : p->cap == INT32_MAX ? "all" : (snprintf(path, sizeof path, "%d", (int)p->cap), path));
+        snprintf(f[5], sizeof f[5], "saved %s", p->created_at);
         tui_put_fields(t, t->rows - 4, 1, t->cols - 2, 2, 2, t->attr[T_DIM],
-                       (const char *const[]){ f[0], f[1], f[2], f[3], f[4] }, 5, ", ");
+                       (const char *const[]){ f[0], f[1], f[2], f[3], f[4], f[5] }, 6, ", ");
     }
 }
 
@@ -200,29 +206,41 @@ static char *only_in(const stored_plan_t *full, int k)
 static int diff_text(const stored_plan_t *full, char **lines)
 {
     int m = 0;
-    char buf[512], a[64], b[64];
+    char buf[1024], a[64], b[64];
     snprintf(buf, sizeof buf, "%-16s %26s %26s", "", (snprintf(a, sizeof a, "plan %lld", (long long)full[0].id), a),
              (snprintf(b, sizeof b, "plan %lld", (long long)full[1].id), b));
     lines[m++] = strdup(buf);
     snprintf(buf, sizeof buf, "%-16s %26s %26s", "routine", text_shown(full[0].routine), text_shown(full[1].routine));
     lines[m++] = strdup(buf);
-    snprintf(buf, sizeof buf, "%-16s %26s %26s", "bindings", full[0].bindings[0] ? text_shown(full[0].bindings) : "-",
-             full[1].bindings[0] ? text_shown(full[1].bindings) : "-");
-    lines[m++] = strdup(buf);
-    snprintf(buf, sizeof buf, "%-16s %26s %26s", "profile", full[0].profile[0] ? text_shown(full[0].profile) : "none",
-             full[1].profile[0] ? text_shown(full[1].profile) : "none");
-    lines[m++] = strdup(buf);
-    snprintf(buf, sizeof buf, "%-16s %26lld %26lld", "alignment", (long long)plan_alignment(&full[0]),
-             (long long)plan_alignment(&full[1]));
-    lines[m++] = strdup(buf);
+    /* what makes two baselines differ: a row each where the plans differ,
+     * one line for what they share */
     score_config_t cfg[2];
     rs_error_t err;
     for (int k = 0; k < 2; k++)
         if (rebuild_config_parse(full[k].config, &cfg[k], &err))
             score_config_default(&cfg[k]);
-    snprintf(buf, sizeof buf, "%-16s %26s %26s", "layout", layout_strategy_name(cfg[0].layout),
-             layout_strategy_name(cfg[1].layout));
-    lines[m++] = strdup(buf);
+    char ctx[4][2][160];
+    static const char *const what[4] = { "bindings", "profile", "alignment", "layout" };
+    for (int k = 0; k < 2; k++) {
+        snprintf(ctx[0][k], sizeof ctx[0][k], "%s", full[k].bindings[0] ? text_shown(full[k].bindings) : "-");
+        snprintf(ctx[1][k], sizeof ctx[1][k], "%s", full[k].profile[0] ? text_shown(full[k].profile) : "none");
+        snprintf(ctx[2][k], sizeof ctx[2][k], "%lld", (long long)cfg[k].alignment);
+        snprintf(ctx[3][k], sizeof ctx[3][k], "%s", layout_strategy_name(cfg[k].layout));
+    }
+    char alike[700] = "";
+    size_t aw = 0;
+    for (int r = 0; r < 4; r++) {
+        if (strcmp(ctx[r][0], ctx[r][1]) != 0) {
+            snprintf(buf, sizeof buf, "%-16s %26.150s %26.150s", what[r], ctx[r][0], ctx[r][1]);
+            lines[m++] = strdup(buf);
+        } else if (aw < sizeof alike) {
+            aw += (size_t)snprintf(alike + aw, sizeof alike - aw, "%s%s %s", aw ? ", " : "", what[r], ctx[r][0]);
+        }
+    }
+    if (alike[0]) {
+        snprintf(buf, sizeof buf, "%-16s %s", "both", alike);
+        lines[m++] = strdup(buf);
+    }
     for (int k = 0; k < 2; k++)
         plans_budget_text(&full[k], k ? b : a, 64);
     snprintf(buf, sizeof buf, "%-16s %26s %26s", "budget", a, b);

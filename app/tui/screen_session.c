@@ -147,11 +147,12 @@ void screen_session_draw(tui_t *t)
     if (t->n_routines) {
         const routine_row_t *r = &t->routines[t->sel_routine];
         const char *b = tui_binds_of(t, r->name);
-        char f[2][600], path[512], date[32], v[4][700];
-        snprintf(f[0], sizeof f[0], "bindings of %s: %s", r->name, b[0] ? b : "(the routine's own)");
-        snprintf(f[1], sizeof f[1], "(b edits, e.g. B=512; r renames)");
-        tui_put_fields(t, y + 1, 1, t->cols - 2, 1, 2, t->attr[T_NORMAL], (const char *const[]){ f[0], f[1] }, 2,
-                       "   ");
+        char f[3][600], path[512], date[32], v[4][700];
+        snprintf(f[0], sizeof f[0], "bindings of %s: %s   (b edits, e.g. B=512; r renames)", r->name,
+                 b[0] ? b : "(the routine's own)");
+        snprintf(f[1], sizeof f[1], "bindings of %s: %s   (b edits)", r->name, b[0] ? b : "(the routine's own)");
+        snprintf(f[2], sizeof f[2], "bindings of %s: %s", r->name, b[0] ? b : "(the routine's own)");
+        tui_put_fit(t, y + 1, 1, t->cols - 2, t->attr[T_NORMAL], (const char *const[]){ f[0], f[1], f[2] }, 3);
         text_escape(r->path[0] ? r->path : "(not recorded)", path, sizeof path);
         snprintf(date, sizeof date, "%.10s", r->imported_at);
         snprintf(v[0], sizeof v[0], "from %s (version %d, %s, imported %s)", path, (int)r->version, r->kind, date);
@@ -249,13 +250,16 @@ int screen_session_key(tui_t *t, action_t a, int key)
     case ACT_RENAME: {
         if (!t->n_routines)
             return KEY_REDRAW;
-        char from[128], label[200], to[128];
+        char from[128], label[200], to[128], path[512];
+        int renamed;
         snprintf(from, sizeof from, "%s", t->routines[t->sel_routine].name);
+        snprintf(path, sizeof path, "%s", t->routines[t->sel_routine].path);
         snprintf(label, sizeof label, "rename %s to: ", from);
         snprintf(to, sizeof to, "%s", from);
         if (tui_prompt(t, label, to, sizeof to, false) && to[0] && strcmp(to, from) != 0 &&
-            tui_rename_routine(t, from, to))
-            tui_status(t, false, "renamed %s to %s: its plans and bindings go with it", from, to);
+            tui_rename_routine(t, from, path, to, &renamed))
+            tui_status(t, false, "renamed %s (%d version%s from %s) to %s: its plans and bindings go with it", from,
+                       renamed, renamed == 1 ? "" : "s", path[0] ? path : "no file", to);
         return KEY_REDRAW;
     }
     case ACT_IMPORT: {

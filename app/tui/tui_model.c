@@ -214,11 +214,11 @@ bool tui_open_routine(tui_t *t, const char *name)
     return true;
 }
 
-bool tui_rename_routine(tui_t *t, const char *from, const char *to)
+bool tui_rename_routine(tui_t *t, const char *from, const char *path, const char *to, int *renamed)
 {
     rs_error_t err;
     int rc = store_begin(t->store, &err);
-    if (!rc && (rc = library_routine_rename(t->store, from, to, &err)))
+    if (!rc && (rc = library_routine_rename(t->store, from, to, path, renamed, &err)))
         store_rollback(t->store);
     else if (!rc)
         rc = store_commit(t->store, &err);
@@ -229,7 +229,7 @@ bool tui_rename_routine(tui_t *t, const char *from, const char *to)
     for (int i = 0; i < t->n_rbinds; i++) /* its bindings are the routine's, under any name */
         if (strcmp(t->rbinds[i].routine, from) == 0)
             snprintf(t->rbinds[i].routine, sizeof t->rbinds[i].routine, "%s", to);
-    if (t->open && strcmp(t->open_name, from) == 0) {
+    if (t->open && strcmp(t->open_name, from) == 0) { /* the open one is the latest version: renamed */
         snprintf(t->open_name, sizeof t->open_name, "%s", to);
         if (routine_set_name(t->tgt.routine, to, &err))
             tui_error(t, NULL, &err);
@@ -303,18 +303,19 @@ void tui_recall_profile(tui_t *t)
 {
     char *name = NULL;
     rs_error_t err;
+    const char *configured = config_text(t->cmdline->config, CONFIG_PROFILE);
     if (library_setting_get(t->store, "profile", &name, &err) || !name)
         return;
-    const char *configured = config_text(t->cmdline->config, CONFIG_PROFILE);
+    if (configured) { /* the config file's profile wins (DESIGN §11): the status says what was chosen last */
+        if (strcmp(configured, name) != 0)
+            tui_status(t, false, "profile %s from the config file (%s was chosen last time: p picks one)", configured,
+                       name[0] ? name : "none");
+        free(name);
+        return;
+    }
     for (int i = 0; i < t->n_profiles; i++)
-        if (strcmp(t->profiles[i].name, name) == 0) {
+        if (strcmp(t->profiles[i].name, name) == 0)
             t->profile = i;
-            if (configured && strcmp(configured, name) != 0)
-                tui_status(t, false, "profile %s, chosen last time (the config file says %s: p picks one)", name,
-                           configured);
-        }
-    if (!name[0] && configured)
-        t->profile = -1; /* none was chosen last time */
     free(name);
 }
 

@@ -369,15 +369,17 @@ static void pair(tui_t *t)
         strbuf_t only[2];
         for (int k = 0; k < 2; k++) {
             strbuf_init(&only[k]);
-            strbuf_printf(&only[k], "only in row %d:", (k ? t->cmp_sel : other) + 1);
             int shown = 0;
             for (int32_t f = 0; f < p[k]->n_flips; f++)
+                shown += !has_flip(p[1 - k], p[k]->flips[f].node);
+            /* the count first, where the overlay shows it without scrolling */
+            strbuf_printf(&only[k], shown > 8 ? "only in row %d (%d flips):" : "only in row %d:",
+                          (k ? t->cmp_sel : other) + 1, shown);
+            for (int32_t f = 0; f < p[k]->n_flips; f++)
                 if (!has_flip(p[1 - k], p[k]->flips[f].node))
-                    strbuf_printf(&only[k], " %s", t->tgt.routine->nodes[p[k]->flips[f].node].name), shown++;
+                    strbuf_printf(&only[k], " %s", t->tgt.routine->nodes[p[k]->flips[f].node].name);
             if (!shown)
                 strbuf_printf(&only[k], " none");
-            else if (shown > 8)
-                strbuf_printf(&only[k], "  (%d flips)", shown);
             lines[m++] = only[k].s ? only[k].s : (char *)"only in: (out of memory)";
         }
         if (tui_pair_open(t, &side[0], &side[1], lines, m))

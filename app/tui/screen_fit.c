@@ -376,8 +376,8 @@ static void why(tui_t *t)
     }
     /* round one ranks a candidate that makes memory worse above a neutral
      * one (DESIGN §5): said here, so the order does not read as a bug */
-    lines[m++] = strdup("round one's order: relief > 0 (most bytes per FLOP first), then relief < 0 (worse alone), "
-                        "then relief 0 (neutral) last");
+    lines[m++] = strdup("round one's order: positive relief first (most bytes per FLOP first), then negative (worse "
+                        "alone), then none (neutral) last");
     lines[m++] = strdup("");
     for (int32_t k = 0; k < n; k++) {
         char text[900];

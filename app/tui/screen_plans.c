@@ -181,7 +181,6 @@ static char *only_in(const stored_plan_t *full, int k)
     strbuf_t b;
     strbuf_init(&b);
     int shown = 0;
-    strbuf_printf(&b, "only in plan %lld:", (long long)full[k].id);
     for (int32_t i = 0; i < full[k].n_flips; i++) {
         bool other = false;
         for (int32_t j = 0; j < full[1 - k].n_flips && !other; j++)
@@ -191,8 +190,16 @@ static char *only_in(const stored_plan_t *full, int k)
     }
     if (!shown)
         strbuf_printf(&b, " none");
-    else if (shown > 8)
-        strbuf_printf(&b, "  (%d flips)", shown);
+    /* the count first, where the overlay shows it without scrolling */
+    char lead[64];
+    snprintf(lead, sizeof lead, shown > 8 ? "only in plan %lld (%d flips):" : "only in plan %lld:", (long long)full[k].id,
+             shown);
+    strbuf_t whole;
+    strbuf_init(&whole);
+    strbuf_printf(&whole, "%s%s", lead, b.s ? b.s : "");
+    whole.oom |= b.oom;
+    strbuf_free(&b);
+    b = whole;
     if (b.oom) {
         strbuf_free(&b);
         return strdup("only in: (out of memory)");

@@ -174,9 +174,7 @@ void screen_session_draw(tui_t *t)
         snprintf(f[n++], sizeof f[0], "peak @ step %d", (int)t->arena.fp.peak_step);
         snprintf(f[n++], sizeof f[0], "compute %s", fl);
         snprintf(f[n++], sizeof f[0], "alignment %lld", (long long)t->tgt.cfg.alignment);
-        snprintf(f[n++], sizeof f[0], "max inline depth %d", (int)t->tgt.cfg.max_inline_depth);
-        if (t->tgt.has_profile)
-            snprintf(f[n++], sizeof f[0], "profile %s", t->tgt.profile.name);
+        snprintf(f[n++], sizeof f[0], "inline depth %d", (int)t->tgt.cfg.max_inline_depth); /* the profile: the status bar's */
         const char *fields[9];
         for (int k = 0; k < n; k++)
             fields[k] = f[k];

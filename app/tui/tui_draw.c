@@ -55,14 +55,18 @@ void tui_put(tui_t *t, int y, int x, int w, unsigned attr, const char *s)
 
 const char *tui_bytes(int64_t v, int w, char *buf, size_t n)
 {
-    char u[32];
-    int len = snprintf(buf, n, "%*lld", w, (long long)v);
-    if (len <= w)
-        return buf;
-    units_format_bytes(v, u, sizeof u);
-    if ((int)strlen(u) > w)
-        view_axis_bytes(v, u, sizeof u);
-    snprintf(buf, n, "%*s", w, u);
+    char d[32], u[32];
+    int len = snprintf(d, sizeof d, "%lld", (long long)v);
+    if (len > w) { /* in units, else short: never digits cut */
+        units_format_bytes(v, u, sizeof u);
+        if ((int)strlen(u) > w)
+            view_axis_bytes(v, u, sizeof u);
+        snprintf(d, sizeof d, "%s", u);
+    }
+    int pad = w - tui_cols(d); /* right-aligned, as much as buf holds besides the number */
+    int room = (int)n - 1 - (int)strlen(d);
+    pad = pad < 0 ? 0 : pad > room ? (room > 0 ? room : 0) : pad;
+    snprintf(buf, n, "%*s%s", pad, "", d);
     return buf;
 }
 

@@ -251,8 +251,10 @@ bool tui_fit_may_go(tui_t *t, const char *change, char *what, size_t n)
              t->fit_budget_text);
     if (!t->plan_saved && !tui_confirm(t, q))
         return false;
-    snprintf(what, n, "; the fit to %s went with it%s (f fits again)", t->fit_budget_text,
-             t->plan_saved ? ", saved" : "");
+    if (t->plan_saved)
+        snprintf(what, n, "; dropped the saved fit");
+    else
+        snprintf(what, n, "; dropped the fit to %s (f fits again)", t->fit_budget_text);
     return true;
 }
 
@@ -291,8 +293,8 @@ bool tui_choose_profile(tui_t *t, int profile)
         if (!tui_open_routine(t, open))
             return true; /* the status says why */
         units_format_bytes(t->arena.fp.total, now, sizeof now);
-        tui_status(t, false, "profile %s: %s re-scored, arena %s, alignment %lld%s", name[0] ? name : "none", open,
-                   now, (long long)t->tgt.cfg.alignment, what);
+        tui_status(t, false, "profile %s: arena %s, alignment %lld%s", name[0] ? name : "none", now,
+                   (long long)t->tgt.cfg.alignment, what);
     } else {
         tui_status(t, false, "profile %s (the store remembers it for the next session)", name[0] ? name : "none");
     }
@@ -387,7 +389,7 @@ static void install_fit(tui_t *t, fit_context_t *ctx, fit_plan_t *plan, int64_t 
         tui_status(t, true, "%s: budget missed; the cap kept %d of %d candidates: C sets it",
                    what, (int)t->plan->considered, (int)(t->plan->considered + t->plan->dropped));
     else
-        tui_status(t, false, "%s: %d flip%s, %d events; Enter why, n/p step, a accept, e end, ? keys", what,
+        tui_status(t, false, "%s: %d flip%s, %d events: Enter why, n/p step, a accept, e end", what,
                    (int)t->plan->n_flips, t->plan->n_flips == 1 ? "" : "s", (int)t->plan->n_events);
 }
 

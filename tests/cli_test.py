@@ -814,4 +814,49 @@ def hlo_bad_inputs():
     expect_error(["convert", path], "elf.hlo:1:1: expected `HloModule NAME`")
 
 
+
+@test
+def json_budget_spec_csv_origins_and_long_lists():
+    """Issue 28 item 11: fit --json carries the budget as asked (spec)
+    beside kind and bytes, for a share and for the device; the flips CSV
+    keeps hlo, op_name and source (file:line) apart as --json does; a
+    sweep's "flips changed" cell of BERT's 152 flips stops with a count;
+    compare wraps the flips only in one plan (26 KB on one line before)
+    and says the profile and alignment."""
+    rc, out, err = run("fit", MLP, "--budget", "60%", "--json")
+    b = json.loads(out)["budget"]
+    check(b == {"kind": "bytes", "bytes": 9927172 * 60 // 100, "spec": "60%"}, b)
+    rc, out, err = run("fit", MLP, "--budget", "device", "--profile", "stm32h743-1mib", "--json")
+    b = json.loads(out)["budget"]
+    check(b == {"kind": "bytes", "bytes": 1 << 20, "spec": "device"}, b)
+    db = os.path.join(TMP, "origins.db")
+    rc, out, err = run("--db", db, "fit", BERT, "--budget", "minimize", "--save", "--json")
+    check(rc == 0, err)
+    flips = json.loads(out)["flips"]
+    path = os.path.join(TMP, "origins_flips.csv")
+    rc, out, err = run("--db", db, "export", "1", "--what", "flips", "--output", path)
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    check(list(rows[0].keys()) == ["plan_id", "seq", "node", "relief", "cost", "hlo", "op_name", "source"], rows[0])
+    for r, fl in zip(rows, flips):
+        check(r["node"] == fl["node"] and r["op_name"] == fl.get("op_name", "") and r["source"] == fl.get("source", ""),
+              (r, fl))
+    check(any(re.search(r"\.py:\d+$", r["source"]) for r in rows), rows[:3])
+    rc, out, err = run("sweep", BERT, "--budgets", "90%,minimize", "--max-candidates", "1000")
+    cell = next(ln for ln in out.splitlines() if ln.startswith("minimize"))
+    m = re.search(r"\.\.\. and (\d+) more \(\+(\d+) -(\d+) in all\)$", cell)
+    check(m and len(cell) < 300, cell)
+    shown = len(re.findall(r"[+-]\S+", cell.split(" yes ", 1)[1].split(" ... ")[0]))
+    check(shown + int(m.group(1)) == int(m.group(2)) + int(m.group(3)) == 144, (shown, cell))
+    rc, out, err = run("--db", db, "fit", BERT, "--budget", "90%", "--profile", "a100-80gb", "--max-candidates", "1000",
+                       "--save")
+    rc, out, err = run("--db", db, "compare", "1", "2")
+    check(rc == 0 and re.search(r"^profile +none +a100-80gb$", out, re.M), out)
+    check(re.search(r"^alignment +1 +256$", out, re.M), out)
+    check(all(len(ln) <= 80 for ln in out.splitlines()), max(out.splitlines(), key=len))
+    only = out.split("flips only in plan 1:")[1]
+    m = re.search(r"\n\((\d+) flips only in plan 1\)", only)
+    named = re.findall(r"[^\s,]+", only[:m.start()]) if m else []
+    check(m and int(m.group(1)) == len(named) == 144 and "\n " in only[:m.start()], only[:300])
+
 finish()

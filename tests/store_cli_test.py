@@ -54,6 +54,18 @@ def expect_verified(db, n):
     check(rc == 0 and len(lines) == n and all(line.endswith(": ok") for line in lines), (rc, out, err))
 
 
+def as_schema_2(db):
+    """Makes db the store schema 2 wrote: no routine kind, audit, gap or budget_spec columns."""
+    con = sqlite3.connect(db)
+    con.execute("ALTER TABLE routines DROP COLUMN kind")
+    for col in ("audit", "gap_kind", "gap_found", "gap_total", "gap_compute", "gap_flips", "gap_proved", "gap_explored",
+                "budget_spec"):
+        con.execute(f"ALTER TABLE plans DROP COLUMN {col}")
+    con.execute("PRAGMA user_version = 2")
+    con.commit()
+    con.close()
+
+
 def tamper(db, sql):
     con = sqlite3.connect(db)
     con.execute(sql)
@@ -275,15 +287,7 @@ def verify_after_a_schema_migration():
     with open(os.path.join(SAMPLES, "hlo", "conv_block.hlo")) as f, open(hlo, "w") as g:
         g.write("\n" + f.read())
     run("import", hlo, db=db)
-    # the store as schema 2 wrote it: no routine kind, audit or gap columns
-    con = sqlite3.connect(db)
-    con.execute("ALTER TABLE routines DROP COLUMN kind")
-    for col in ("audit", "gap_kind", "gap_found", "gap_total", "gap_compute", "gap_flips", "gap_proved", "gap_explored",
-                "budget_spec"):
-        con.execute(f"ALTER TABLE plans DROP COLUMN {col}")
-    con.execute("PRAGMA user_version = 2")
-    con.commit()
-    con.close()
+    as_schema_2(db)
     expect_verified(db, 3)  # opening migrates it
     con = sqlite3.connect(db)
     check(con.execute("PRAGMA user_version").fetchone()[0] >= 3, "migrated")
@@ -557,14 +561,7 @@ def import_under_a_name_of_ones_own():
     db = os.path.join(TMP, "named.db")
     pair = os.path.join(SAMPLES, "pair_peak.routine")
     run("fit", pair, "--budget", "minimize", "--save", db=db)
-    con = sqlite3.connect(db)
-    con.execute("ALTER TABLE routines DROP COLUMN kind")
-    for col in ("audit", "gap_kind", "gap_found", "gap_total", "gap_compute", "gap_flips", "gap_proved", "gap_explored",
-                "budget_spec"):
-        con.execute(f"ALTER TABLE plans DROP COLUMN {col}")
-    con.execute("PRAGMA user_version = 2")
-    con.commit()
-    con.close()
+    as_schema_2(db)
     other = os.path.join(TMP, "pair_other.routine")
     with open(pair) as f, open(other, "w") as g:
         g.write(f.read() + "# the same routine's name, another file\n")

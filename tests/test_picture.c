@@ -299,8 +299,8 @@ static void test_inset(void **state)
     const char *s = slurp(path);
     assert_non_null(strstr(s, "<g id=\"inset\">"));
     assert_non_null(strstr(s, "<rect x=\"1012\" y=\""));
-    assert_non_null(strstr(s, "steps 495-505 around the peak"));
-    assert_non_null(strstr(s, "at the peak: custom_call.23 2.00 TiB, steps 500-502"));
+    assert_non_null(strstr(s, "steps 495-505 around the peak; the biggest there:"));
+    assert_non_null(strstr(s, ">custom_call.23 2.00 TiB, steps 500-502</text>")); /* under the inset */
     /* upright on its rectangle, which is tall and 82 px wide */
     const char *inset = strstr(s, "<g id=\"inset-labels\"");
     assert_non_null(inset);

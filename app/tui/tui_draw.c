@@ -4,10 +4,10 @@
 
 #include <curses.h>
 #include <limits.h>
-#include <stdlib.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/units.h"

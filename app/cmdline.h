@@ -29,6 +29,7 @@ typedef struct cmdline {
     bool json, events, save, audit, log_budget;
     bool exact, improve;     /* fit: DESIGN §12 */
     const char *budget, *budgets, *label, *strategy, *output, *what;
+    const char *name;        /* import: the routine's name in the store, not its text's */
     int64_t max_candidates;  /* -1: the default */
     int64_t layers;          /* gen; -1: the kind's default */
     double time_limit;       /* layout --strategy tight, fit --exact/--improve; 0: none (fit: the default) */

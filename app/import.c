@@ -213,21 +213,50 @@ static void base_name(const char *path, char *out, size_t n)
         *dot = 0;
 }
 
-static int write_items(store_t *s, import_t *im, FILE *report, rs_error_t *err)
+/* Stores routine item it: under name (import --name), else under its own
+ * name, or the one its text was renamed to; says which in report. */
+static int write_routine(store_t *s, const item_t *it, const char *name, FILE *report, rs_error_t *err)
+{
+    int64_t id;
+    int32_t version;
+    bool was_new;
+    char *stored_as = NULL;
+    int rc = name ? library_routine_put(s, name, it->text, it->len, it->path, it->routine->n_steps,
+                                        it->routine->n_nodes, &id, &version, &was_new, err)
+                  : library_routine_put_own(s, it->routine->name, it->text, it->len, it->path, it->routine->n_steps,
+                                            it->routine->n_nodes, &id, &version, &was_new, &stored_as, err);
+    const char *as = name ? name : it->routine->name;
+    if (!rc && report && stored_as)
+        fprintf(report, "%s: routine %s unchanged (its text is stored as %s, version %d; %d steps)\n",
+                text_shown(it->path), text_shown(as), text_shown(stored_as), (int)version,
+                (int)it->routine->n_steps);
+    else if (!rc && report)
+        fprintf(report, was_new ? "%s: routine %s, version %d (%d steps)"
+                                : "%s: routine %s unchanged (the same text as version %d; %d steps)",
+                text_shown(it->path), text_shown(as), (int)version, (int)it->routine->n_steps);
+    /* another file under the same name (two PyTorch/XLA dumps are both
+     * SyncTensorsGraph.N): say so, and how to keep them apart */
+    char *before = NULL;
+    bool found = false;
+    if (!rc && report && was_new && version > 1 &&
+        !library_routine_path(s, as, version - 1, &before, &found, err) && found && before[0] &&
+        strcmp(before, it->path) != 0)
+        fprintf(report, "; version %d came from %s: import --name NAME (r on the Session screen) gives it a name "
+                        "of its own", (int)version - 1, text_shown(before));
+    free(before);
+    if (!rc && report && !stored_as)
+        fputc('\n', report);
+    free(stored_as);
+    return rc;
+}
+
+static int write_items(store_t *s, import_t *im, const char *routine_name, FILE *report, rs_error_t *err)
 {
     int rc = store_begin(s, err);
     for (int i = 0; i < im->n && !rc; i++) {
         item_t *it = &im->items[i];
         if (it->kind == ITEM_ROUTINE) {
-            int64_t id;
-            int32_t version;
-            bool was_new;
-            rc = library_routine_put(s, it->routine->name, it->text, it->len, it->path, it->routine->n_steps,
-                                     it->routine->n_nodes, &id, &version, &was_new, err);
-            if (!rc && report)
-                fprintf(report, was_new ? "%s: routine %s, version %d (%d steps)\n"
-                               : "%s: routine %s unchanged (the same text as version %d; %d steps)\n",
-                       text_shown(it->path), it->routine->name, (int)version, (int)it->routine->n_steps);
+            rc = write_routine(s, it, routine_name, report, err);
         } else if (it->kind == ITEM_PROFILES) {
             rc = library_profiles_put(s, it->profiles.items, it->profiles.n, err);
             if (!rc && report)
@@ -257,11 +286,19 @@ int import_paths(const cmdline_t *c, store_t *store, const char *const *paths, i
      * file imports nothing */
     for (int i = 0; i < n && !rc; i++)
         rc = add_path(&im, paths[i], false, err);
+    if (!rc && c->name) { /* one routine takes a name of the user's */
+        int routines = 0;
+        for (int i = 0; i < im.n; i++)
+            routines += im.items[i].kind == ITEM_ROUTINE;
+        rc = library_routine_name_check(c->name, "--name", err);
+        if (!rc && routines != 1)
+            rc = error_set(err, RS_EINPUT, "--name", 0, 0, "names one routine, and the import holds %d", routines);
+    }
     store_t *own = NULL;
     if (!rc && !store)
         rc = session_open(c, &own, err);
     if (!rc)
-        rc = write_items(store ? store : own, &im, report, err);
+        rc = write_items(store ? store : own, &im, c->name, report, err);
     store_close(own);
     import_free(&im);
     return rc;

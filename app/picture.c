@@ -81,9 +81,9 @@ int picture_build(const view_buf_t *bufs, int32_t n, const picture_frame_t *f, p
     memset(out, 0, sizeof *out);
     picture_t *p = out;
     int legend_rows = (f->n_roles + 1) / 2;
-    p->plot_x = PICTURE_LEFT;
+    p->plot_x = f->plot_w > 0 ? f->plot_x : PICTURE_LEFT;
     p->plot_y = PICTURE_TOP;
-    p->plot_w = f->width_px - PICTURE_LEFT - PICTURE_RIGHT;
+    p->plot_w = f->plot_w > 0 ? f->plot_w : f->width_px - PICTURE_LEFT - PICTURE_RIGHT;
     p->plot_h = f->height_px - PICTURE_TOP - PICTURE_BOTTOM_AXIS - legend_rows * PICTURE_LEGEND_ROW - PICTURE_FOOTER;
     if (p->plot_w < 1 || p->plot_h < 1 || f->step1 <= f->step0 || f->n_roles < 1 || f->n_roles > PICTURE_MAX_ROLES)
         return RS_EINVAL;
@@ -170,4 +170,24 @@ int picture_build(const view_buf_t *bufs, int32_t n, const picture_frame_t *f, p
     free(rect_of);
     free(small);
     return rc;
+}
+
+bool picture_inset(const picture_frame_t *f, picture_frame_t *main, picture_frame_t *inset)
+{
+    int64_t steps = f->step1 - f->step0;
+    int32_t whole = f->width_px - PICTURE_LEFT - PICTURE_RIGHT;
+    if (f->peak_step < f->step0 || f->peak_step >= f->step1 || steps <= PICTURE_INSET_STEPS ||
+        (__int128)steps * PICTURE_INSET_STEP_PX <= whole || whole - PICTURE_INSET_W - PICTURE_INSET_GAP < 100)
+        return false;
+    *main = *f;
+    main->plot_x = PICTURE_LEFT;
+    main->plot_w = whole - PICTURE_INSET_W - PICTURE_INSET_GAP;
+    *inset = *f;
+    inset->plot_x = PICTURE_LEFT + main->plot_w + PICTURE_INSET_GAP;
+    inset->plot_w = PICTURE_INSET_W;
+    int64_t s0 = f->peak_step - PICTURE_INSET_STEPS / 2;
+    s0 = s0 < f->step0 ? f->step0 : s0 + PICTURE_INSET_STEPS > f->step1 ? f->step1 - PICTURE_INSET_STEPS : s0;
+    inset->step0 = s0;
+    inset->step1 = s0 + PICTURE_INSET_STEPS;
+    return true;
 }

@@ -8,6 +8,7 @@
 #ifndef RS_PICTURE_H
 #define RS_PICTURE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "view.h"
@@ -21,6 +22,14 @@
 #define PICTURE_BOTTOM_AXIS 64
 #define PICTURE_LEGEND_ROW 20
 #define PICTURE_FOOTER 28
+/* The zoomed inset right of the plot, when the peak step is narrower than
+ * PICTURE_INSET_STEP_PX in the whole plot: PICTURE_INSET_STEPS steps
+ * around it in PICTURE_INSET_W pixels (a 2 TiB buffer over 3 of 10,000
+ * steps was under a pixel, hidden by the peak line). */
+#define PICTURE_INSET_W 300
+#define PICTURE_INSET_GAP 40
+#define PICTURE_INSET_STEP_PX 24
+#define PICTURE_INSET_STEPS 11
 
 typedef struct picture_frame {
     int32_t width_px, height_px; /* the whole picture */
@@ -29,6 +38,7 @@ typedef struct picture_frame {
     int64_t budget;              /* a line; -1 none */
     int64_t peak_step;           /* a line where it is in [step0, step1); -1 none */
     int n_roles;                 /* roles of the buffers: 0 .. n_roles - 1 */
+    int32_t plot_x, plot_w;      /* the plot's columns; plot_w 0: the width less the margins */
 } picture_frame_t;
 
 typedef struct picture_rect {
@@ -76,6 +86,15 @@ typedef struct picture {
  * RS_EINVAL for a frame too small for a plot or a role out of range,
  * RS_ENOMEM; free with picture_free (also after an error). */
 int picture_build(const view_buf_t *bufs, int32_t n, const picture_frame_t *f, picture_t *out);
+
+/* Whether f's picture gets the zoomed inset (its peak step in [step0,
+ * step1) is under PICTURE_INSET_STEP_PX wide in the whole plot) and its
+ * two frames: *main is f with its plot narrowed by PICTURE_INSET_W +
+ * PICTURE_INSET_GAP, *inset the PICTURE_INSET_STEPS steps centred on the
+ * peak (shifted to lie inside f's steps) in the PICTURE_INSET_W columns
+ * right of it; both keep f's height, total and budget, so a buffer lies at
+ * the same y in each.  False, and nothing set, when there is none. */
+bool picture_inset(const picture_frame_t *f, picture_frame_t *main, picture_frame_t *inset);
 void picture_free(picture_t *p);
 
 #endif

@@ -35,9 +35,12 @@ int save_plans(const cmdline_t *c, target_t *t, fit_plan_t *const *plans, const 
     int64_t routine_id = 0, profile_id = 0, sweep_id = 0;
     int32_t version;
     bool was_new;
+    char *stored_as = NULL; /* the text is kept under another name (renamed): that routine */
     if (!rc)
-        rc = library_routine_put(t->store, t->routine->name, t->text, t->len, t->routine->path, t->routine->n_steps,
-                                 t->routine->n_nodes, &routine_id, &version, &was_new, err);
+        rc = library_routine_put_own(t->store, t->routine->name, t->text, t->len, t->routine->path,
+                                     t->routine->n_steps, t->routine->n_nodes, &routine_id, &version, &was_new,
+                                     &stored_as, err);
+    free(stored_as);
     if (!rc && t->has_profile)
         rc = library_profile_put(t->store, &t->profile, &profile_id, err);
     if (!rc && x->sweep_budgets) {

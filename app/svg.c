@@ -90,9 +90,9 @@ static void shade(const char *hex, int32_t node, char out[8])
     snprintf(out, 8, "#%02x%02x%02x", (unsigned char)c[0], (unsigned char)c[1], (unsigned char)c[2]);
 }
 
-static void write_rects(FILE *f, const svg_arena_t *a, const picture_t *p)
+static void write_rects(FILE *f, const svg_arena_t *a, const picture_t *p, const char *id)
 {
-    fputs("<g id=\"buffers\" shape-rendering=\"crispEdges\">\n", f);
+    fprintf(f, "<g id=\"%s\" shape-rendering=\"crispEdges\">\n", id);
     for (int32_t k = 0; k < p->n_rects; k++) {
         const picture_rect_t *r = &p->rects[k];
         const view_buf_t *b = &a->bufs[r->buf];
@@ -122,10 +122,64 @@ static void write_rects(FILE *f, const svg_arena_t *a, const picture_t *p)
     fputs("</g>\n", f);
 }
 
-static void write_axes(FILE *f, const picture_t *p)
+/* The display width of name in pixels at LABEL_PX - 1 (about 6.5 px a
+ * character; digits and most letters are narrower than that in DejaVu). */
+static int32_t text_px(const char *s)
+{
+    int32_t n = 0;
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+        n += (*c & 0xC0) != 0x80;
+    return n * 13 / 2 + 6;
+}
+
+/* Writes name and size on each rectangle of one buffer wide enough to hold
+ * them, or tall enough turned upright (a buffer of three steps at the peak
+ * is tall and narrow); the name alone where only it fits. */
+static void write_labels(FILE *f, const svg_arena_t *a, const picture_t *p, const char *id)
+{
+    fprintf(f, "<g id=\"%s\" fill=\"#ffffff\" font-size=\"%d\">\n", id, LABEL_PX - 1);
+    for (int32_t k = 0; k < p->n_rects; k++) {
+        const picture_rect_t *r = &p->rects[k];
+        if (r->count != 1 || (r->w < 16 && r->h < 16))
+            continue;
+        char size[32], text[320], safe[256];
+        units_format_bytes(r->bytes, size, sizeof size);
+        text_escape(a->name(a->ud, a->bufs[r->buf].node), safe, sizeof safe);
+        snprintf(text, sizeof text, "%s %s", safe, size);
+        for (int form = 0; form < 2; form++) { /* name and size, else the name */
+            const char *t = form ? safe : text;
+            int32_t tw = text_px(t);
+            bool flat = r->w >= tw && r->h >= LABEL_PX + 4, up = !flat && r->h >= tw && r->w >= LABEL_PX + 4;
+            if (!flat && !up)
+                continue;
+            if (flat)
+                fprintf(f, "<text x=\"%d\" y=\"%d\">", (int)r->x + 3, (int)r->y + LABEL_PX + 1);
+            else
+                fprintf(f, "<text transform=\"translate(%d %d) rotate(-90)\">", (int)(r->x + r->w / 2 + 4),
+                        (int)(r->y + r->h - 3));
+            xml(f, t);
+            fputs("</text>\n", f);
+            break;
+        }
+    }
+    fputs("</g>\n", f);
+}
+
+/* The peak step's dashed line, drawn under the buffers: over them it hid
+ * a buffer a pixel wide, and the peak looked empty. */
+static void write_peak_line(FILE *f, const picture_t *p)
+{
+    if (p->peak_x >= 0)
+        fprintf(f,
+                "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"1.5\" "
+                "stroke-dasharray=\"4 3\"/>\n",
+                (int)p->peak_x, (int)p->plot_y, (int)p->peak_x, (int)(p->plot_y + p->plot_h), PEAK_COLOUR);
+}
+
+static void write_axes(FILE *f, const picture_t *p, const char *id)
 {
     int32_t x0 = p->plot_x, x1 = p->plot_x + p->plot_w, y0 = p->plot_y, y1 = p->plot_y + p->plot_h;
-    fputs("<g id=\"grid\" stroke=\"#e6e6e6\" stroke-width=\"1\" shape-rendering=\"crispEdges\">\n", f);
+    fprintf(f, "<g id=\"%s\" stroke=\"#e6e6e6\" stroke-width=\"1\" shape-rendering=\"crispEdges\">\n", id);
     for (int i = 0; i < p->n_yticks; i++)
         fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", (int)x0, (int)p->yticks[i].pos, (int)x1,
                 (int)p->yticks[i].pos);
@@ -185,10 +239,6 @@ static void write_lines(FILE *f, const svg_arena_t *a, const picture_t *p)
         hline(f, p, p->budget_y, BUDGET_COLOUR, true, lbl, close && p->budget_y >= p->total_y);
     }
     if (p->peak_x >= 0) {
-        fprintf(f,
-                "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"1.5\" "
-                "stroke-dasharray=\"4 3\"/>\n",
-                (int)p->peak_x, (int)p->plot_y, (int)p->peak_x, (int)(p->plot_y + p->plot_h), PEAK_COLOUR);
         units_format_bytes(a->live_peak, bytes, sizeof bytes);
         bool right = p->peak_x < p->plot_x + p->plot_w / 2;
         fprintf(f,
@@ -200,19 +250,28 @@ static void write_lines(FILE *f, const svg_arena_t *a, const picture_t *p)
     fputs("</g>\n", f);
 }
 
-static void write_legend(FILE *f, const svg_arena_t *a, const picture_t *p)
+static void write_legend(FILE *f, const svg_arena_t *a, const picture_t *p, bool beside_inset)
 {
     int32_t y = p->plot_y + p->plot_h + PICTURE_BOTTOM_AXIS;
     fputs("<g id=\"legend\">\n", f);
+    char text[PICTURE_MAX_ROLES][256];
+    bool exact = true; /* beside the inset the columns are narrower: the exact bytes go when one would not fit */
+    for (int pass = 0; pass < 2; pass++)
+        for (int k = 0; k < a->frame.n_roles; k++) {
+            char bytes[32];
+            units_format_bytes(p->role_bytes[k], bytes, sizeof bytes);
+            int n = snprintf(text[k], sizeof text[k], "%s: %d buffer%s, %s", a->roles[k].name, (int)p->role_count[k],
+                             p->role_count[k] == 1 ? "" : "s", bytes);
+            if (exact)
+                snprintf(text[k] + n, sizeof text[k] - (size_t)n, " (%lld B)", (long long)p->role_bytes[k]);
+            if (pass == 0 && beside_inset && text_px(text[k]) + 24 > p->plot_w / 2)
+                exact = false;
+        }
     for (int k = 0; k < a->frame.n_roles; k++) {
         int32_t x = p->plot_x + (k % 2) * (p->plot_w / 2), ry = y + (k / 2) * PICTURE_LEGEND_ROW;
-        char bytes[32];
-        units_format_bytes(p->role_bytes[k], bytes, sizeof bytes);
         fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>\n", (int)x, (int)ry - 10,
                 a->roles[k].fill);
-        fprintf(f, "<text x=\"%d\" y=\"%d\">%s: %d buffer%s, %s (%lld B)</text>\n", (int)x + 18, (int)ry,
-                a->roles[k].name, (int)p->role_count[k], p->role_count[k] == 1 ? "" : "s", bytes,
-                (long long)p->role_bytes[k]);
+        fprintf(f, "<text x=\"%d\" y=\"%d\">%s</text>\n", (int)x + 18, (int)ry, text[k]);
     }
     fputs("</g>\n", f);
     int32_t listed = 0;
@@ -230,7 +289,80 @@ static void write_legend(FILE *f, const svg_arena_t *a, const picture_t *p)
             p->n_rects == 1 ? "" : "s", not_drawn, (int)p->merged);
 }
 
-static void write_svg(FILE *f, const svg_arena_t *a, const picture_t *p)
+/* The buffers live at step, the biggest first (ties: the lower index):
+ * up to max indices into a->bufs. */
+static int peak_biggest(const svg_arena_t *a, int64_t step, int32_t *out, int max)
+{
+    int m = 0;
+    for (int32_t i = 0; i < a->n && max > 0; i++) {
+        const view_buf_t *b = &a->bufs[i];
+        if (b->size <= 0 || b->start > step || b->end < step)
+            continue;
+        int k;
+        if (m < max)
+            k = m++;
+        else if (b->size > a->bufs[out[max - 1]].size)
+            k = max - 1;
+        else
+            continue;
+        out[k] = i;
+        for (; k > 0 && a->bufs[out[k - 1]].size < a->bufs[out[k]].size; k--) {
+            int32_t x = out[k - 1];
+            out[k - 1] = out[k];
+            out[k] = x;
+        }
+    }
+    return m;
+}
+
+/* The zoomed inset q beside the main plot: the steps around the peak with
+ * their own axis, the buffers (each titled, labelled where they hold a
+ * label), the arena and budget lines, and under it the biggest buffers at
+ * the peak, named with their sizes and spans. */
+static void write_inset(FILE *f, const svg_arena_t *a, const picture_frame_t *inset, const picture_t *q,
+                        int caption_rows)
+{
+    int32_t x0 = q->plot_x, y0 = q->plot_y, y1 = q->plot_y + q->plot_h;
+    fputs("<g id=\"inset\">\n", f);
+    write_axes(f, q, "inset-grid");
+    write_peak_line(f, q);
+    write_rects(f, a, q, "inset-buffers");
+    write_labels(f, a, q, "inset-labels");
+    if (q->total_y >= 0)
+        fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"1.5\"/>\n",
+                (int)x0, (int)q->total_y, (int)(x0 + q->plot_w), (int)q->total_y, ARENA_COLOUR);
+    if (q->budget_y >= 0)
+        fprintf(f,
+                "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"1.5\" "
+                "stroke-dasharray=\"6 4\"/>\n",
+                (int)x0, (int)q->budget_y, (int)(x0 + q->plot_w), (int)q->budget_y, BUDGET_COLOUR);
+    fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"%s\"/>\n", (int)x0,
+            (int)y0, (int)q->plot_w, (int)q->plot_h, PEAK_COLOUR);
+    fputs("<g fill=\"#333333\">\n", f);
+    for (int i = 0; i < q->n_xticks; i++)
+        fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%lld</text>\n", (int)q->xticks[i].pos,
+                (int)y1 + 16, (long long)q->xticks[i].value);
+    fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">steps %lld-%lld around the peak; the biggest "
+               "there:</text>\n",
+            (int)(x0 + q->plot_w / 2), (int)y1 + 36, (long long)inset->step0, (long long)inset->step1 - 1);
+    fputs("</g>\n", f);
+    int32_t big[8];
+    int n = peak_biggest(a, a->frame.peak_step, big, caption_rows < 8 ? caption_rows : 8);
+    fputs("<g id=\"peak-biggest\" fill=\"#333333\">\n", f);
+    for (int k = 0; k < n; k++) {
+        const view_buf_t *b = &a->bufs[big[k]];
+        char size[32];
+        units_format_bytes(b->size, size, sizeof size);
+        /* about 46 characters fit the inset's 300 px: the name gives way */
+        fprintf(f, "<text x=\"%d\" y=\"%d\">", (int)x0, (int)(y1 + PICTURE_BOTTOM_AXIS + k * PICTURE_LEGEND_ROW));
+        xml_cut(f, a->name(a->ud, b->node), 20);
+        fprintf(f, " %s, steps %lld-%lld</text>\n", size, (long long)b->start, (long long)b->end);
+    }
+    fputs("</g>\n</g>\n", f);
+}
+
+static void write_svg(FILE *f, const svg_arena_t *a, const picture_t *p, const picture_frame_t *inset,
+                      const picture_t *q)
 {
     int w = a->frame.width_px, h = a->frame.height_px;
     fprintf(f,
@@ -254,11 +386,15 @@ static void write_svg(FILE *f, const svg_arena_t *a, const picture_t *p)
         xml_cut(f, a->subtitle, fits);
         fputs("</text>\n", f);
     }
-    write_axes(f, p);
-    write_rects(f, a, p);
+    write_axes(f, p, "grid");
+    write_peak_line(f, p);
+    write_rects(f, a, p, "buffers");
+    write_labels(f, a, p, "labels");
     write_lines(f, a, p);
     write_axis_labels(f, p);
-    write_legend(f, a, p);
+    write_legend(f, a, p, q != NULL);
+    if (q)
+        write_inset(f, a, inset, q, (a->frame.n_roles + 1) / 2);
     fputs("</svg>\n", f);
 }
 
@@ -277,28 +413,35 @@ void svg_routine_arena(svg_arena_t *a, const routine_t *r, const view_buf_t *buf
 {
     *a = (svg_arena_t){ .title = r->name, .bufs = bufs, .n = n, .name = node_name, .note = node_note, .ud = r,
                         .frame = { SVG_WIDTH, SVG_HEIGHT, 0, steps > 0 ? steps : 1, fp->total, -1,
-                                   n ? fp->peak_step : -1, ROLE_COUNT },
+                                   n ? fp->peak_step : -1, ROLE_COUNT, 0, 0 },
                         .roles = SVG_ARENA_ROLES, .live_peak = fp->live_peak };
 }
 
 int svg_write_arena(const svg_arena_t *a, const char *path, svg_stats_t *stats, rs_error_t *err)
 {
-    picture_t p;
-    int rc = picture_build(a->bufs, a->n, &a->frame, &p);
+    picture_t p, q;
+    picture_frame_t main, inset;
+    bool zoom = picture_inset(&a->frame, &main, &inset);
+    memset(&q, 0, sizeof q);
+    int rc = picture_build(a->bufs, a->n, zoom ? &main : &a->frame, &p);
+    if (!rc && zoom)
+        rc = picture_build(a->bufs, a->n, &inset, &q);
     if (rc) {
         picture_free(&p);
+        picture_free(&q);
         return rc == RS_ENOMEM ? error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory")
                                : error_set(err, RS_EINVAL, path, 0, 0, "cannot draw: the frame is too small for a plot, or a role is out of range");
     }
     wfile_t w;
     rc = wfile_open(&w, path, err);
     if (!rc) {
-        write_svg(w.f, a, &p);
+        write_svg(w.f, a, &p, &inset, zoom ? &q : NULL);
         rc = wfile_close(&w, true, err);
     }
     if (!rc && stats)
         *stats = (svg_stats_t){ p.drawn, p.n_rects, p.merged };
     picture_free(&p);
+    picture_free(&q);
     return rc;
 }
 
@@ -321,10 +464,10 @@ int svg_write_plan(store_t *s, const stored_plan_t *p, const char *path, svg_sta
         units_format_bytes(p->baseline.total, base, sizeof base);
         snprintf(title, sizeof title, "plan %lld%s%s%s: %s v%d", (long long)p->id, p->label[0] ? " \"" : "",
                  p->label, p->label[0] ? "\"" : "", p->routine, (int)p->routine_version);
-        snprintf(sub, sizeof sub, "budget %s, %d flip%s: arena %s (%lld B), %s at baseline; %s layout, alignment %lld%s%s; %s",
+        snprintf(sub, sizeof sub, "budget %s, %d flip%s: arena %s (%lld B), %s at baseline; %s layout, alignment %lld%s%s%s%s",
                  bud, (int)p->n_flips, p->n_flips == 1 ? "" : "s", fin, (long long)p->final.total, base,
                  layout_strategy_name(rb.cfg.layout), (long long)rb.cfg.alignment, p->profile[0] ? ", profile " : "",
-                 p->profile, p->bindings);
+                 p->profile, p->bindings[0] ? "; bindings " : "", p->bindings);
         svg_arena_t a;
         svg_routine_arena(&a, rb.routine, v, n, rb.lowering->n_steps, &fp);
         a.title = title;

@@ -110,8 +110,11 @@ static bool store_exists(const cmdline_t *c)
     return store_default_path(path, sizeof path, false, NULL) == RS_OK && stat(path, &st) == 0;
 }
 
-static int read_routine(const cmdline_t *c, const char *arg, target_t *t, rs_error_t *err)
+/* Reads arg's text into t: the file, else the routine of that name in the
+ * store (*stored true). */
+static int read_routine(const cmdline_t *c, const char *arg, target_t *t, bool *stored, rs_error_t *err)
 {
+    *stored = false;
     struct stat st;
     size_t n = strlen(arg);
     bool looks_like_file = strchr(arg, '/') || (n > 8 && strcmp(arg + n - 8, ".routine") == 0) ||
@@ -128,6 +131,7 @@ static int read_routine(const cmdline_t *c, const char *arg, target_t *t, rs_err
     if (!rc && !found)
         rc = error_set(err, RS_EINPUT, arg, 0, 0, "no such file, and no routine of that name in %s",
                        store_path(t->store));
+    *stored = !rc;
     return rc;
 }
 
@@ -175,9 +179,12 @@ int target_open(const cmdline_t *c, const char *arg, target_t *t, rs_error_t *er
 {
     memset(t, 0, sizeof *t);
     score_config_default(&t->cfg);
-    int rc = read_routine(c, arg, t, err);
+    bool stored;
+    int rc = read_routine(c, arg, t, &stored, err);
     if (!rc)
         rc = hlo_read_any(arg, t->text, t->len, &t->routine, err);
+    if (!rc && stored) /* the store's name, which a rename or import --name may have chosen */
+        rc = routine_set_name(t->routine, arg, err);
     if (!rc)
         rc = routine_bindings(t->routine, c->binds, c->n_binds, &t->bind, err);
     if (!rc)

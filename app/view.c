@@ -311,6 +311,35 @@ void view_axis_bytes(int64_t v, char *buf, size_t n) { short_bytes(v, 10, buf, n
 
 void view_axis_bytes_fine(int64_t v, char *buf, size_t n) { short_bytes(v, 99.95, buf, n); }
 
+void view_axis_labels(const int64_t *v, int n, char (*labels)[16])
+{
+    static const char *suffix = "KMGTPE";
+    int64_t top = 0;
+    for (int i = 0; i < n; i++)
+        top = v[i] > top ? v[i] : top;
+    int k = -1;
+    double unit = 1;
+    while (k < 5 && (double)top >= unit * 1024) {
+        unit *= 1024;
+        k++;
+    }
+    /* three significant digits of the largest at least (35.5M, not 35M,
+     * for an axis end that marks an exact footprint), more to tell apart */
+    double lead = (double)top / unit;
+    for (int d = lead >= 100 ? 0 : lead >= 10 ? 1 : 2; d <= 7; d++) {
+        bool apart = true;
+        for (int i = 0; i < n; i++) {
+            if (d == 7 || k < 0) /* exact bytes: below a KiB, or a range of a few bytes */
+                snprintf(labels[i], 16, "%lld", (long long)v[i]);
+            else
+                snprintf(labels[i], 16, "%.*f%c", d, (double)v[i] / unit, suffix[k]);
+            apart = apart && (i == 0 || strcmp(labels[i], labels[i - 1]) != 0 || v[i] == v[i - 1]);
+        }
+        if (apart || k < 0)
+            return;
+    }
+}
+
 void view_statuses_at(const fit_plan_t *p, int32_t upto, uint8_t *status)
 {
     int32_t *slot = malloc(((size_t)p->routine->n_nodes + 1) * sizeof *slot);

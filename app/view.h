@@ -84,6 +84,14 @@ void view_axis_bytes(int64_t v, char *buf, size_t n);
  * marks an exact value. */
 void view_axis_bytes_fine(int64_t v, char *buf, size_t n);
 
+/* Labels for n >= 2 values v[0..n) on one bytes axis, in the binary unit
+ * of the largest ("1.20G" with K M G T P E, bytes below 1 KiB), each with
+ * the fewest decimals that give the largest three significant digits and
+ * tell every label from its neighbours (up to 6),
+ * or the exact bytes when even six do not (a range of a few bytes on a
+ * gigabyte axis).  labels[i] holds at most 15 characters. */
+void view_axis_labels(const int64_t *v, int n, char (*labels)[16]);
+
 /* How a buffer of a second plan differs from the first plan's buffer of
  * the same node (the two-plan arena). */
 typedef enum view_diff {

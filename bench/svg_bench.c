@@ -39,7 +39,7 @@ static int bench(const char *path, const minimalloc_problem_t *p, int32_t n)
             steps = p->bufs[i].end + 1;
     }
     int64_t live = arena_max_live(p->bufs, n, 1, &peak);
-    svg_arena_t a = { path, NULL, v, n, id_of, p, { SVG_WIDTH, SVG_HEIGHT, 0, steps, height, -1, peak, 1 },
+    svg_arena_t a = { path, NULL, v, n, id_of, p, { SVG_WIDTH, SVG_HEIGHT, 0, steps, height, -1, peak, 1, 0, 0 },
                       SVG_PLAIN_ROLE, live, NULL };
     char out[64];
     snprintf(out, sizeof out, "/tmp/svg_bench_%d.svg", (int)getpid());

@@ -116,16 +116,27 @@ static const char *origin(const routine_t *r, const char *node, char *buf, size_
     return i < 0 ? buf : routine_node_origin(r, i, buf, n);
 }
 
+/* Where node came from, apart as --json has it: its HLO name, op_name
+ * and source file:line ("" each when not said). */
+static routine_origin_t origin_parts(const routine_t *r, const char *node)
+{
+    int32_t i = r && node && *node ? routine_find_node(r, node) : -1;
+    routine_origin_t o = i < 0 ? routine_no_origin : *r->nodes[i].origin;
+    return (routine_origin_t){ o.hlo ? o.hlo : "", o.op_name ? o.op_name : "", o.source ? o.source : "" };
+}
+
+/* The flips CSV keeps where a node came from in three columns, as --json
+ * does (the events and layout CSVs keep the one joined source text). */
 static int write_flips(FILE *f, const stored_plan_t *plans, routine_t *const *routines, int n)
 {
-    int bad = fputs("plan_id,seq,node,relief,cost,source\n", f) < 0;
-    char src[1024];
+    int bad = fputs("plan_id,seq,node,relief,cost,hlo,op_name,source\n", f) < 0;
     for (int i = 0; i < n && !bad; i++)
         for (int32_t k = 0; k < plans[i].n_flips && !bad; k++) {
             const stored_flip_t *fl = &plans[i].flips[k];
+            routine_origin_t o = origin_parts(routines[i], fl->node);
             bad |= num(f, plans[i].id, false) | num(f, k, false) | field(f, fl->node, false) |
-                   num(f, fl->relief, false) | num(f, fl->cost, false) |
-                   field(f, origin(routines[i], fl->node, src, sizeof src), true);
+                   num(f, fl->relief, false) | num(f, fl->cost, false) | field(f, o.hlo, false) |
+                   field(f, o.op_name, false) | field(f, o.source, true);
         }
     return bad;
 }

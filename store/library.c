@@ -69,6 +69,167 @@ int library_routine_put(store_t *s, const char *name, const char *source, size_t
     return RS_OK;
 }
 
+int library_routine_put_own(store_t *s, const char *name, const char *source, size_t len, const char *path,
+                            int32_t steps, int32_t nodes, int64_t *id, int32_t *version, bool *was_new,
+                            char **stored_as, rs_error_t *err)
+{
+    *stored_as = NULL;
+    char hash[33];
+    library_hash(source, len, hash);
+    sqlite3_stmt *st;
+    /* under its own name first; else the first row that holds the text */
+    int rc = store_prepare(s,
+                           "SELECT id, version, name FROM routines WHERE hash = ?1 "
+                           "ORDER BY name = ?2 DESC, id LIMIT 1",
+                           &st, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_text(st, 1, hash, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT);
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW && strcmp((const char *)sqlite3_column_text(st, 2), name) != 0) {
+        *id = sqlite3_column_int64(st, 0);
+        *version = sqlite3_column_int(st, 1);
+        *was_new = false;
+        *stored_as = store_col_text(st, 2);
+        sqlite3_finalize(st);
+        return *stored_as ? RS_OK : error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    sqlite3_finalize(st);
+    if (step != SQLITE_ROW && step != SQLITE_DONE)
+        return store_fail(s, step, "reading routines", err);
+    return library_routine_put(s, name, source, len, path, steps, nodes, id, version, was_new, err);
+}
+
+int library_routine_path(store_t *s, const char *name, int32_t version, char **path, bool *found, rs_error_t *err)
+{
+    *path = NULL;
+    sqlite3_stmt *st;
+    int rc = store_prepare(s, "SELECT coalesce(path, '') FROM routines WHERE name = ?1 AND version = ?2", &st, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 2, version);
+    int step = sqlite3_step(st);
+    *found = step == SQLITE_ROW;
+    if (*found && !(*path = store_col_text(st, 0)))
+        rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    sqlite3_finalize(st);
+    return rc ? rc : step == SQLITE_ROW || step == SQLITE_DONE ? RS_OK : store_fail(s, step, "reading routines", err);
+}
+
+int library_routine_name_check(const char *name, const char *what, rs_error_t *err)
+{
+    size_t n = strlen(name);
+    bool bad = n == 0 || n > 127 || strchr(name, '/') || (n > 8 && strcmp(name + n - 8, ".routine") == 0) ||
+               (n > 4 && strcmp(name + n - 4, ".hlo") == 0);
+    for (size_t i = 0; i < n && !bad; i++)
+        bad = (unsigned char)name[i] <= ' ' || name[i] == 0x7f;
+    if (bad)
+        return error_set(err, RS_EINPUT, what, 0, 0,
+                         "expected a name of 1 to 127 characters without blanks or '/', not ending in .routine or "
+                         ".hlo (those read as files)");
+    return RS_OK;
+}
+
+/* How many rows of routines have name. */
+static int count_named(store_t *s, const char *name, int *n, rs_error_t *err)
+{
+    sqlite3_stmt *st;
+    int rc = store_prepare(s, "SELECT count(*) FROM routines WHERE name = ?1", &st, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    int step = sqlite3_step(st);
+    *n = step == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+    sqlite3_finalize(st);
+    return step == SQLITE_ROW ? RS_OK : store_fail(s, step, "reading routines", err);
+}
+
+int library_routine_rename(store_t *s, const char *from, const char *to, const char *path, int *renamed,
+                           rs_error_t *err)
+{
+    *renamed = 0;
+    int taken;
+    int rc = library_routine_name_check(to, "rename", err);
+    if (!rc)
+        rc = count_named(s, to, &taken, err);
+    if (rc)
+        return rc;
+    if (taken)
+        return error_set(err, RS_EINPUT, "rename", 0, 0, "a routine named '%s' is stored already", to);
+    sqlite3_stmt *sel, *up;
+    if ((rc = store_prepare(s, "SELECT id FROM routines WHERE name = ?1 AND (?2 IS NULL OR coalesce(path, '') = ?2) "
+                               "ORDER BY version",
+                            &sel, err)))
+        return rc;
+    if ((rc = store_prepare(s, "UPDATE routines SET name = ?2, version = ?3 WHERE id = ?1", &up, err))) {
+        sqlite3_finalize(sel);
+        return rc;
+    }
+    sqlite3_bind_text(sel, 1, from, -1, SQLITE_TRANSIENT);
+    if (path)
+        sqlite3_bind_text(sel, 2, path, -1, SQLITE_TRANSIENT);
+    /* the rows first, then the updates: a statement that changes the rows
+     * its own query walks may see them again */
+    int64_t *ids = NULL;
+    int n = 0, step;
+    int32_t cap = 0;
+    while ((step = sqlite3_step(sel)) == SQLITE_ROW) {
+        if (vec_reserve((void **)&ids, &cap, (int64_t)n + 1, sizeof *ids)) {
+            rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+            break;
+        }
+        ids[n++] = sqlite3_column_int64(sel, 0);
+    }
+    if (!rc && step != SQLITE_DONE)
+        rc = store_fail(s, step, "reading routines", err);
+    sqlite3_finalize(sel);
+    for (int i = 0; !rc && i < n; i++) {
+        sqlite3_reset(up);
+        sqlite3_bind_int64(up, 1, ids[i]);
+        sqlite3_bind_text(up, 2, to, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int(up, 3, i + 1);
+        int u = sqlite3_step(up);
+        if (u != SQLITE_DONE)
+            rc = store_fail(s, u, "renaming the routine", err);
+        else
+            ++*renamed;
+    }
+    sqlite3_finalize(up);
+    free(ids);
+    if (!rc && !*renamed)
+        rc = error_set(err, RS_EINPUT, "rename", 0, 0, "no routine named '%s'%s", from, path ? " from that file" : "");
+    return rc;
+}
+
+/* Settings live in meta beside its 'app' row, under "session." keys. */
+int library_setting_get(store_t *s, const char *key, char **value, rs_error_t *err)
+{
+    *value = NULL;
+    sqlite3_stmt *st;
+    int rc = store_prepare(s, "SELECT value FROM meta WHERE key = 'session.' || ?1", &st, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW && !(*value = store_col_text(st, 0)))
+        rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    sqlite3_finalize(st);
+    return rc ? rc : step == SQLITE_ROW || step == SQLITE_DONE ? RS_OK : store_fail(s, step, "reading a setting", err);
+}
+
+int library_setting_set(store_t *s, const char *key, const char *value, rs_error_t *err)
+{
+    sqlite3_stmt *st;
+    int rc = store_prepare(s, "INSERT OR REPLACE INTO meta(key, value) VALUES('session.' || ?1, ?2)", &st, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, value, -1, SQLITE_TRANSIENT);
+    return store_exec_stmt(s, st, "saving a setting", err);
+}
+
 static int read_source(store_t *s, sqlite3_stmt *st, int64_t *id, char **source, size_t *len, char **other,
                        bool *found, rs_error_t *err)
 {

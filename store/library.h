@@ -39,6 +39,40 @@ void library_hash(const char *text, size_t len, char out[33]);
 int library_routine_put(store_t *s, const char *name, const char *source, size_t len, const char *path,
                         int32_t steps, int32_t nodes, int64_t *id, int32_t *version, bool *was_new, rs_error_t *err);
 
+/* As library_routine_put for a routine read from a file under name, its
+ * text's own: when that text is stored already under another name (a
+ * rename, or an import --name), it is that routine (*was_new false) and
+ * *stored_as (a new string) names it; else *stored_as is NULL and the
+ * text goes in under name as library_routine_put puts it. */
+int library_routine_put_own(store_t *s, const char *name, const char *source, size_t len, const char *path,
+                            int32_t steps, int32_t nodes, int64_t *id, int32_t *version, bool *was_new,
+                            char **stored_as, rs_error_t *err);
+
+/* The file version of routine name came from (a new string, "" when not
+ * recorded); *found false when there is no such version. */
+int library_routine_path(store_t *s, const char *name, int32_t version, char **path, bool *found, rs_error_t *err);
+
+/* Whether name can name a routine in the store (what names it, e.g.
+ * "--name", starts the error): 1 to 127 bytes, no blank, control byte or
+ * '/', and not ending in .routine or .hlo, which a ROUTINE argument reads
+ * as a file. */
+int library_routine_name_check(const char *name, const char *what, rs_error_t *err);
+
+/* Renames routine from to to (inside a transaction): every version, or
+ * with path only the versions imported from that file (two dumps of one
+ * module name become two routines), numbered 1, 2, ... in their order;
+ * their plans, contexts and sweeps stay attached (they hold row ids).
+ * *renamed counts the versions.  RS_EINPUT when none matches, or a
+ * routine named to is stored already. */
+int library_routine_rename(store_t *s, const char *from, const char *to, const char *path, int *renamed,
+                           rs_error_t *err);
+
+/* The session's own settings kept in the store (the TUI's chosen
+ * profile): *value a new string, NULL when key was never set. */
+int library_setting_get(store_t *s, const char *key, char **value, rs_error_t *err);
+/* Sets key to value (inside a transaction, or alone). */
+int library_setting_set(store_t *s, const char *key, const char *value, rs_error_t *err);
+
 /* The latest version of routine name: its row id, source (new string, its
  * length) and the path it came from.  *found false when there is none. */
 int library_routine_find(store_t *s, const char *name, int64_t *id, char **source, size_t *len, char **path,

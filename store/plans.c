@@ -210,7 +210,7 @@ int plans_sweep_put(store_t *s, int64_t routine_id, const char *budgets, int64_t
     "p.audit, "                                                                                            \
     "coalesce(p.gap_kind, ''), coalesce(p.gap_found, 0), coalesce(p.gap_total, -1), "                      \
     "coalesce(p.gap_compute, -1), coalesce(p.gap_flips, ''), coalesce(p.gap_proved, 0), "                  \
-    "coalesce(p.gap_explored, 0), coalesce(p.budget_spec, '') "                                            \
+    "coalesce(p.gap_explored, 0), coalesce(p.budget_spec, ''), coalesce(r.path, '') "                                            \
     "FROM plans p JOIN contexts c ON c.id = p.context_id JOIN routines r ON r.id = c.routine_id "         \
     "LEFT JOIN profiles pr ON pr.id = c.profile_id LEFT JOIN contexts cc ON cc.id = p.child_context_id "
 
@@ -261,6 +261,7 @@ static void read_plan_row(sqlite3_stmt *st, stored_plan_t *p)
     p->gap.proved = sqlite3_column_int(st, k++) != 0;
     p->gap.explored = sqlite3_column_int64(st, k++);
     p->budget_spec = store_col_text(st, k++);
+    p->routine_path = store_col_text(st, k++);
 }
 
 const char *plans_budget_text(const stored_plan_t *p, char *buf, size_t n)
@@ -380,6 +381,7 @@ static void free_fields(stored_plan_t *p)
 {
     free(p->label);
     free(p->routine);
+    free(p->routine_path);
     free(p->profile);
     free(p->bindings);
     free(p->config);

@@ -59,6 +59,7 @@ typedef struct stored_plan {
     int64_t id;
     char *label;
     char *routine;
+    char *routine_path;     /* the file it was imported from, "" when not known */
     int32_t routine_version;
     int64_t routine_id, context_id, child_context_id, sweep_id;
     char *profile;          /* "" when none */

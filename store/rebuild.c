@@ -86,6 +86,10 @@ static int read_stored(store_t *s, int64_t id, char **source, routine_t **out, r
         char label[300];
         snprintf(label, sizeof label, "%s (stored)", name);
         rc = hlo_read_any(label, *source, len, out, err);
+        if (!rc && (rc = routine_set_name(*out, name, err))) { /* its name in the store, not its text's */
+            routine_free(*out);
+            *out = NULL;
+        }
     }
     free(name);
     return rc;

@@ -173,12 +173,16 @@ def svg_rects(path):
              r.find(SVG_NS + "title").text) for r in g[0].iter(SVG_NS + "rect")]
 
 
-def svg_geometry(bufs, steps, total, budget, n_roles):
+def svg_geometry(bufs, steps, total, budget, n_roles, peak=-1):
     """app/picture.c's rules written out again: bufs are (start, end, offset,
     size, role) with inclusive spans; returns [(x, y, w, h), count] per
-    rectangle, buffers under a pixel on the same pixels merged."""
+    rectangle, buffers under a pixel on the same pixels merged.  A peak step
+    under 24 px wide (more than 11 steps in the whole plot) gets the zoomed
+    inset: the plot gives it 300 px and a gap of 40."""
     rows = (n_roles + 1) // 2
     px, py, pw, ph = 96, 68, SVG_W - 96 - 24, SVG_H - 68 - 64 - rows * 20 - 28
+    if 0 <= peak < steps and steps > 11 and steps * 24 > pw:
+        pw -= 300 + 40
     m = max(total, budget, 1)
     step = 1
     while -(-m // step) > 8:
@@ -228,7 +232,9 @@ def layout_svg():
         rows = list(csv.DictReader(f))
     bufs = [(int(r["lower"]), int(r["upper"]) - 1, int(r["offset"]), int(r["size"]), 0) for r in rows]
     steps = max(b[1] for b in bufs) + 1
-    want = svg_geometry(bufs, steps, j["height"], -1, 1)
+    text = " ".join("".join(e.itertext()) for e in ET.parse(svg).getroot().iter(SVG_NS + "text"))
+    peak = int(re.search(r"peak @ step (\d+):", text).group(1))
+    want = svg_geometry(bufs, steps, j["height"], -1, 1, peak)
     got = svg_rects(svg)
     check(len(got) == len(want) and len(got) < j["buffers"], (len(got), len(want), j["buffers"]))
     drawn = 0
@@ -457,7 +463,7 @@ def fit_json_keys_and_values():
     j = json.loads(out)
     check(list(j.keys()) == ["routine", "budget", "baseline", "final", "flips", "considered", "dropped",
                              "within_budget", "reuse"], list(j.keys()))
-    check(j["budget"] == {"kind": "minimize"}, j["budget"])
+    check(j["budget"] == {"kind": "minimize", "spec": "minimize"}, j["budget"])  # spec: as asked, as plans keep it
     check(j["baseline"]["total"] == 104 and j["final"]["total"] == 4, j)
     # X is held (alone it relieves nothing), Y closes the load-bearing group
     check(j["flips"] == [{"node": "X", "relief": 0, "cost": 100}, {"node": "Y", "relief": 100, "cost": 100}],
@@ -467,7 +473,7 @@ def fit_json_keys_and_values():
     check(j["reuse"] == {"reused": 5, "lowered": 1}, j["reuse"])
     rc, out, err = run("fit", p, "--budget", "50B", "--json", "--events", "--audit")
     j = json.loads(out)
-    check(j["budget"] == {"kind": "bytes", "bytes": 50}, j["budget"])
+    check(j["budget"] == {"kind": "bytes", "bytes": 50, "spec": "50B"}, j["budget"])
     kinds = [e["kind"] for e in j["events"]]
     check(kinds == ["baseline", "kept", "kept", "solo", "solo", "order", "order", "try", "hold", "try",
                     "commit-group", "budget-met", "end"], kinds)
@@ -495,7 +501,8 @@ def fit_readable_and_sweep():
     check(rc == 0, err)
     j = json.loads(out)
     check(len(j["plans"]) == 3, j)
-    check(j["plans"][2]["budget"] == {"kind": "minimize"}, j["plans"][2])
+    check(j["plans"][2]["budget"] == {"kind": "minimize", "spec": "minimize"}, j["plans"][2])
+    check(j["plans"][0]["budget"] == {"kind": "bytes", "bytes": 9 << 20, "spec": "9MiB"}, j["plans"][0])
     r = [pl["reuse"]["reused"] for pl in j["plans"]]
     check(r[0] < r[1] < r[2] and j["reuse"]["reused"] == r[2], r)
     check(all(pl["reuse"]["lowered"] == 1 for pl in j["plans"]) and j["reuse"]["lowered"] == 1, j["reuse"])
@@ -806,5 +813,50 @@ def hlo_bad_inputs():
     path = write("elf.hlo", "\x7fELF\x02\x01\x01")
     expect_error(["convert", path], "elf.hlo:1:1: expected `HloModule NAME`")
 
+
+
+@test
+def json_budget_spec_csv_origins_and_long_lists():
+    """Issue 28 item 11: fit --json carries the budget as asked (spec)
+    beside kind and bytes, for a share and for the device; the flips CSV
+    keeps hlo, op_name and source (file:line) apart as --json does; a
+    sweep's "flips changed" cell of BERT's 152 flips stops with a count;
+    compare wraps the flips only in one plan (26 KB on one line before)
+    and says the profile and alignment."""
+    rc, out, err = run("fit", MLP, "--budget", "60%", "--json")
+    b = json.loads(out)["budget"]
+    check(b == {"kind": "bytes", "bytes": 9927172 * 60 // 100, "spec": "60%"}, b)
+    rc, out, err = run("fit", MLP, "--budget", "device", "--profile", "stm32h743-1mib", "--json")
+    b = json.loads(out)["budget"]
+    check(b == {"kind": "bytes", "bytes": 1 << 20, "spec": "device"}, b)
+    db = os.path.join(TMP, "origins.db")
+    rc, out, err = run("--db", db, "fit", BERT, "--budget", "minimize", "--save", "--json")
+    check(rc == 0, err)
+    flips = json.loads(out)["flips"]
+    path = os.path.join(TMP, "origins_flips.csv")
+    rc, out, err = run("--db", db, "export", "1", "--what", "flips", "--output", path)
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    check(list(rows[0].keys()) == ["plan_id", "seq", "node", "relief", "cost", "hlo", "op_name", "source"], rows[0])
+    for r, fl in zip(rows, flips):
+        check(r["node"] == fl["node"] and r["op_name"] == fl.get("op_name", "") and r["source"] == fl.get("source", ""),
+              (r, fl))
+    check(any(re.search(r"\.py:\d+$", r["source"]) for r in rows), rows[:3])
+    rc, out, err = run("sweep", BERT, "--budgets", "90%,minimize", "--max-candidates", "1000")
+    cell = next(ln for ln in out.splitlines() if ln.startswith("minimize"))
+    m = re.search(r"\.\.\. and (\d+) more \(\+(\d+) -(\d+) in all\)$", cell)
+    check(m and len(cell) < 300, cell)
+    shown = len(re.findall(r"[+-]\S+", cell.split(" yes ", 1)[1].split(" ... ")[0]))
+    check(shown + int(m.group(1)) == int(m.group(2)) + int(m.group(3)) == 144, (shown, cell))
+    rc, out, err = run("--db", db, "fit", BERT, "--budget", "90%", "--profile", "a100-80gb", "--max-candidates", "1000",
+                       "--save")
+    rc, out, err = run("--db", db, "compare", "1", "2")
+    check(rc == 0 and re.search(r"^profile +none +a100-80gb$", out, re.M), out)
+    check(re.search(r"^alignment +1 +256$", out, re.M), out)
+    check(all(len(ln) <= 80 for ln in out.splitlines()), max(out.splitlines(), key=len))
+    only = out.split("flips only in plan 1:")[1]
+    m = re.search(r"\n\((\d+) flips only in plan 1\)", only)
+    named = re.findall(r"[^\s,]+", only[:m.start()]) if m else []
+    check(m and int(m.group(1)) == len(named) == 144 and "\n " in only[:m.start()], only[:300])
 
 finish()

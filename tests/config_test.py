@@ -145,9 +145,9 @@ def fit_uses_memory_budget():
     check(rc == 2 and "fit needs --budget" in err and "memory_budget" in err, err)
     rc, out, err = run("fit", PAIR, "--json", home_config="memory_budget = 50B\n")
     check(rc == 0, err)
-    check(json.loads(out)["budget"] == {"kind": "bytes", "bytes": 50}, out)
+    check(json.loads(out)["budget"] == {"kind": "bytes", "bytes": 50, "spec": "50B"}, out)
     rc, out, err = run("fit", PAIR, "--json", "--budget", "minimize", home_config="memory_budget = 50B\n")
-    check(json.loads(out)["budget"] == {"kind": "minimize"}, out)
+    check(json.loads(out)["budget"] == {"kind": "minimize", "spec": "minimize"}, out)
 
 
 @test
@@ -155,7 +155,7 @@ def config_only_minimize_has_no_cap():
     rc, out, err = run("fit", UNET, "--json", home_config="memory_budget = minimize\n")
     check(rc == 0, err)
     j = json.loads(out)
-    check(j["budget"] == {"kind": "minimize"}, j["budget"])
+    check(j["budget"] == {"kind": "minimize", "spec": "minimize"}, j["budget"])
     check(j["dropped"] == 0 and j["considered"] == 41, (j["considered"], j["dropped"]))
     rc, out, err = run("fit", UNET, "--json", "--budget", "50%", home_config="memory_budget = minimize\n")
     j = json.loads(out)

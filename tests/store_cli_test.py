@@ -54,6 +54,18 @@ def expect_verified(db, n):
     check(rc == 0 and len(lines) == n and all(line.endswith(": ok") for line in lines), (rc, out, err))
 
 
+def as_schema_2(db):
+    """Makes db the store schema 2 wrote: no routine kind, audit, gap or budget_spec columns."""
+    con = sqlite3.connect(db)
+    con.execute("ALTER TABLE routines DROP COLUMN kind")
+    for col in ("audit", "gap_kind", "gap_found", "gap_total", "gap_compute", "gap_flips", "gap_proved", "gap_explored",
+                "budget_spec"):
+        con.execute(f"ALTER TABLE plans DROP COLUMN {col}")
+    con.execute("PRAGMA user_version = 2")
+    con.commit()
+    con.close()
+
+
 def tamper(db, sql):
     con = sqlite3.connect(db)
     con.execute(sql)
@@ -275,15 +287,7 @@ def verify_after_a_schema_migration():
     with open(os.path.join(SAMPLES, "hlo", "conv_block.hlo")) as f, open(hlo, "w") as g:
         g.write("\n" + f.read())
     run("import", hlo, db=db)
-    # the store as schema 2 wrote it: no routine kind, audit or gap columns
-    con = sqlite3.connect(db)
-    con.execute("ALTER TABLE routines DROP COLUMN kind")
-    for col in ("audit", "gap_kind", "gap_found", "gap_total", "gap_compute", "gap_flips", "gap_proved", "gap_explored",
-                "budget_spec"):
-        con.execute(f"ALTER TABLE plans DROP COLUMN {col}")
-    con.execute("PRAGMA user_version = 2")
-    con.commit()
-    con.close()
+    as_schema_2(db)
     expect_verified(db, 3)  # opening migrates it
     con = sqlite3.connect(db)
     check(con.execute("PRAGMA user_version").fetchone()[0] >= 3, "migrated")
@@ -411,7 +415,7 @@ def export_guards_the_store_and_special_files():
     reader = subprocess.Popen(["cat", fifo], stdout=subprocess.PIPE)
     rc, out, err = run("export", "1", "--what", "flips", "--output", fifo, db=db)
     got = reader.communicate(timeout=30)[0].decode()
-    check(rc == 0 and got.startswith("plan_id,seq,node,relief,cost,source\n1,0,"), (rc, err, got[:80]))
+    check(rc == 0 and got.startswith("plan_id,seq,node,relief,cost,hlo,op_name,source\n1,0,"), (rc, err, got[:80]))
     check(stat.S_ISFIFO(os.lstat(fifo).st_mode), "the FIFO was replaced")
     # a device node stays one, and a full device is an error
     dev = os.path.join(TMP, "full.dev")
@@ -544,5 +548,38 @@ def read_only_wal_without_shm_is_refused():
                         "--db", os.path.join(ro, "s.db")], capture_output=True, text=True, timeout=60)
     check(p.returncode == 0 and len(json.loads(p.stdout)) >= 1, (p.returncode, p.stdout, p.stderr))
 
+
+
+@test
+def import_under_a_name_of_ones_own():
+    """import --name (issue 28 item 3): two files of one module name stored
+    apart, in a store made at schema 2 (no schema change is needed: a
+    routine's name is a column its plans do not hold); the second import of
+    the same name says where version 1 came from; a renamed text fitted
+    from its file again is that routine; bad names and several routines
+    are one-line errors that store nothing."""
+    db = os.path.join(TMP, "named.db")
+    pair = os.path.join(SAMPLES, "pair_peak.routine")
+    run("fit", pair, "--budget", "minimize", "--save", db=db)
+    as_schema_2(db)
+    other = os.path.join(TMP, "pair_other.routine")
+    with open(pair) as f, open(other, "w") as g:
+        g.write(f.read() + "# the same routine's name, another file\n")
+    rc, out, err = run("import", other, db=db)
+    check(rc == 0 and "routine pair_peak, version 2" in out and f"version 1 came from {pair}" in out, out + err)
+    rc, out, err = run("import", other, "--name", "pair_other", db=db)
+    check(rc == 0 and "routine pair_other, version 1" in out, out + err)
+    rc, out, err = run("import", other, db=db)  # its text is pair_peak v2's and pair_other's: its own name first
+    check(rc == 0 and "pair_peak unchanged" in out, out)
+    rc, out, err = run("fit", "pair_other", "--budget", "minimize", "--save", "--json", db=db)
+    check(rc == 0 and json.loads(out)["routine"] == "pair_other", out + err)
+    rc, out, err = run("plans", "--json", db=db)
+    check(sorted(p["routine"] for p in json.loads(out)) == ["pair_other", "pair_peak"], out)
+    expect_verified(db, 2)
+    expect_fail(["import", other, "--name", "a/b"], "expected a name of 1 to 127 characters", 2, db=db)
+    expect_fail(["import", other, "--name", "x.hlo"], "not ending in .routine or .hlo", 2, db=db)
+    expect_fail(["import", other, pair, "--name", "two"], "names one routine, and the import holds 2", 2, db=db)
+    rc, out, err = run("routines", db=db)
+    check("two" not in out.split() and "a/b" not in out, out)
 
 finish()

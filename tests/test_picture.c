@@ -17,7 +17,7 @@ static picture_frame_t frame(int64_t step0, int64_t step1, int64_t total, int64_
 {
     return (picture_frame_t){ PICTURE_LEFT + PICTURE_RIGHT + 100,
                               PICTURE_TOP + PICTURE_BOTTOM_AXIS + PICTURE_LEGEND_ROW + PICTURE_FOOTER + 128,
-                              step0, step1, total, budget, peak, 2 };
+                              step0, step1, total, budget, peak, 2, 0, 0 };
 }
 
 static void expect_rect(const picture_rect_t *r, int32_t x, int32_t y, int32_t w, int32_t h, int32_t buf,
@@ -251,6 +251,66 @@ static void test_svg_writer(void **state)
     assert_non_null(strstr(err.file, "/nonexistent-dir/x.svg"));
 }
 
+/* The zoomed inset: 1,000 steps in a 1,080 px plot put the peak step
+ * under a pixel, so the plot gives 340 px to an inset of the 11 steps
+ * around the peak; near the end the window shifts inside.  Written out,
+ * the 2 TiB buffer at the peak (steps 500-502, as custom_call.23 was at
+ * 1276-1278) is labelled on its rectangle in the inset and named under it. */
+static void test_inset(void **state)
+{
+    (void)state;
+    picture_frame_t f = { SVG_WIDTH, SVG_HEIGHT, 0, 1000, 3LL << 40, -1, 500, 2, 0, 0 }, m, in;
+    assert_true(picture_inset(&f, &m, &in));
+    assert_int_equal(m.plot_x, 96);
+    assert_int_equal(m.plot_w, 1080 - 340);
+    assert_int_equal(in.plot_x, 96 + 740 + 40);
+    assert_int_equal(in.plot_w, 300);
+    assert_int_equal(in.step0, 495);
+    assert_int_equal(in.step1, 506);
+    f.peak_step = 998; /* the window stays inside the steps */
+    assert_true(picture_inset(&f, &m, &in));
+    assert_int_equal(in.step0, 989);
+    assert_int_equal(in.step1, 1000);
+    f.step1 = 45; /* 45 steps of 24 px fill 1,080: no inset */
+    f.peak_step = 20;
+    assert_false(picture_inset(&f, &m, &in));
+    f.step1 = 46;
+    assert_true(picture_inset(&f, &m, &in));
+    f.step1 = 1000;
+    f.peak_step = -1; /* no peak in view */
+    assert_false(picture_inset(&f, &m, &in));
+
+    view_buf_t b[] = { { 500, 502, 0, 2LL << 40, 0, 1 }, { 0, 999, 2LL << 40, 1LL << 30, 1, 0 } };
+    const char *nm[] = { "custom_call.23", "w" };
+    static const svg_role_t roles[2] = { { "resident", "#4e79a7" }, { "candidate", "#48a9a6" } };
+    svg_arena_t a = { "t", NULL, b, 2, names, nm, { SVG_WIDTH, SVG_HEIGHT, 0, 1000, (2LL << 40) + (1LL << 30), -1,
+                                                      500, 2, 0, 0 }, roles, (2LL << 40) + (1LL << 30), NULL };
+    picture_t q;
+    assert_true(picture_inset(&a.frame, &m, &in));
+    assert_int_equal(picture_build(b, 2, &in, &q), RS_OK);
+    /* steps 500-502 of 495-505 in 300 px: x 876 + 5 * 300 / 11 = 1012 to 876 + 8 * 300 / 11 = 1094 */
+    assert_int_equal(q.rects[0].x, 1012);
+    assert_int_equal(q.rects[0].w, 82);
+    picture_free(&q);
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/rs_inset_%d.svg", (int)getpid());
+    rs_error_t err;
+    assert_int_equal(svg_write_arena(&a, path, NULL, &err), RS_OK);
+    const char *s = slurp(path);
+    assert_non_null(strstr(s, "<g id=\"inset\">"));
+    assert_non_null(strstr(s, "<rect x=\"1012\" y=\""));
+    assert_non_null(strstr(s, "steps 495-505 around the peak; the biggest there:"));
+    assert_non_null(strstr(s, ">custom_call.23 2.00 TiB, steps 500-502</text>")); /* under the inset */
+    /* upright on its rectangle, which is tall and 82 px wide */
+    const char *inset = strstr(s, "<g id=\"inset-labels\"");
+    assert_non_null(inset);
+    assert_non_null(strstr(inset, "custom_call.23 2.00 TiB</text>"));
+    /* the peak line lies under the buffers: before the first <rect> of the buffers */
+    const char *line = strstr(s, "stroke-dasharray=\"4 3\""), *bufs = strstr(s, "<g id=\"buffers\"");
+    assert_true(line && bufs && line < bufs);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -259,6 +319,7 @@ int main(void)
         cmocka_unit_test(test_byte_ticks),
         cmocka_unit_test(test_bad_frames),
         cmocka_unit_test(test_svg_writer),
+        cmocka_unit_test(test_inset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

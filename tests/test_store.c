@@ -242,6 +242,79 @@ static void test_routine_versions(void **state)
     store_close(s);
 }
 
+/* Routines under names of the user's (issue 28): two files of one module
+ * name are versions 1 and 2; a rename scoped to version 2's file makes it
+ * a routine of its own (renumbered 1), the other stays; the renamed text
+ * put again under its own name is that routine (put_own), not a third;
+ * bad names and taken names are refused; settings round-trip in meta. */
+static void test_routine_names(void **state)
+{
+    (void)state;
+    rs_error_t err;
+    store_t *s;
+    assert_int_equal(store_open(":memory:", &s, &err), RS_OK);
+    assert_int_equal(store_begin(s, &err), RS_OK);
+    int64_t id1, id2, id;
+    int32_t v;
+    bool fresh;
+    char *as = NULL;
+    assert_int_equal(library_routine_put(s, "Sync.1", "a", 1, "one.hlo", 1, 1, &id1, &v, &fresh, &err), RS_OK);
+    assert_int_equal(library_routine_put(s, "Sync.1", "b", 1, "two.hlo", 1, 1, &id2, &v, &fresh, &err), RS_OK);
+    assert_int_equal(v, 2);
+    char *path = NULL;
+    bool found;
+    assert_int_equal(library_routine_path(s, "Sync.1", 1, &path, &found, &err), RS_OK);
+    assert_true(found);
+    assert_string_equal(path, "one.hlo");
+    free(path);
+    int n;
+    assert_int_equal(library_routine_rename(s, "Sync.1", "second", "two.hlo", &n, &err), RS_OK);
+    assert_int_equal(n, 1);
+    char *src, *p2;
+    size_t len;
+    assert_int_equal(library_routine_find(s, "second", &id, &src, &len, &p2, &found, &err), RS_OK);
+    assert_true(found);
+    assert_int_equal(id, id2); /* the same row: plans that hold it stay attached */
+    assert_string_equal(src, "b");
+    free(src);
+    free(p2);
+    assert_int_equal(library_routine_find(s, "Sync.1", &id, &src, &len, &p2, &found, &err), RS_OK);
+    assert_int_equal(id, id1);
+    free(src);
+    free(p2);
+    assert_int_equal(library_routine_path(s, "second", 1, &path, &found, &err), RS_OK); /* renumbered */
+    assert_true(found);
+    assert_string_equal(path, "two.hlo");
+    free(path);
+    /* the text of "second" met again under its own name is that routine */
+    assert_int_equal(library_routine_put_own(s, "Sync.1", "b", 1, "two.hlo", 1, 1, &id, &v, &fresh, &as, &err), RS_OK);
+    assert_false(fresh);
+    assert_int_equal(id, id2);
+    assert_string_equal(as, "second");
+    free(as);
+    /* a text under its own name: as library_routine_put */
+    assert_int_equal(library_routine_put_own(s, "Sync.1", "a", 1, "one.hlo", 1, 1, &id, &v, &fresh, &as, &err), RS_OK);
+    assert_null(as);
+    assert_int_equal(id, id1);
+    assert_int_equal(library_routine_rename(s, "Sync.1", "second", NULL, &n, &err), RS_EINPUT); /* taken */
+    assert_non_null(strstr(err.msg, "stored already"));
+    assert_int_equal(library_routine_rename(s, "none", "x", NULL, &n, &err), RS_EINPUT);
+    const char *bad[] = { "", "a/b", "b.hlo", "c.routine", "with blank", "tab\there" };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        assert_int_equal(library_routine_name_check(bad[i], "--name", &err), RS_EINPUT);
+    assert_int_equal(library_routine_name_check("SyncTensorsGraph.1724-b", "--name", &err), RS_OK);
+    assert_int_equal(store_commit(s, &err), RS_OK);
+    char *val = NULL;
+    assert_int_equal(library_setting_get(s, "profile", &val, &err), RS_OK);
+    assert_null(val);
+    assert_int_equal(library_setting_set(s, "profile", "a100-80gb", &err), RS_OK);
+    assert_int_equal(library_setting_set(s, "profile", "", &err), RS_OK); /* replaced: none */
+    assert_int_equal(library_setting_get(s, "profile", &val, &err), RS_OK);
+    assert_string_equal(val, "");
+    free(val);
+    store_close(s);
+}
+
 /* A store made at schema 1 by hand (as the first release wrote it) opens
  * under the current schema with its data intact. */
 static void test_migration_from_1(void **state)
@@ -492,6 +565,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_routine_versions),
+        cmocka_unit_test(test_routine_names),
         cmocka_unit_test(test_migration_from_1),
         cmocka_unit_test(test_not_a_store_and_newer),
         cmocka_unit_test(test_locked),

@@ -292,6 +292,37 @@ static void test_live_and_axis(void **state)
     assert_string_equal(buf, "104M");
 }
 
+/* Axis labels with as many digits as tell them apart: Compare's chart of
+ * BERT's budgets spans 1.20-1.23 GiB, which one decimal prints alike at
+ * both ends ("1.2G", as the issue saw); a few bytes apart on a gigabyte
+ * axis are exact bytes. */
+static void test_axis_labels(void **state)
+{
+    (void)state;
+    char l[4][16];
+    int64_t bert[3] = { 1288490188, 1304596316, 1320702443 }; /* 1.20, 1.215, 1.23 GiB */
+    view_axis_labels(bert, 3, l);
+    assert_string_equal(l[0], "1.20G");
+    assert_string_equal(l[1], "1.21G"); /* 1.21499 GiB */
+    assert_string_equal(l[2], "1.23G");
+    int64_t apart[2] = { 35LL << 20, 110LL << 20 }; /* whole units differ already */
+    view_axis_labels(apart, 2, l);
+    assert_string_equal(l[0], "35M");
+    assert_string_equal(l[1], "110M");
+    int64_t close[2] = { 1LL << 30, (1LL << 30) + 6 };
+    view_axis_labels(close, 2, l);
+    assert_string_equal(l[0], "1073741824");
+    assert_string_equal(l[1], "1073741830");
+    int64_t tenth[2] = { 18593920, 37187840 }; /* an end that marks a footprint: 35.5M, not 35M */
+    view_axis_labels(tenth, 2, l);
+    assert_string_equal(l[0], "17.7M");
+    assert_string_equal(l[1], "35.5M");
+    int64_t small[2] = { 0, 700 };
+    view_axis_labels(small, 2, l);
+    assert_string_equal(l[0], "0");
+    assert_string_equal(l[1], "700");
+}
+
 /* Statuses replayed from the pair's trace: X held at its hold, both
  * committed at the commit. */
 static void test_statuses_at(void **state)
@@ -561,6 +592,7 @@ int main(void)
         cmocka_unit_test(test_diff_two_plans),
         cmocka_unit_test(test_diff_pieces),
         cmocka_unit_test(test_pair_matches_by_name),
+        cmocka_unit_test(test_axis_labels),
         cmocka_unit_test(test_keymap),
         cmocka_unit_test(test_themes),
     };

@@ -35,8 +35,8 @@ static const cmd_entry_t COMMANDS[CMD_COUNT] = {
                     "several budgets as one search (one reuse cell)", cmd_sweep, 1, 1 },
     [CMD_GEN] = { "gen", "KIND [--layers N] [--bind K=V]... [--dtype T] [-o FILE]",
                   "write a training-step routine: transformer, resnet, unet, chain, mlp", cmd_gen, 1, 1 },
-    [CMD_IMPORT] = { "import", "FILE|FOLDER...", "routines, a profiles CSV, MiniMalloc CSVs (all or nothing)", cmd_import, 1,
-                     100000 },
+    [CMD_IMPORT] = { "import", "FILE|FOLDER... [--name NAME]", "routines, a profiles CSV, MiniMalloc CSVs (all or nothing)",
+                     cmd_import, 1, 100000 },
     [CMD_ROUTINES] = { "routines", "[--json]", "routines in the store", cmd_routines, 0, 0 },
     [CMD_PROFILES] = { "profiles", "[--json]", "hardware profiles in the store", cmd_profiles, 0, 0 },
     [CMD_PLANS] = { "plans", "[--json]", "saved plans, newest first", cmd_plans, 0, 0 },
@@ -107,6 +107,7 @@ static const opt_entry_t OPTIONS[] = {
     { "--version", "-V", OPT_FLAG, F(version), 0, ANY, "      the version, then SQLite's, ncurses' and libcsv's" },
     { "--completion", NULL, OPT_STR, F(completion), 0, ANY, "SHELL the completion script for SHELL (bash)" },
     { "--names", NULL, OPT_STR, F(names), 0, ANY, "KIND  list themes, profiles, routines or plans" },
+    { "--name", NULL, OPT_STR, F(name), 0, M(CMD_IMPORT), "NAME  the imported routine's name in the store (one routine)" },
 };
 #undef F
 #define N_OPTIONS ((int)(sizeof OPTIONS / sizeof OPTIONS[0]))

@@ -52,9 +52,11 @@ static void json_events(json_t *j, const fit_plan_t *p)
     json_arr_end(j);
 }
 
-/* The keys of DESIGN §9, in its order; events when asked. */
+/* The keys of DESIGN §9, in its order; events when asked.  The budget also
+ * carries spec, as it was asked for ("60%", "device", "48MiB"), as a
+ * saved plan's does (show --json). */
 static void json_plan(json_t *j, const char *key, const fit_plan_t *p, bool events, int64_t plan_id,
-                      const best_plan_t *best)
+                      const best_plan_t *best, const char *spec)
 {
     json_obj_begin(j, key);
     json_str(j, "routine", p->routine->name);
@@ -65,6 +67,8 @@ static void json_plan(json_t *j, const char *key, const fit_plan_t *p, bool even
         json_str(j, "kind", "bytes");
         json_int(j, "bytes", p->budget);
     }
+    if (spec)
+        json_str(j, "spec", spec);
     json_obj_end(j);
     json_footprint(j, "baseline", &p->baseline);
     json_footprint(j, "final", &p->final);
@@ -246,7 +250,7 @@ int cmd_fit(const cmdline_t *c)
     } else if (c->json) {
         json_t j;
         json_init(&j, stdout);
-        json_plan(&j, NULL, plan, c->events, plan_id, best);
+        json_plan(&j, NULL, plan, c->events, plan_id, best, t.settings.value[CONFIG_MEMORY_BUDGET]);
         json_finish(&j);
     } else {
         print_plan(&t, plan, c->events);
@@ -315,17 +319,30 @@ static bool has_flip(const fit_plan_t *p, int32_t node)
     return false;
 }
 
+#define CHANGES_COLS 72 /* the names a sweep's "flips changed" cell prints before its count */
+
 /* "+a +b -c": flips of p not in prev (NULL: the baseline), then those of
- * prev p dropped. */
+ * prev p dropped; past CHANGES_COLS columns of names, "... and N more
+ * (+A -R in all)" (a cell of 1,889 names was one 30 KB line). */
 static void print_flip_changes(const target_t *t, const fit_plan_t *prev, const fit_plan_t *p)
 {
-    int shown = 0;
+    int shown = 0, added = 0, removed = 0;
+    size_t cols = 0;
     for (int32_t k = 0; k < p->n_flips; k++)
-        if (!has_flip(prev, p->flips[k].node))
-            printf("%s+%s", shown++ ? " " : "", t->routine->nodes[p->flips[k].node].name);
+        added += !has_flip(prev, p->flips[k].node);
     for (int32_t m = 0; prev && m < prev->n_flips; m++)
-        if (!has_flip(p, prev->flips[m].node))
-            printf("%s-%s", shown++ ? " " : "", t->routine->nodes[prev->flips[m].node].name);
+        removed += !has_flip(p, prev->flips[m].node);
+    for (int pass = 0; pass < 2; pass++) {
+        const fit_plan_t *a = pass ? prev : p, *b = pass ? p : prev;
+        for (int32_t k = 0; a && k < a->n_flips && cols < CHANGES_COLS; k++)
+            if (!has_flip(b, a->flips[k].node)) {
+                const char *name = text_shown(t->routine->nodes[a->flips[k].node].name);
+                printf("%s%c%s", shown++ ? " " : "", pass ? '-' : '+', name);
+                cols += strlen(name) + 2;
+            }
+    }
+    if (shown < added + removed)
+        printf(" ... and %d more (+%d -%d in all)", added + removed - shown, added, removed);
 }
 
 int cmd_sweep(const cmdline_t *c)
@@ -393,7 +410,7 @@ int cmd_sweep(const cmdline_t *c)
         json_str(&j, "routine", t.routine->name);
         json_arr_begin(&j, "plans");
         for (int i = 0; i < n; i++)
-            json_plan(&j, NULL, plans[i], false, ids[i], NULL);
+            json_plan(&j, NULL, plans[i], false, ids[i], NULL, asked[i]);
         json_arr_end(&j);
         int64_t reused, lowered;
         reuse_cell_counters(cell, &reused, &lowered);

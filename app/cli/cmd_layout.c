@@ -54,7 +54,8 @@ static int write_svg(const cmdline_t *c, const minimalloc_problem_t *p, const in
                  h, (long long)height, lb, (long long)lower, lower ? (double)height / (double)lower : 1.0,
                  (long long)alignment);
         svg_arena_t a = { title, sub, v, p->n, buffer_id, p,
-                          { SVG_WIDTH, SVG_HEIGHT, 0, steps, height, -1, p->n ? peak : -1, 1 }, SVG_PLAIN_ROLE, lower, NULL };
+                          { SVG_WIDTH, SVG_HEIGHT, 0, steps, height, -1, p->n ? peak : -1, 1, 0, 0 }, SVG_PLAIN_ROLE,
+                          lower, NULL };
         rc = svg_write_arena(&a, c->svg, st, err);
     }
     free(size);

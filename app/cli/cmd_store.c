@@ -399,6 +399,14 @@ int cmd_compare(const cmdline_t *c)
     snprintf(a, sizeof a, "%s v%d", p[0].routine, (int)p[0].routine_version);
     snprintf(b, sizeof b, "%s v%d", p[1].routine, (int)p[1].routine_version);
     printf("%-16s %28s %28s\n", "routine", a, b);
+    /* what else makes two baselines differ: the profile and the alignment */
+    printf("%-16s %28s %28s\n", "profile", p[0].profile[0] ? text_shown(p[0].profile) : "none",
+           p[1].profile[0] ? text_shown(p[1].profile) : "none");
+    score_config_t cfg[2];
+    for (int k = 0; k < 2; k++)
+        if (rebuild_config_parse(p[k].config, &cfg[k], &err))
+            score_config_default(&cfg[k]);
+    printf("%-16s %28lld %28lld\n", "alignment", (long long)cfg[0].alignment, (long long)cfg[1].alignment);
     plans_budget_text(&p[0], a, sizeof a);
     plans_budget_text(&p[1], b, sizeof b);
     printf("%-16s %28s %28s\n", "budget", a, b);
@@ -423,12 +431,25 @@ int cmd_compare(const cmdline_t *c)
     printf("%-16s %28s %28s\n", "reused/lowered", a, b);
     for (int k = 0; k < 2; k++) {
         const stored_plan_t *x = &p[k], *y = &p[1 - k];
-        printf("\nflips only in plan %lld:", (long long)x->id);
-        int shown = 0;
+        /* every name, wrapped to lines of 78 columns (1,889 of them were one 26 KB line) */
+        int col = printf("\nflips only in plan %lld:", (long long)x->id) - 1, shown = 0;
         for (int32_t i = 0; i < x->n_flips; i++)
-            if (!plan_has(y, x->flips[i].node))
-                printf("%s %s", shown++ ? "," : "", text_shown(x->flips[i].node));
+            if (!plan_has(y, x->flips[i].node)) {
+                const char *name = text_shown(x->flips[i].node);
+                int w = (int)strlen(name) + 2;
+                if (shown && col + w > 78) {
+                    printf(",\n ");
+                    col = 1;
+                } else if (shown) {
+                    printf(",");
+                    col++;
+                }
+                col += printf(" %s", name);
+                shown++;
+            }
         printf("%s", shown ? "\n" : " none\n");
+        if (shown > 8)
+            printf("(%d flips only in plan %lld)\n", shown, (long long)x->id);
     }
     stored_plan_free(&p[0]);
     stored_plan_free(&p[1]);

@@ -41,7 +41,8 @@ static const key_entry_t KEYS[] = {
     { S(SCR_SESSION), KEY_ENTER, "Enter", ACT_OPEN, "open the routine / use the profile" },
     { S(SCR_SESSION), 'i', "i", ACT_IMPORT, "import a file by path (Tab completes)" },
     { S(SCR_SESSION), 'b', "b", ACT_BINDINGS, "edit bindings (B=512 D=1024)" },
-    { S(SCR_SESSION), 'p', "p", ACT_PROFILE, "pick the profile (none, or one in the list)" },
+    { S(SCR_SESSION), 'p', "p", ACT_PROFILE, "pick the profile (none, or one in the list); the store remembers it" },
+    { S(SCR_SESSION), 'r', "r", ACT_RENAME, "rename the highlighted routine (its plans stay with it)" },
 
     { S(SCR_ARENA), KEY_LEFT, "Left", ACT_STEP_PREV, "step cursor left: the pane lists what is live there" },
     { S(SCR_ARENA), 'h', "h", ACT_STEP_PREV, "step cursor left" },

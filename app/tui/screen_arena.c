@@ -82,11 +82,16 @@ static void details(tui_t *t, int y, int x, int w)
     char by[32], al[32];
     units_format_bytes(l->bytes[i], by, sizeof by);
     units_format_bytes(b->size, al, sizeof al);
-    tui_putf(t, y++, x, w, t->attr[T_NORMAL], "bytes   %s (%lld B)", by, (long long)l->bytes[i]);
+    char v[2][96];
+    snprintf(v[0], sizeof v[0], "bytes   %s (%lld B)", by, (long long)l->bytes[i]);
+    snprintf(v[1], sizeof v[1], "bytes   %s", by);
+    tui_put_fit(t, y++, x, w, t->attr[T_NORMAL], (const char *const[]){ v[0], v[1] }, 2);
     if (b->size != l->bytes[i])
         tui_putf(t, y++, x, w, t->attr[T_DIM], "        aligned %s", al);
     tui_putf(t, y++, x, w, t->attr[T_NORMAL], "span    steps %lld-%lld", (long long)b->start, (long long)b->end);
-    tui_putf(t, y++, x, w, t->attr[T_NORMAL], "offset  %lld", (long long)b->offset);
+    char of[32];
+    const char *ofs = tui_bytes(b->offset, w - 8, of, sizeof of);
+    tui_putf(t, y++, x, w, t->attr[T_NORMAL], "offset  %s", ofs + strspn(ofs, " "));
     tui_putf(t, y++, x, w, t->attr[role_attr_slot(b->role)], "role    %s", ROLE_NAMES[b->role]);
     char alias[600];
     if (routine_into_text(r, i, alias, sizeof alias)[0]) /* §10's donated buffers */
@@ -174,30 +179,40 @@ static void inspector(tui_t *t, int y, int x, int w, int h)
     tui_putf(t, y++, x, w, t->attr[T_SELECTED], " step %lld%s ", (long long)t->step_cursor,
              t->step_cursor == t->arena.fp.peak_step ? " (the peak)" : "");
     tui_putf(t, y++, x, w, t->attr[T_NORMAL], "live %s of max live %s", tot, lp);
-    /* name, bytes (9), role (4), offset (10), then the source: what is left */
+    /* name, bytes (9), role (4), offset (10, more when the offsets'
+     * digits fit: a wider offset is said in units), then the source */
     bool src_col = t->origins && w >= 46, src_row = t->origins && !src_col;
-    int nw = src_col ? 10 + (w - 46) / 4 : w - 26, sw = w - 27 - nw;
+    int nw = src_col ? 10 + (w - 46) / 4 : w - 26, sw = w - 27 - nw, ow = 10;
+    int rows = h - 4 - src_row, top = t->insp_sel >= rows ? t->insp_sel - rows + 1 : 0;
+    int64_t max_off = 0;
+    for (int k = 0; k < rows && top + k < m; k++)
+        max_off = t->arena.bufs[live[top + k]].offset > max_off ? t->arena.bufs[live[top + k]].offset : max_off;
+    char digits[32];
+    int extra = snprintf(digits, sizeof digits, "%lld", (long long)max_off) - ow;
+    if (extra > 0 && src_col && sw - extra >= 12)
+        sw -= extra, ow += extra;
+    else if (extra > 0 && nw - extra >= 10)
+        nw -= extra, ow += extra;
     if (src_col)
-        tui_putf(t, y++, x, w, t->attr[T_DIM], "%-*s %9s %-4s %10s %s", nw, "buffer", "bytes", "role", "offset",
+        tui_putf(t, y++, x, w, t->attr[T_DIM], "%-*s %9s %-4s %*s %s", nw, "buffer", "bytes", "role", ow, "offset",
                  "source");
     else
-        tui_putf(t, y++, x, w, t->attr[T_DIM], "%-*s %9s %-4s %10s", nw, "buffer", "bytes", "role", "offset");
-    int rows = h - 4 - src_row, top = t->insp_sel >= rows ? t->insp_sel - rows + 1 : 0;
+        tui_putf(t, y++, x, w, t->attr[T_DIM], "%-*s %9s %-4s %*s", nw, "buffer", "bytes", "role", ow, "offset");
     for (int k = 0; k < rows && top + k < m; k++) {
         const view_buf_t *b = &t->arena.bufs[live[top + k]];
-        char by[32];
+        char by[32], nm[200], of[32];
         units_format_bytes(b->size, by, sizeof by);
         unsigned a = top + k == t->insp_sel ? t->attr[T_SELECTED] : t->attr[role_attr_slot(b->role)];
         /* an @into buffer (0 B) names the input it is written into */
         int32_t into = lower_into(t->tgt.lowering, b->node);
-        char name[600], cell[600];
+        char name[600];
         snprintf(name, sizeof name, "%s%s%s", t->tgt.routine->nodes[b->node].name, into >= 0 ? tui_glyph(t, "→", ">") : "",
                  into >= 0 ? t->tgt.routine->nodes[into].name : "");
-        tui_putf(t, y, x, w, a, "%s %9s %-4s %10lld%*s", tui_clip(t, name, nw, cell, sizeof cell), by,
-                 into >= 0 ? "into" : ROLE_SHORT[b->role], (long long)b->offset, src_col ? sw + 1 : 0, "");
+        tui_putf(t, y, x, w, a, "%s %9s %-4s %s%*s", tui_clip(t, name, nw, nm, sizeof nm), by,
+                 into >= 0 ? "into" : ROLE_SHORT[b->role], tui_bytes(b->offset, ow, of, sizeof of), src_col ? sw + 1 : 0, "");
         const char *src = src_col ? source_short(t, b->node) : NULL;
         if (src)
-            put_left_cut(t, y, x + nw + 27, sw, a, src);
+            put_left_cut(t, y, x + nw + ow + 17, sw, a, src);
         y++;
     }
     if (m > rows)
@@ -261,6 +276,48 @@ static const char *buf_name(const tui_t *t, int i) { return t->tgt.routine->node
 
 /* The buffer of node name (an exact name first), or -1. */
 static int find_buf(const tui_t *t, const char *name, int from) { return tui_find(t, t->arena.n, from, buf_name, name); }
+
+/* What the search t->search[SCR_ARENA] found: buffer i selected, shown
+ * in the pane's details and in view, and said ("dot.72: buffer 3 of 3017,
+ * steps 10-40, 4.00 MiB"); i < 0: why there is no such buffer. */
+static void show_match(tui_t *t, int i)
+{
+    const char *q = t->search[SCR_ARENA];
+    if (i < 0) {
+        int32_t node = routine_find_node(t->tgt.routine, q);
+        if (node >= 0)
+            tui_status(t, true, "%s is inline here: it has no buffer (a materialized node has one)", q);
+        else
+            tui_status(t, true, "no buffer matches '%s' (of %d)", q, (int)t->arena.n);
+        return;
+    }
+    t->sel_buf = i;
+    t->inspect = false; /* the pane shows what was found */
+    const view_buf_t *b = &t->arena.bufs[i];
+    if (t->view_step1 > t->view_step0 && (b->end < t->view_step0 || b->start >= t->view_step1)) {
+        int64_t span = t->view_step1 - t->view_step0; /* the same zoom, moved to the buffer's start */
+        t->view_step0 = b->start + span > t->arena.steps ? t->arena.steps - span : b->start;
+        t->view_step0 = t->view_step0 < 0 ? 0 : t->view_step0;
+        t->view_step1 = t->view_step0 + span;
+    }
+    int more = 0;
+    for (int k = 0; k < t->arena.n; k++)
+        more += k != i && strstr(buf_name(t, k), q) != NULL;
+    char by[32];
+    units_format_bytes(b->size, by, sizeof by);
+    tui_status(t, false, "%s: buffer %d of %d, steps %lld-%lld, %s%s", buf_name(t, i), i + 1, (int)t->arena.n,
+               (long long)b->start, (long long)b->end, by, more ? " (N: the next match)" : "");
+}
+
+/* Says the zoom (after =, -, 0, < and >), so no older "zoomed to" stays. */
+static void say_zoom(tui_t *t)
+{
+    if (t->view_step1 <= t->view_step0)
+        tui_status(t, false, "the whole routine: steps 0-%lld", (long long)t->arena.steps - 1);
+    else
+        tui_status(t, false, "steps %lld-%lld of %lld (= in, - out, < > pan, 0 all)", (long long)t->view_step0,
+                   (long long)t->view_step1 - 1, (long long)t->arena.steps);
+}
 
 static void zoom(tui_t *t, int dir)
 {
@@ -353,12 +410,12 @@ int screen_arena_key(tui_t *t, action_t a, int key)
     case ACT_BOTTOM: t->sel_buf = n ? n - 1 : 0; return KEY_REDRAW;
     case ACT_PGUP: t->sel_buf = t->sel_buf >= 10 ? t->sel_buf - 10 : 0; return KEY_REDRAW;
     case ACT_PGDN: t->sel_buf = t->sel_buf + 10 < n ? t->sel_buf + 10 : (n ? n - 1 : 0); return KEY_REDRAW;
-    case ACT_ZOOM_IN: zoom(t, 1); return KEY_REDRAW;
+    case ACT_ZOOM_IN: zoom(t, 1); say_zoom(t); return KEY_REDRAW;
     case ACT_ZOOM_BUFFER: zoom_buffer(t); return KEY_REDRAW;
-    case ACT_ZOOM_OUT: zoom(t, -1); return KEY_REDRAW;
-    case ACT_ZOOM_RESET: t->view_step0 = t->view_step1 = 0; return KEY_REDRAW;
-    case ACT_LEFT: pan(t, -1); return KEY_REDRAW;
-    case ACT_RIGHT: pan(t, 1); return KEY_REDRAW;
+    case ACT_ZOOM_OUT: zoom(t, -1); say_zoom(t); return KEY_REDRAW;
+    case ACT_ZOOM_RESET: t->view_step0 = t->view_step1 = 0; say_zoom(t); return KEY_REDRAW;
+    case ACT_LEFT: pan(t, -1); say_zoom(t); return KEY_REDRAW;
+    case ACT_RIGHT: pan(t, 1); say_zoom(t); return KEY_REDRAW;
     case ACT_SET_BUDGET: {
         char buf[64] = "";
         if (tui_prompt(t, "budget line (48MiB, 60%, device, none): ", buf, sizeof buf, false)) {
@@ -380,9 +437,18 @@ int screen_arena_key(tui_t *t, action_t a, int key)
         }
         return KEY_REDRAW;
     }
-    case ACT_LAYOUT:
-        tui_set_layout(t, next_layout(t->tgt.cfg.layout));
+    case ACT_LAYOUT: {
+        char dropped[160];
+        if (tui_fit_may_go(t, "changing the layout", dropped, sizeof dropped)) {
+            tui_set_layout(t, next_layout(t->tgt.cfg.layout));
+            if (dropped[0] && !t->status_error) {
+                char msg[512];
+                snprintf(msg, sizeof msg, "%.300s%s", t->status, dropped);
+                tui_status(t, false, "%s", msg);
+            }
+        }
         return KEY_REDRAW;
+    }
     case ACT_EXPORT_SVG: tui_export_svg(t); return KEY_REDRAW;
     case ACT_RUN_FIT: {
         char buf[64];
@@ -395,21 +461,17 @@ int screen_arena_key(tui_t *t, action_t a, int key)
     case ACT_SEARCH: {
         char buf[64] = "";
         if (tui_prompt(t, "node: ", buf, sizeof buf, false) && buf[0]) {
-            int i = find_buf(t, buf, 0);
             snprintf(t->search[SCR_ARENA], sizeof t->search[SCR_ARENA], "%s", buf);
-            if (i >= 0)
-                t->sel_buf = i;
-            else
-                tui_status(t, true, "no materialized buffer matches '%s'", buf);
+            show_match(t, find_buf(t, buf, 0));
         }
         return KEY_REDRAW;
     }
-    case ACT_SEARCH_NEXT: {
-        int i = t->search[SCR_ARENA][0] ? find_buf(t, t->search[SCR_ARENA], t->sel_buf + 1) : -1;
-        if (i >= 0)
-            t->sel_buf = i;
+    case ACT_SEARCH_NEXT:
+        if (!t->search[SCR_ARENA][0])
+            tui_status(t, false, "/ finds a node first; N then finds the next match");
+        else
+            show_match(t, find_buf(t, t->search[SCR_ARENA], t->sel_buf + 1));
         return KEY_REDRAW;
-    }
     default:
         return KEY_UNHANDLED;
     }

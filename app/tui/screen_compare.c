@@ -17,6 +17,7 @@
 #include "tui/tui_model.h"
 #include "tui/tui_pair.h"
 #include "tui/tui_widgets.h"
+#include "util/strbuf.h"
 
 #define TABLE_Y 3
 
@@ -201,19 +202,40 @@ static void chart(tui_t *t, int y, int x, int h, int w)
         span = max_fp - lo > 0 ? max_fp - lo : 1;
     }
     tui_put(t, y, x, w, t->attr[T_DIM], "final footprint (up) vs recompute overhead (right); the digit is the row");
-    int ch = h - 2, cw = w - 8;
+    int ch = h - 2;
+    /* the footprint axis: its ends and a tick every four rows or so, each
+     * with as many digits as tell it from its neighbours ("1.20G" and
+     * "1.23G", where a tenth printed both "1.2G") */
+    int nt = ch >= 9 ? (ch - 1) / 4 + 1 : 2;
+    nt = nt > 6 ? 6 : nt;
+    int64_t tv[6];
+    int trow[6];
+    char tl[6][16];
+    for (int k = 0; k < nt; k++) {
+        int up = (int)((int64_t)k * (ch - 1) / (nt - 1)); /* rows above the bottom one */
+        trow[k] = ch - 1 - up;
+        tv[k] = lo + (int64_t)((__int128)span * up / (ch - 1 > 0 ? ch - 1 : 1));
+    }
+    view_axis_labels(tv, nt, tl);
+    int aw = 5;
+    for (int k = 0; k < nt; k++)
+        aw = tui_cols(tl[k]) > aw ? tui_cols(tl[k]) : aw;
+    int cw = w - aw - 3, px = x + aw + 2; /* the plot's width and first column */
+    if (cw < 20)
+        return;
     for (int r = 0; r < ch; r++)
-        tui_put(t, y + 1 + r, x + 6, 1, t->attr[T_DIM], tui_glyph(t, "│", "|"));
-    char lbl[16];
-    view_axis_bytes_fine(max_fp, lbl, sizeof lbl);
-    tui_putf(t, y + 1, x, 6, t->attr[T_DIM], "%5s", lbl);
-    view_axis_bytes_fine(lo, lbl, sizeof lbl);
-    tui_putf(t, y + ch, x, 6, t->attr[T_DIM], "%5s", lbl);
-    tui_hline(t, y + 1 + ch, x + 7, cw, t->attr[T_DIM]);
-    tui_put(t, y + 1 + ch, x + 7, 3, t->attr[T_DIM], "+0%");
+        tui_put(t, y + 1 + r, px - 1, 1, t->attr[T_DIM], tui_glyph(t, "│", "|"));
+    for (int k = 0; k < nt; k++)
+        tui_putf(t, y + 1 + trow[k], x, aw, t->attr[T_DIM], "%*s", aw, tl[k]);
+    tui_hline(t, y + 1 + ch, px, cw, t->attr[T_DIM]);
+    tui_put(t, y + 1 + ch, px, 3, t->attr[T_DIM], "+0%");
     char right[24];
     int rl = snprintf(right, sizeof right, "+%.3g%%", max_over);
-    tui_put(t, y + 1 + ch, x + 7 + cw - rl, rl, t->attr[T_DIM], right);
+    tui_put(t, y + 1 + ch, px + cw - rl, rl, t->attr[T_DIM], right);
+    if (cw >= 40) { /* and the middle of the overhead axis */
+        int ml = snprintf(right, sizeof right, "+%.3g%%", max_over / 2);
+        tui_put(t, y + 1 + ch, px + (cw - 1) / 2 - ml / 2, ml, t->attr[T_DIM], right);
+    }
     for (int i = 0; t->cmp_show_best && i < t->n_budgets; i++) { /* best plans as '*' */
         const best_plan_t *b = &t->cmp_best[i];
         if (!t->cmp[i] || !b->found)
@@ -222,7 +244,7 @@ static void chart(tui_t *t, int y, int x, int h, int w)
         int cx = (int)((over > max_over ? max_over : over) / max_over * (cw - 1));
         int64_t bt = b->final.total > max_fp ? max_fp : b->final.total < lo ? lo : b->final.total;
         int cy = ch - 1 - (int)((double)(bt - lo) / (double)span * (ch - 1));
-        tui_put(t, y + 1 + cy, x + 7 + cx, 1, t->attr[T_HELD] | A_BOLD, "*");
+        tui_put(t, y + 1 + cy, px + cx, 1, t->attr[T_HELD] | A_BOLD, "*");
     }
     /* the rows on top of the stars; rows at one point go side by side in
      * row order ("1234", starting left of the point when it is near the
@@ -257,7 +279,7 @@ static void chart(tui_t *t, int y, int x, int h, int w)
         }
         placed_y[n_placed] = cy;
         placed_x[n_placed++] = cx;
-        tui_putf(t, y + 1 + cy, x + 7 + cx, 1, i == t->cmp_sel ? t->attr[T_SELECTED] : t->attr[T_ACCEPTED], "%d",
+        tui_putf(t, y + 1 + cy, px + cx, 1, i == t->cmp_sel ? t->attr[T_SELECTED] : t->attr[T_ACCEPTED], "%d",
                  (i + 1) % 10);
     }
 }
@@ -333,7 +355,7 @@ static void pair(tui_t *t)
     memset(side, 0, sizeof side);
     if (names && relief && pair_side(t, other, &side[0], names, relief) &&
         pair_side(t, t->cmp_sel, &side[1], names + p[0]->n_flips, relief + p[0]->n_flips)) {
-        char *lines[8], buf[4][1024];
+        char *lines[8], buf[2][1024];
         int m = 0;
         for (int k = 0; k < 2; k++) {
             int i = k ? t->cmp_sel : other;
@@ -342,29 +364,28 @@ static void pair(tui_t *t)
                      p[k]->within_budget ? "yes" : "no");
             lines[m++] = buf[k];
         }
-        /* the flips each row has and the other lacks, as the Plans diff says them */
+        /* the flips each row has and the other lacks, every one, as the
+         * Plans diff says them (the overlay wraps the line) */
+        strbuf_t only[2];
         for (int k = 0; k < 2; k++) {
-            char *b = buf[2 + k];
-            size_t w = (size_t)snprintf(b, sizeof buf[0], "only in row %d:", (k ? t->cmp_sel : other) + 1);
+            strbuf_init(&only[k]);
             int shown = 0;
-            for (int32_t f = 0; f < p[k]->n_flips; f++) {
-                if (has_flip(p[1 - k], p[k]->flips[f].node))
-                    continue;
-                const char *nm = t->tgt.routine->nodes[p[k]->flips[f].node].name;
-                if (w + strlen(nm) + 8 >= sizeof buf[0]) {
-                    snprintf(b + w, sizeof buf[0] - w, " ...");
-                    shown++;
-                    break;
-                }
-                w += (size_t)snprintf(b + w, sizeof buf[0] - w, " %s", nm);
-                shown++;
-            }
+            for (int32_t f = 0; f < p[k]->n_flips; f++)
+                shown += !has_flip(p[1 - k], p[k]->flips[f].node);
+            /* the count first, where the overlay shows it without scrolling */
+            strbuf_printf(&only[k], shown > 8 ? "only in row %d (%d flips):" : "only in row %d:",
+                          (k ? t->cmp_sel : other) + 1, shown);
+            for (int32_t f = 0; f < p[k]->n_flips; f++)
+                if (!has_flip(p[1 - k], p[k]->flips[f].node))
+                    strbuf_printf(&only[k], " %s", t->tgt.routine->nodes[p[k]->flips[f].node].name);
             if (!shown)
-                snprintf(b + w, sizeof buf[0] - w, " none");
-            lines[m++] = b;
+                strbuf_printf(&only[k], " none");
+            lines[m++] = only[k].s ? only[k].s : (char *)"only in: (out of memory)";
         }
         if (tui_pair_open(t, &side[0], &side[1], lines, m))
             tui_status(t, false, "row %d against row %d: D the numbers, Esc back", t->cmp_sel + 1, other + 1);
+        strbuf_free(&only[0]);
+        strbuf_free(&only[1]);
     } else if (!names || !relief) {
         tui_status(t, true, "out of memory");
     }
@@ -384,19 +405,30 @@ void screen_compare_draw(tui_t *t)
         return;
     if (t->cmp_stale)
         run_all(t);
-    tui_putf(t, 2, 1, t->cols - 2, t->attr[T_NORMAL] | A_BOLD,
-             "%d budget%s on %s, one search: reuse %lld/%lld   (a adds, d removes, Space marks, D one arena, S saves, x best)", t->n_budgets,
+    char head[3][400];
+    snprintf(head[0], sizeof head[0],
+             "%d budget%s on %s, one search: reuse %lld/%lld   (a adds, d removes, Space marks, D one arena, S saves, x best)",
+             t->n_budgets, t->n_budgets == 1 ? "" : "s", t->open_name, (long long)t->cmp_reused, (long long)t->cmp_lowered);
+    snprintf(head[1], sizeof head[1], "%d budget%s on %s, one search: reuse %lld/%lld   (? keys)", t->n_budgets,
              t->n_budgets == 1 ? "" : "s", t->open_name, (long long)t->cmp_reused, (long long)t->cmp_lowered);
-    /* narrow: the exact bytes column goes first, so "within" is never cut */
+    snprintf(head[2], sizeof head[2], "%d budget%s, reuse %lld/%lld (? keys)", t->n_budgets,
+             t->n_budgets == 1 ? "" : "s", (long long)t->cmp_reused, (long long)t->cmp_lowered);
+    tui_put_fit(t, 2, 1, t->cols - 2, t->attr[T_NORMAL] | A_BOLD, (const char *const[]){ head[0], head[1], head[2] }, 3);
+    /* narrow: the exact bytes column goes first, so "within" is never cut;
+     * the budget column is as wide as the widest budget typed (a budget is
+     * a number: never cut) */
     bool wide = t->cols >= 110;
-    tui_putf(t, TABLE_Y, 1, t->cols - 2, t->attr[T_DIM], "%2s %-11s %10s%s %5s %10s %10s %4s %7s %6s", "#", "budget",
+    int bw = 11;
+    for (int i = 0; i < t->n_budgets; i++)
+        bw = (int)strlen(t->budgets[i]) > bw ? (int)strlen(t->budgets[i]) : bw;
+    tui_putf(t, TABLE_Y, 1, t->cols - 2, t->attr[T_DIM], "%2s %-*s %10s%s %5s %10s %10s %4s %7s %6s", "#", bw, "budget",
              "final", wide ? "         final B" : "", "flips", "recompute", "est. time", "cap", "dropped", "within");
     for (int i = 0; i < t->n_budgets; i++) {
         const fit_plan_t *p = t->cmp[i];
         unsigned a = i == t->cmp_sel ? t->attr[T_SELECTED] : t->attr[T_NORMAL];
         char mark = i == t->cmp_mark ? '*' : ' ';
         if (!p) {
-            tui_putf(t, row_of(t, i), 1, t->cols - 2, a, "%2d%c%-11s %10s", i + 1, mark, t->budgets[i], "(error)");
+            tui_putf(t, row_of(t, i), 1, t->cols - 2, a, "%2d%c%-*s %10s", i + 1, mark, bw, t->budgets[i], "(error)");
             continue;
         }
         char fin[32], est[32] = "-", exact[24] = "", cap[16] = "none";
@@ -409,21 +441,21 @@ void screen_compare_draw(tui_t *t)
             snprintf(cap, sizeof cap, "all");
         else if (p->cap >= 0)
             snprintf(cap, sizeof cap, "%d", (int)p->cap);
-        tui_putf(t, row_of(t, i), 1, t->cols - 2, a, "%2d%c%-11s %10s%s %5d %+9.3f%% %10s %4s %7d %6s", i + 1, mark,
+        tui_putf(t, row_of(t, i), 1, t->cols - 2, a, "%2d%c%-*s %10s%s %5d %+9.3f%% %10s %4s %7d %6s", i + 1, mark, bw,
                  t->budgets[i], fin, exact, (int)p->n_flips, overhead(p), est, cap, (int)p->dropped,
                  p->within_budget ? "yes" : "no");
         const best_plan_t *b = &t->cmp_best[i];
         if (!t->cmp_show_best || !b->kind)
             continue;
         if (!b->found) {
-            tui_putf(t, row_of(t, i) + 1, 1, t->cols - 2, t->attr[T_DIM], "   %-12s no subset fits%s", "best",
+            tui_putf(t, row_of(t, i) + 1, 1, t->cols - 2, t->attr[T_DIM], "   %-*s no subset fits%s", bw + 1, "best",
                      b->proved ? " (proved)" : "");
             continue;
         }
         units_format_bytes(b->final.total, fin, sizeof fin);
         if (wide)
             snprintf(exact, sizeof exact, " %15lld", (long long)b->final.total);
-        tui_putf(t, row_of(t, i) + 1, 1, t->cols - 2, t->attr[T_HELD], "   %-11s %10s%s %5d %+9.3f%% %10s %4s %7s %6s",
+        tui_putf(t, row_of(t, i) + 1, 1, t->cols - 2, t->attr[T_HELD], "   %-*s %10s%s %5d %+9.3f%% %10s %4s %7s %6s", bw,
                  b->proved ? "best" : "best?", fin, exact, (int)b->n_flips, best_overhead(p, b), "", "", "",
                  p->minimize || b->final.total <= p->budget ? "yes" : "no");
     }
@@ -432,22 +464,33 @@ void screen_compare_draw(tui_t *t)
         bool marked;
         int above = other_row(t, &marked);
         const fit_plan_t *p = t->cmp[t->cmp_sel], *q = above >= 0 ? t->cmp[above] : NULL;
-        char line[1024], vs[32];
+        /* the flips that differ, as fields: four rows of them at most, the
+         * last saying how many more there are (D lists them all) */
+        char vs[32], lead[64];
         snprintf(vs, sizeof vs, "row %d", above + 1);
-        size_t w = (size_t)snprintf(line, sizeof line, "row %d vs %s: ", t->cmp_sel + 1,
-                                    above < 0 ? "the baseline" : !marked && above == t->cmp_sel - 1 ? "the row above" : vs);
-        int shown = 0;
-        for (int32_t k = 0; k < p->n_flips && w < sizeof line - 64; k++)
-            if (!has_flip(q, p->flips[k].node))
-                w += (size_t)snprintf(line + w, sizeof line - w, "%s+%s", shown++ ? " " : "",
-                                      t->tgt.routine->nodes[p->flips[k].node].name);
-        for (int32_t k = 0; q && k < q->n_flips && w < sizeof line - 64; k++)
-            if (!has_flip(p, q->flips[k].node))
-                w += (size_t)snprintf(line + w, sizeof line - w, "%s-%s", shown++ ? " " : "",
-                                      t->tgt.routine->nodes[q->flips[k].node].name);
-        if (!shown)
-            snprintf(line + w, sizeof line - w, "the same flips");
-        y += tui_put_wrapped(t, y, 1, t->cols - 2, 4, 2, t->attr[T_NORMAL], line) - 1;
+        snprintf(lead, sizeof lead, "row %d vs %s:", t->cmp_sel + 1,
+                 above < 0 ? "the baseline" : !marked && above == t->cmp_sel - 1 ? "the row above" : vs);
+        int n = 0, cap = p->n_flips + (q ? q->n_flips : 0) + 2;
+        char **f = calloc((size_t)cap, sizeof *f);
+        const char **fields = calloc((size_t)cap, sizeof *fields);
+        if (f && fields) {
+            f[n++] = strdup(lead);
+            for (int32_t k = 0; k < p->n_flips; k++)
+                if (!has_flip(q, p->flips[k].node) && (f[n] = malloc(160)))
+                    snprintf(f[n++], 160, "+%s", t->tgt.routine->nodes[p->flips[k].node].name);
+            for (int32_t k = 0; q && k < q->n_flips; k++)
+                if (!has_flip(p, q->flips[k].node) && (f[n] = malloc(160)))
+                    snprintf(f[n++], 160, "-%s", t->tgt.routine->nodes[q->flips[k].node].name);
+            if (n == 1)
+                f[n++] = strdup("the same flips");
+            for (int k = 0; k < n; k++)
+                fields[k] = f[k] ? f[k] : "";
+            y += tui_put_fields(t, y, 1, t->cols - 2, 4, 2, t->attr[T_NORMAL], fields, n, " ") - 1;
+        }
+        for (int k = 0; f && k < n; k++)
+            free(f[k]);
+        free(f);
+        free(fields);
     }
     chart(t, y + 2, 1, t->rows - y - 5, t->cols - 2);
 }

@@ -186,12 +186,13 @@ void screen_fit_draw(tui_t *t)
         char rank[8];
         snprintf(rank, sizeof rank, c->rank ? "%d" : "-", (int)c->rank);
         const char *mark = here ? tui_glyph(t, "▶", ">") : " ", *stn = fit_status_name((fit_status_t)st);
+        char nm[200]; /* a cut name ends in the ellipsis: multiply.442 read as another node */
+        tui_clip(t, r->nodes[c->node].name, wide ? nw : 12, nm, sizeof nm);
         if (wide)
-            tui_putf(t, TABLE_Y + k, 1, lw, a, "%3s %-*.*s %9s %11s %7.7s %s%-9s %-16s", rank, nw, nw,
-                     r->nodes[c->node].name, solo, cost, ratio, mark, stn, verdict);
+            tui_putf(t, TABLE_Y + k, 1, lw, a, "%3s %s %9s %11s %7.7s %s%-9s %-16s", rank, nm, solo, cost, ratio, mark,
+                     stn, verdict);
         else
-            tui_putf(t, TABLE_Y + k, 1, lw, a, "%3s %-12.12s %9s %5s %s%-9s %-11s", rank, r->nodes[c->node].name,
-                     solo, cost, mark, stn, verdict);
+            tui_putf(t, TABLE_Y + k, 1, lw, a, "%3s %s %9s %5s %s%-9s %-11s", rank, nm, solo, cost, mark, stn, verdict);
     }
     free(status);
     free(r2);
@@ -229,9 +230,14 @@ static void draw_event_arena(tui_t *t)
         if (n > w) /* narrow: which arena is shown; the event's sentence below has both totals */
             snprintf(head, sizeof head, "shown: %s (h)", t->ev_held ? "with held" : "accepted");
         tui_put(t, 3, left_w(t) + 2, w, t->attr[T_DIM], head);
-    } else {
-        tui_putf(t, 3, left_w(t) + 2, t->cols - left_w(t) - 3, t->attr[T_DIM], "arena with %d accepted flip%s: %s",
-                 (int)acc, acc == 1 ? "" : "s", cur);
+    } else { /* narrower, fewer words: never "arena with 1862 accept" */
+        char v[4][96];
+        snprintf(v[0], sizeof v[0], "arena with %d accepted flip%s: %s", (int)acc, acc == 1 ? "" : "s", cur);
+        snprintf(v[1], sizeof v[1], "%d accepted: %s", (int)acc, cur);
+        snprintf(v[2], sizeof v[2], "%d flip%s: %s", (int)acc, acc == 1 ? "" : "s", cur);
+        snprintf(v[3], sizeof v[3], "%s", cur);
+        tui_put_fit(t, 3, left_w(t) + 2, t->cols - left_w(t) - 3, t->attr[T_DIM],
+                    (const char *const[]){ v[0], v[1], v[2], v[3] }, 4);
     }
     /* the event's node highlighted where it is materialized */
     int here = -1;
@@ -266,19 +272,27 @@ static void draw_best(tui_t *t)
     text_recompute(b->final.compute - p->baseline.compute, p->baseline.compute, 0, "", rec, sizeof rec);
     snprintf(text, sizeof text, "%s %s, recompute %s, %d flips", what, bst, rec, (int)b->n_flips);
     y += tui_put_wrapped(t, y, x, w, 3, 2, t->attr[T_ACCEPTED] | A_BOLD, text);
-    char line[1024];
-    size_t n = (size_t)snprintf(line, sizeof line, "differ:");
-    int shown = 0;
-    for (int32_t i = 0; i < b->n_flips && n < sizeof line - 64; i++)
-        if (!best_plan_has(p, b->flips[i]))
-            n += (size_t)snprintf(line + n, sizeof line - n, " +%s", t->tgt.routine->nodes[b->flips[i]].name), shown++;
-    for (int32_t i = 0; i < p->n_flips && n < sizeof line - 64; i++)
-        if (!best_has(b, p->flips[i].node))
-            n += (size_t)snprintf(line + n, sizeof line - n, " -%s", t->tgt.routine->nodes[p->flips[i].node].name),
-                shown++;
-    if (!shown)
-        snprintf(line + n, sizeof line - n, " none");
-    y += tui_put_wrapped(t, y, x, w, 3, 2, t->attr[T_NORMAL], line);
+    /* the flips that differ, three rows of them at most: the last says
+     * how many more there are */
+    int cap = b->n_flips + p->n_flips + 2, m = 0;
+    char (*f)[160] = calloc((size_t)cap, sizeof *f);
+    const char **fields = calloc((size_t)cap, sizeof *fields);
+    if (f && fields) {
+        snprintf(f[m++], sizeof f[0], "differ:");
+        for (int32_t i = 0; i < b->n_flips; i++)
+            if (!best_plan_has(p, b->flips[i]))
+                snprintf(f[m++], sizeof f[0], "+%s", t->tgt.routine->nodes[b->flips[i]].name);
+        for (int32_t i = 0; i < p->n_flips; i++)
+            if (!best_has(b, p->flips[i].node))
+                snprintf(f[m++], sizeof f[0], "-%s", t->tgt.routine->nodes[p->flips[i].node].name);
+        if (m == 1)
+            snprintf(f[m++], sizeof f[0], "none");
+        for (int i = 0; i < m; i++)
+            fields[i] = f[i];
+        y += tui_put_fields(t, y, x, w, 3, 2, t->attr[T_NORMAL], fields, m, " ");
+    }
+    free(f);
+    free(fields);
     draw_fit_arena(t, &t->best_arena, y, x, t->rows - 6 - y, w, -1);
 }
 
@@ -360,6 +374,10 @@ static void why(tui_t *t)
         snprintf(buf, sizeof buf, "from %s", origin);
         lines[m++] = strdup(buf);
     }
+    /* round one ranks a candidate that makes memory worse above a neutral
+     * one (DESIGN §5): said here, so the order does not read as a bug */
+    lines[m++] = strdup("round one's order: positive relief first (most bytes per FLOP first), then negative (worse "
+                        "alone), then none (neutral) last");
     lines[m++] = strdup("");
     for (int32_t k = 0; k < n; k++) {
         char text[900];

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "export.h"
+#include "layout/layout.h"
 #include "model/units.h"
 #include "rebuild.h"
 #include "svg.h"
@@ -19,6 +20,7 @@
 #include "tui/tui_model.h"
 #include "tui/tui_pair.h"
 #include "tui/tui_widgets.h"
+#include "util/strbuf.h"
 
 #define TABLE_Y 4
 enum { COL_ID, COL_LABEL, COL_ROUTINE, COL_BUDGET, COL_FINAL, COL_FLIPS, COL_WITHIN, COL_CREATED, N_COLS };
@@ -66,7 +68,16 @@ static void order(tui_t *t)
         t->plan_sel = t->n_order ? t->n_order - 1 : 0;
 }
 
-static int rows(const tui_t *t) { return t->rows - TABLE_Y - 4; }
+static int rows(const tui_t *t) { return t->rows - TABLE_Y - 5; }
+
+/* The alignment plan p's buffers were aligned to (its stored config). */
+static int64_t plan_alignment(const stored_plan_t *p)
+{
+    score_config_t cfg;
+    rs_error_t err;
+    return rebuild_config_parse(p->config, &cfg, &err) ? 0 : cfg.alignment;
+}
+
 
 void screen_plans_draw(tui_t *t)
 {
@@ -80,11 +91,16 @@ void screen_plans_draw(tui_t *t)
     int marked = 0;
     for (int i = 0; i < t->n_plans; i++)
         marked += t->marked[i];
-    tui_putf(t, 2, 1, t->cols - 2, t->attr[T_NORMAL] | A_BOLD,
-             "%d plans%s%s%s, %d marked; sorted by %s%s   (s sort, / filter, Space mark, D one arena, e export, x delete)",
-             t->n_order, t->search[SCR_PLANS][0] ? " matching '" : "", t->search[SCR_PLANS],
-             t->search[SCR_PLANS][0] ? "'" : "", marked,
-             COL_NAMES[t->sort_col], t->sort_rev ? " (reversed)" : "");
+    char head[2][480];
+    int hn = snprintf(head[0], 360, "%d plans%s%s%s, %d marked; sorted by %s%s", t->n_order,
+                      t->search[SCR_PLANS][0] ? " matching '" : "", t->search[SCR_PLANS],
+                      t->search[SCR_PLANS][0] ? "'" : "", marked, COL_NAMES[t->sort_col],
+                      t->sort_rev ? " (reversed)" : "");
+    hn = hn < 360 ? hn : 359;
+    snprintf(head[1], sizeof head[1], "%.360s   (? keys)", head[0]);
+    snprintf(head[0] + hn, sizeof head[0] - (size_t)hn, "   (s sort, / filter, Space mark, D one arena, e export, x delete)");
+    tui_put_fit(t, 2, 1, t->cols - 2, t->attr[T_NORMAL] | A_BOLD, (const char *const[]){ head[0], head[1] }, 2);
+    bool created = t->cols >= 120; /* narrower, the date goes under the table, never cut */
     /* the budget column is as wide as its widest entry ("60% = 62.4 MiB"),
      * 10 to 20; label and routine give way, so final, flips and within
      * show at 80 columns */
@@ -98,7 +114,7 @@ void screen_plans_draw(tui_t *t)
     int lw = avail * 2 / 5 < 6 ? 6 : avail * 2 / 5 > 24 ? 24 : avail * 2 / 5;
     int rw = avail - lw < 8 ? 8 : avail - lw > 28 ? 28 : avail - lw;
     tui_putf(t, TABLE_Y - 1, 1, t->cols - 2, t->attr[T_DIM], "  %5s  %-*s %-*s %-*s %9s %5s %6s  %s", "id", lw,
-             "label", rw, "routine", bw, "budget", "final", "flips", "within", "created");
+             "label", rw, "routine", bw, "budget", "final", "flips", "within", created ? "created" : "");
     int n = rows(t);
     if (t->plan_sel < t->plan_top)
         t->plan_top = t->plan_sel;
@@ -109,17 +125,36 @@ void screen_plans_draw(tui_t *t)
         const stored_plan_t *p = &t->plans[i];
         char bud[64], fin[32], label[64], rname[64], lc[96], rc[96];
         plans_budget_text(p, bud, sizeof bud);
+        if ((int)strlen(bud) > bw) /* "60% = 62.4 MiB" wider than the column: its bytes, never cut */
+            units_format_budget(NULL, strcmp(p->budget_kind, "minimize") == 0, p->budget_bytes, bud, sizeof bud);
         units_format_bytes(p->final.total, fin, sizeof fin);
         text_escape(p->label, label, sizeof label);
         snprintf(rname, sizeof rname, "%s v%d", p->routine, (int)p->routine_version);
         unsigned a = t->plan_top + k == t->plan_sel ? t->attr[T_SELECTED] : t->attr[T_NORMAL];
-        tui_putf(t, TABLE_Y + k, 1, t->cols - 2, a, "%s %5lld  %s %s %-*.*s %9s %5d %6s  %s",
+        tui_putf(t, TABLE_Y + k, 1, t->cols - 2, a, "%s %5lld  %s %s %-*s %9s %5d %6s  %s",
                  t->marked[i] ? tui_glyph(t, "●", "*") : " ", (long long)p->id, tui_clip(t, label, lw, lc, sizeof lc),
-                 tui_clip(t, rname, rw, rc, sizeof rc), bw, bw, bud,
-                 fin, (int)p->n_flips, p->within_budget ? "yes" : "no", p->created_at);
+                 tui_clip(t, rname, rw, rc, sizeof rc), bw, bud,
+                 fin, (int)p->n_flips, p->within_budget ? "yes" : "no", created ? p->created_at : "");
     }
     if (!t->n_plans)
         tui_put(t, TABLE_Y, 3, t->cols - 4, t->attr[T_DIM], "(no plans: run a fit and press S to save it)");
+    /* the selected plan's routine file and context: what makes two
+     * baselines differ, and two routines of one name apart */
+    const stored_plan_t *p = t->n_order ? &t->plans[t->order[t->plan_sel]] : NULL;
+    if (p) {
+        char f[6][600], path[512];
+        const char *file = p->routine_path[0] ? p->routine_path : "(file not recorded)";
+        const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+        snprintf(f[0], sizeof f[0], "plan %lld: %s v%d from %s", (long long)p->id, text_shown(p->routine),
+                 (int)p->routine_version, text_escape(tui_cols(file) + 40 < t->cols ? file : base, path, sizeof path));
+        snprintf(f[1], sizeof f[1], "profile %s", p->profile[0] ? text_shown(p->profile) : "none");
+        snprintf(f[2], sizeof f[2], "alignment %lld", (long long)plan_alignment(p));
+        snprintf(f[3], sizeof f[3], "bindings %s", p->bindings[0] ? text_shown(p->bindings) : "(none)");
+        snprintf(f[4], sizeof f[4], "cap %s", p->cap < 0 ? "none" : p->cap == INT32_MAX ? "all" : (snprintf(path, sizeof path, "%d", (int)p->cap), path));
+        snprintf(f[5], sizeof f[5], "saved %s", p->created_at);
+        tui_put_fields(t, t->rows - 4, 1, t->cols - 2, 2, 2, t->attr[T_DIM],
+                       (const char *const[]){ f[0], f[1], f[2], f[3], f[4], f[5] }, 6, ", ");
+    }
 }
 
 static const stored_plan_t *selected(const tui_t *t)
@@ -139,17 +174,80 @@ static int chosen(const tui_t *t, const stored_plan_t **out, int max)
     return n;
 }
 
-/* The text diff of two loaded plans, a line each into lines (up to 16,
- * strdup'ed); returns the count. */
+/* "only in plan 3: a b c" with every flip plan k has and the other lacks
+ * (the overlay wraps it), "none" when there is none; a new string. */
+static char *only_in(const stored_plan_t *full, int k)
+{
+    strbuf_t b;
+    strbuf_init(&b);
+    int shown = 0;
+    for (int32_t i = 0; i < full[k].n_flips; i++) {
+        bool other = false;
+        for (int32_t j = 0; j < full[1 - k].n_flips && !other; j++)
+            other = strcmp(full[k].flips[i].node, full[1 - k].flips[j].node) == 0;
+        if (!other)
+            strbuf_printf(&b, " %s", text_shown(full[k].flips[i].node)), shown++;
+    }
+    if (!shown)
+        strbuf_printf(&b, " none");
+    /* the count first, where the overlay shows it without scrolling */
+    char lead[64];
+    snprintf(lead, sizeof lead, shown > 8 ? "only in plan %lld (%d flips):" : "only in plan %lld:", (long long)full[k].id,
+             shown);
+    strbuf_t whole;
+    strbuf_init(&whole);
+    strbuf_printf(&whole, "%s%s", lead, b.s ? b.s : "");
+    whole.oom |= b.oom;
+    strbuf_free(&b);
+    b = whole;
+    if (b.oom) {
+        strbuf_free(&b);
+        return strdup("only in: (out of memory)");
+    }
+    return b.s;
+}
+
+/* The text diff of two loaded plans, a line each into lines (up to 20,
+ * strdup'ed); returns the count.  The rows that make two baselines differ
+ * (routine, bindings, profile, alignment, layout) come first. */
 static int diff_text(const stored_plan_t *full, char **lines)
 {
     int m = 0;
-    char buf[512], a[64], b[64];
+    char buf[1024], a[64], b[64];
     snprintf(buf, sizeof buf, "%-16s %26s %26s", "", (snprintf(a, sizeof a, "plan %lld", (long long)full[0].id), a),
              (snprintf(b, sizeof b, "plan %lld", (long long)full[1].id), b));
     lines[m++] = strdup(buf);
-    snprintf(buf, sizeof buf, "%-16s %26s %26s", "routine", full[0].routine, full[1].routine);
+    snprintf(buf, sizeof buf, "%-16s %26s %26s", "routine", text_shown(full[0].routine), text_shown(full[1].routine));
     lines[m++] = strdup(buf);
+    /* what makes two baselines differ: a row each where the plans differ,
+     * one line for what they share */
+    score_config_t cfg[2];
+    rs_error_t err;
+    for (int k = 0; k < 2; k++)
+        if (rebuild_config_parse(full[k].config, &cfg[k], &err))
+            score_config_default(&cfg[k]);
+    char ctx[4][2][160];
+    static const char *const what[4] = { "bindings", "profile", "alignment", "layout" };
+    for (int k = 0; k < 2; k++) {
+        snprintf(ctx[0][k], sizeof ctx[0][k], "%s", full[k].bindings[0] ? text_shown(full[k].bindings) : "-");
+        snprintf(ctx[1][k], sizeof ctx[1][k], "%s", full[k].profile[0] ? text_shown(full[k].profile) : "none");
+        snprintf(ctx[2][k], sizeof ctx[2][k], "%lld", (long long)cfg[k].alignment);
+        snprintf(ctx[3][k], sizeof ctx[3][k], "%s", layout_strategy_name(cfg[k].layout));
+    }
+    char alike[700] = "";
+    size_t aw = 0;
+    for (int r = 0; r < 4; r++) {
+        if (strcmp(ctx[r][0], ctx[r][1]) != 0) {
+            snprintf(buf, sizeof buf, "%-16s %26.150s %26.150s", what[r], ctx[r][0], ctx[r][1]);
+            lines[m++] = strdup(buf);
+        } else if (aw < sizeof alike) {
+            aw += (size_t)snprintf(alike + aw, sizeof alike - aw, "%s%s %s", aw ? ", " : "", what[r], ctx[r][0]);
+        }
+    }
+    if (alike[0]) {
+        snprintf(buf, sizeof buf, "%-16s %s", "both", alike);
+        lines[m++] = strdup(buf);
+    }
     for (int k = 0; k < 2; k++)
         plans_budget_text(&full[k], k ? b : a, 64);
     snprintf(buf, sizeof buf, "%-16s %26s %26s", "budget", a, b);
@@ -172,20 +270,8 @@ static int diff_text(const stored_plan_t *full, char **lines)
              full[1].within_budget ? "yes" : "no");
     lines[m++] = strdup(buf);
     lines[m++] = strdup("");
-    for (int k = 0; k < 2; k++) {
-        size_t w = (size_t)snprintf(buf, sizeof buf, "only in plan %lld:", (long long)full[k].id);
-        int shown = 0;
-        for (int32_t i = 0; i < full[k].n_flips && w < sizeof buf - 40; i++) {
-            bool other = false;
-            for (int32_t j = 0; j < full[1 - k].n_flips && !other; j++)
-                other = strcmp(full[k].flips[i].node, full[1 - k].flips[j].node) == 0;
-            if (!other)
-                w += (size_t)snprintf(buf + w, sizeof buf - w, " %s", full[k].flips[i].node), shown++;
-        }
-        if (!shown)
-            snprintf(buf + w, sizeof buf - w, " none");
-        lines[m++] = strdup(buf);
-    }
+    for (int k = 0; k < 2; k++)
+        lines[m++] = only_in(full, k);
     return m;
 }
 
@@ -249,11 +335,20 @@ static void diff(tui_t *t)
     }
     char *lines[20];
     int m = diff_text(full, lines);
-    bool same_routine = strcmp(full[0].routine, full[1].routine) == 0;
-    if (!same_routine || strcmp(full[0].bindings, full[1].bindings) != 0) {
+    bool same_routine = full[0].routine_id == full[1].routine_id || strcmp(full[0].routine, full[1].routine) == 0;
+    bool same_binds = strcmp(full[0].bindings, full[1].bindings) == 0;
+    int64_t al[2] = { plan_alignment(&full[0]), plan_alignment(&full[1]) };
+    if (!same_routine || !same_binds || al[0] != al[1]) {
+        char why[128];
+        if (!same_routine)
+            snprintf(why, sizeof why, "two routines");
+        else if (!same_binds)
+            snprintf(why, sizeof why, "one routine under other bindings");
+        else
+            snprintf(why, sizeof why, "one routine aligned to %lld and %lld B", (long long)al[0], (long long)al[1]);
         tui_overlay(t, "Diff", lines, m);
         tui_status(t, false, "plans %lld and %lld are of %s: no shared arena, the text diff", (long long)full[0].id,
-                   (long long)full[1].id, same_routine ? "one routine under other bindings" : "two routines");
+                   (long long)full[1].id, why);
     } else {
         rebuilt_t rb[2];
         tui_pair_plan_t side[2];

@@ -52,6 +52,13 @@ static int64_t routine_total(tui_t *t, int i)
 
 static int list_rows(const tui_t *t) { return t->rows - LIST_Y - 8; }
 
+/* The last part of a path ("bert.hlo" of "/dumps/bert.hlo"). */
+static const char *base_name(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    return b ? b + 1 : path;
+}
+
 static void clamp(int *sel, int *top, int n, int rows)
 {
     if (*sel >= n)
@@ -73,10 +80,15 @@ void screen_session_draw(tui_t *t)
     bool on_r = t->session_pane == 0;
     tui_putf(t, 2, 1, lw - 1, (on_r ? t->attr[T_SELECTED] : t->attr[T_NORMAL]) | A_BOLD,
              " Routines (%d) ", t->n_routines);
-    /* names give way first, so the numbers are never cut */
+    /* names give way first, so the numbers are never cut; from 120
+     * columns the file each came from has a column (two SyncTensorsGraph
+     * modules tell apart by it), narrower the row under the list says it */
     int nw = lw - 1 - 1 - 26;
     nw = nw < 8 ? 8 : nw > 23 ? 23 : nw;
-    tui_putf(t, LIST_Y, 1, lw - 1, t->attr[T_DIM], "%-*s %6s %7s %10s", nw + 1, "name", "steps", "buffers", "baseline");
+    int fw = lw - 2 - 26 - nw - 2;
+    fw = fw < 12 ? 0 : fw > 40 ? 40 : fw;
+    tui_putf(t, LIST_Y, 1, lw - 1, t->attr[T_DIM], "%-*s %6s %7s %10s%s%s", nw + 1, "name", "steps", "buffers",
+             "baseline", fw ? "  " : "", fw ? "file" : "");
     clamp(&t->sel_routine, &t->top_routine, t->n_routines, rows);
     for (int k = 0; k < rows && t->top_routine + k < t->n_routines; k++) {
         int i = t->top_routine + k;
@@ -88,10 +100,12 @@ void screen_session_draw(tui_t *t)
             snprintf(b, sizeof b, tot == -2 ? "error" : "...");
         unsigned a = (i == t->sel_routine && on_r) ? t->attr[T_SELECTED] : t->attr[T_NORMAL];
         bool is_open = t->open && strcmp(t->open_name, t->routines[i].name) == 0;
-        char clip[160];
-        tui_putf(t, LIST_Y + 1 + k, 1, lw - 1, a, "%s%s %6d %7d %10s", is_open ? "*" : " ",
+        char clip[160], file[200], fclip[240];
+        tui_putf(t, LIST_Y + 1 + k, 1, lw - 1, a, "%s%s %6d %7d %10s%s%s", is_open ? "*" : " ",
                  tui_clip(t, t->routines[i].name, nw, clip, sizeof clip), (int)t->routines[i].steps,
-                 t->routine_buffers ? (int)t->routine_buffers[i] : 0, b);
+                 t->routine_buffers ? (int)t->routine_buffers[i] : 0, b, fw ? "  " : "",
+                 fw ? tui_clip(t, text_escape(base_name(t->routines[i].path), file, sizeof file), fw, fclip, sizeof fclip)
+                    : "");
     }
     if (!t->n_routines)
         tui_put(t, LIST_Y + 1, 2, lw - 2, t->attr[T_DIM], "(none: press i to import samples/ or a file)");
@@ -126,40 +140,51 @@ void screen_session_draw(tui_t *t)
         tui_putf(t, LIST_Y + 1 + k, x, rw, a, "%s%s %10s %6s", active ? "*" : " ",
                  tui_clip(t, text_escape(p->name, name, sizeof name), pw, clip, sizeof clip), m, al);
     }
-    /* the open routine, its bindings and footprint */
+    /* the highlighted routine: its bindings and its file; then the open
+     * one's footprint, wrapped between fields so no number is cut */
     int y = t->rows - 7;
     tui_hline(t, y, 1, 64, t->attr[T_DIM]);
     if (t->n_routines) {
-        const char *hl = t->routines[t->sel_routine].name, *b = tui_binds_of(t, hl);
-        tui_putf(t, y + 1, 1, t->cols - 2, t->attr[T_NORMAL], "bindings of %s: %s   (b edits, e.g. B=512)", hl,
+        const routine_row_t *r = &t->routines[t->sel_routine];
+        const char *b = tui_binds_of(t, r->name);
+        char f[3][600], path[512], date[32], v[4][700];
+        snprintf(f[0], sizeof f[0], "bindings of %s: %s   (b edits, e.g. B=512; r renames)", r->name,
                  b[0] ? b : "(the routine's own)");
+        snprintf(f[1], sizeof f[1], "bindings of %s: %s   (b edits)", r->name, b[0] ? b : "(the routine's own)");
+        snprintf(f[2], sizeof f[2], "bindings of %s: %s", r->name, b[0] ? b : "(the routine's own)");
+        tui_put_fit(t, y + 1, 1, t->cols - 2, t->attr[T_NORMAL], (const char *const[]){ f[0], f[1], f[2] }, 3);
+        text_escape(r->path[0] ? r->path : "(not recorded)", path, sizeof path);
+        snprintf(date, sizeof date, "%.10s", r->imported_at);
+        snprintf(v[0], sizeof v[0], "from %s (version %d, %s, imported %s)", path, (int)r->version, r->kind, date);
+        snprintf(v[1], sizeof v[1], "from %s (version %d, %s)", path, (int)r->version, r->kind);
+        snprintf(v[2], sizeof v[2], "from %s (v%d)", base_name(path), (int)r->version);
+        snprintf(v[3], sizeof v[3], "from %s", base_name(path));
+        tui_put_fit(t, y + 2, 1, t->cols - 2, t->attr[T_DIM], (const char *const[]){ v[0], v[1], v[2], v[3] }, 4);
     }
     if (t->open) {
-        char tot[32], lp[32], fl[32];
+        char f[9][200], tot[32], lp[32], fl[32];
         units_format_bytes(t->arena.fp.total, tot, sizeof tot);
         units_format_bytes(t->arena.fp.live_peak, lp, sizeof lp);
         units_format_flops(t->arena.fp.compute, fl, sizeof fl);
-        tui_putf(t, y + 2, 1, t->cols - 2, t->attr[T_NORMAL] | A_BOLD,
-                 "open: %s  arena %s (%lld B)  max live %s  %d buffers  peak @ step %d  compute %s", t->open_name,
-                 tot, (long long)t->arena.fp.total, lp, (int)t->arena.fp.buffers, (int)t->arena.fp.peak_step, fl);
-        tui_putf(t, y + 3, 1, t->cols - 2, t->attr[T_DIM], "alignment %lld, max inline depth %d%s%s",
-                 (long long)t->tgt.cfg.alignment, (int)t->tgt.cfg.max_inline_depth,
-                 t->tgt.has_profile ? ", profile " : "", t->tgt.has_profile ? t->tgt.profile.name : "");
+        int n = 0;
+        snprintf(f[n++], sizeof f[0], "open: %s", t->open_name);
+        snprintf(f[n++], sizeof f[0], "arena %s (%lld B)", tot, (long long)t->arena.fp.total);
+        snprintf(f[n++], sizeof f[0], "max live %s", lp);
+        snprintf(f[n++], sizeof f[0], "%d buffers", (int)t->arena.fp.buffers);
+        snprintf(f[n++], sizeof f[0], "peak @ step %d", (int)t->arena.fp.peak_step);
+        snprintf(f[n++], sizeof f[0], "compute %s", fl);
+        snprintf(f[n++], sizeof f[0], "alignment %lld", (long long)t->tgt.cfg.alignment);
+        snprintf(f[n++], sizeof f[0], "inline depth %d", (int)t->tgt.cfg.max_inline_depth); /* the profile: the status bar's */
+        const char *fields[9];
+        for (int k = 0; k < n; k++)
+            fields[k] = f[k];
+        tui_put_fields(t, y + 3, 1, t->cols - 2, 2, 2, t->attr[T_NORMAL] | A_BOLD, fields, n, "  ");
     } else {
-        tui_put(t, y + 2, 1, t->cols - 2, t->attr[T_DIM], "no routine open: Enter opens the selected one");
+        tui_put(t, y + 3, 1, t->cols - 2, t->attr[T_DIM], "no routine open: Enter opens the selected one");
     }
 }
 
 static const char *routine_name(const tui_t *t, int i) { return t->routines[i].name; }
-
-static void reopen(tui_t *t)
-{
-    if (t->open) {
-        char name[128];
-        snprintf(name, sizeof name, "%s", t->open_name);
-        tui_open_routine(t, name);
-    }
-}
 
 int screen_session_key(tui_t *t, action_t a, int key)
 {
@@ -180,9 +205,7 @@ int screen_session_key(tui_t *t, action_t a, int key)
     case ACT_PROFILE: t->session_pane = 1; return KEY_REDRAW;
     case ACT_OPEN:
         if (t->session_pane == 1) {
-            t->profile = t->sel_profile - 1;
-            tui_status(t, false, "profile: %s", t->profile >= 0 ? t->profiles[t->profile].name : "none");
-            reopen(t);
+            tui_choose_profile(t, t->sel_profile - 1);
             return KEY_REDRAW;
         }
         if (t->n_routines && tui_open_routine(t, t->routines[t->sel_routine].name))
@@ -197,21 +220,44 @@ int screen_session_key(tui_t *t, action_t a, int key)
         snprintf(label, sizeof label, "bindings of %s (K=V ..., empty: its own): ", name);
         snprintf(old, sizeof old, "%s", tui_binds_of(t, name));
         snprintf(buf, sizeof buf, "%s", old);
-        if (!tui_prompt(t, label, buf, sizeof buf, false) || !tui_binds_set(t, name, buf))
+        bool is_open = t->open && strcmp(t->open_name, name) == 0;
+        char dropped[160] = "";
+        if (!tui_prompt(t, label, buf, sizeof buf, false) || strcmp(buf, old) == 0 ||
+            (is_open && !tui_fit_may_go(t, "changing the bindings", dropped, sizeof dropped)) ||
+            !tui_binds_set(t, name, buf))
             return KEY_REDRAW;
-        if (t->open && strcmp(t->open_name, name) == 0) {
+        if (is_open) {
             if (!tui_open_routine(t, name)) { /* a bad binding keeps the ones that worked */
                 char msg[512];
                 snprintf(msg, sizeof msg, "%s", t->status);
                 tui_binds_set(t, name, old);
                 tui_open_routine(t, name);
                 tui_status(t, true, "%s", msg);
+            } else if (dropped[0]) {
+                char msg[512];
+                snprintf(msg, sizeof msg, "%.300s%s", t->status, dropped);
+                tui_status(t, false, "%s", msg);
             }
         } else if (!tui_check_binds(t, name)) { /* refused now, as --bind is, not at Enter */
             tui_binds_set(t, name, old);
         } else {
             tui_status(t, false, "bindings of %s: %s; Enter opens it with them", name, buf[0] ? buf : "its own");
         }
+        return KEY_REDRAW;
+    }
+    case ACT_RENAME: {
+        if (!t->n_routines)
+            return KEY_REDRAW;
+        char from[128], label[200], to[128], path[512];
+        int renamed;
+        snprintf(from, sizeof from, "%s", t->routines[t->sel_routine].name);
+        snprintf(path, sizeof path, "%s", t->routines[t->sel_routine].path);
+        snprintf(label, sizeof label, "rename %s to: ", from);
+        snprintf(to, sizeof to, "%s", from);
+        if (tui_prompt(t, label, to, sizeof to, false) && to[0] && strcmp(to, from) != 0 &&
+            tui_rename_routine(t, from, path, to, &renamed))
+            tui_status(t, false, "renamed %s (%d version%s from %s) to %s: its plans and bindings go with it", from,
+                       renamed, renamed == 1 ? "" : "s", path[0] ? path : "no file", to);
         return KEY_REDRAW;
     }
     case ACT_IMPORT: {

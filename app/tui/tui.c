@@ -138,16 +138,24 @@ static void draw_status(tui_t *t)
     int64_t reused, lowered; /* the process's totals, every search so far */
     reuse_counters(&reused, &lowered);
     const char *bar = tui_glyph(t, "│", "|");
-    char v[4][512];
     const char *routine = t->open ? t->open_name : "-", *prof = t->profile >= 0 ? t->profiles[t->profile].name : "none";
     const char *layout = layout_strategy_name(t->tgt.cfg.layout);
-    /* narrower, the reuse counters go first, then the labels; "? help" stays */
-    snprintf(v[0], sizeof v[0], " routine %s %s profile %s %s budget %s %s layout %s %s reuse %lld/%lld %s ? help",
-             routine, bar, prof, bar, bud, bar, layout, bar, (long long)reused, (long long)lowered, bar);
-    snprintf(v[1], sizeof v[1], " routine %s %s profile %s %s budget %s %s layout %s %s ? help", routine, bar, prof,
-             bar, bud, bar, layout, bar);
-    snprintf(v[2], sizeof v[2], " %s %s %s %s %s %s %s %s ? help", routine, bar, prof, bar, bud, bar, layout, bar);
-    snprintf(v[3], sizeof v[3], " %s %s %s %s ? help", routine, bar, bud, bar);
+    /* narrower, the labels go first, then the routine's name is cut (to
+     * 12 columns at least), then the layout; the reuse counters and
+     * "? help" stay to 60 columns */
+    char v[4][512], rs[32];
+    snprintf(rs, sizeof rs, "%lld/%lld", (long long)reused, (long long)lowered);
+    snprintf(v[0], sizeof v[0], " routine %s %s profile %s %s budget %s %s layout %s %s reuse %s %s ? help", routine,
+             bar, prof, bar, bud, bar, layout, bar, rs, bar);
+    snprintf(v[1], sizeof v[1], " %s %s %s %s %s %s %s reuse %s %s ? help", bar, prof, bar, bud, bar, layout, bar,
+             rs, bar); /* all but the routine */
+    int room = t->cols - tui_cols(v[1]) - 1, len = tui_cols(routine);
+    char clip[160];
+    tui_clip(t, routine, room < 12 ? 12 : room < len ? room : len, clip, sizeof clip);
+    snprintf(v[1], sizeof v[1], " %s %s %s %s %s %s %s %s reuse %s %s ? help", clip, bar, prof, bar, bud, bar, layout,
+             bar, rs, bar);
+    snprintf(v[2], sizeof v[2], " %s %s %s %s %s %s reuse %s %s ? help", clip, bar, prof, bar, bud, bar, rs, bar);
+    snprintf(v[3], sizeof v[3], " %s %s %s %s ? help", clip, bar, bud, bar);
     const char *vs[4] = { v[0], v[1], v[2], v[3] };
     tui_put_fit(t, y, 0, t->cols, t->attr[T_STATUS], vs, 4);
     if (t->status[0]) {
@@ -425,6 +433,7 @@ int tui_run(const cmdline_t *c)
     else
         tui_status(t, false, "%d routines, %d profiles: Enter opens a routine, Tab switches to profiles, ? help",
                    t->n_routines, t->n_profiles);
+    tui_recall_profile(t); /* the last session's choice, over the config file's */
     if (first[0] && tui_open_routine(t, first))
         t->screen = SCR_ARENA;
     loop(t);

@@ -5,9 +5,14 @@
 #include <curses.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "model/units.h"
 #include "text.h"
+#include "view.h"
 
 /* Bytes of the first w display columns of s (one column a code point). */
 static size_t bytes_for_cols(const char *s, int w, int *cols)
@@ -35,9 +40,117 @@ void tui_put(tui_t *t, int y, int x, int w, unsigned attr, const char *s)
     s = text_escape(s, safe, sizeof safe);
     int cols;
     size_t n = bytes_for_cols(s, w, &cols);
+    bool cut = false;
+    for (const char *r = s + n; *r && !cut; r++)
+        cut = *r != ' ';
     attron(attr);
-    mvaddnstr(y, x, s, (int)n);
+    if (cut) { /* the last column says so */
+        mvaddnstr(y, x, s, (int)bytes_for_cols(s, w - 1, &cols));
+        mvaddstr(y, x + w - 1, tui_glyph(t, "…", "~"));
+    } else {
+        mvaddnstr(y, x, s, (int)n);
+    }
     attroff(attr);
+}
+
+const char *tui_bytes(int64_t v, int w, char *buf, size_t n)
+{
+    char d[32], u[32];
+    int len = snprintf(d, sizeof d, "%lld", (long long)v);
+    if (len > w) { /* in units, else short: never digits cut */
+        units_format_bytes(v, u, sizeof u);
+        if ((int)strlen(u) > w)
+            view_axis_bytes(v, u, sizeof u);
+        snprintf(d, sizeof d, "%s", u);
+    }
+    int pad = w - tui_cols(d); /* right-aligned, as much as buf holds besides the number */
+    int room = (int)n - 1 - (int)strlen(d);
+    pad = pad < 0 ? 0 : pad > room ? (room > 0 ? room : 0) : pad;
+    snprintf(buf, n, "%*s%s", pad, "", d);
+    return buf;
+}
+
+void tui_put_tail(tui_t *t, int y, int x, int w, unsigned attr, const char *s, size_t tail)
+{
+    size_t len = strlen(s);
+    if (tail > len)
+        tail = len;
+    int tw = tui_cols(s + tail);
+    if (tui_cols(s) <= w || tw >= w) {
+        tui_put(t, y, x, w, attr, s);
+        return;
+    }
+    char head[1024], clip[1100];
+    snprintf(head, sizeof head, "%.*s", (int)(tail < sizeof head ? tail : sizeof head - 1), s);
+    tui_put(t, y, x, w - tw, attr, tui_clip(t, head, w - tw, clip, sizeof clip));
+    tui_put(t, y, x + w - tw, tw, attr, s + tail);
+}
+
+/* Where fields go: row[i], col[i] of each, a row breaking between fields,
+ * until one would need a row past max_rows; returns how many fit. */
+static int lay_fields(const char *const *f, int n, int w, int max_rows, int indent, int sl, int *row, int *col)
+{
+    int r = 0, c = 0;
+    for (int i = 0; i < n; i++) {
+        int fw = tui_cols(f[i]), row0 = r ? indent : 0;
+        if (c > row0 && c + sl + fw > w) {
+            if (r + 1 >= max_rows)
+                return i;
+            r++;
+            c = indent;
+        } else if (c > row0) {
+            c += sl;
+        }
+        row[i] = r;
+        col[i] = c;
+        c += fw;
+    }
+    return n;
+}
+
+int tui_put_fields(tui_t *t, int y, int x, int w, int max_rows, int indent, unsigned attr,
+                   const char *const *fields, int n, const char *sep)
+{
+    if (n <= 0 || max_rows <= 0)
+        return 0;
+    int *row = malloc(((size_t)n + 1) * sizeof *row), *col = malloc(((size_t)n + 1) * sizeof *col);
+    if (!row || !col) {
+        free(row);
+        free(col);
+        return 0;
+    }
+    int sl = tui_cols(sep), k = lay_fields(fields, n, w, max_rows, indent, sl, row, col);
+    char more[48] = "";
+    int mr = 0, mc = 0;
+    if (k < n) { /* the fields that fit with "… N more" after them */
+        for (; k > 0; k--) {
+            snprintf(more, sizeof more, "%s %d more", tui_glyph(t, "…", "..."), n - k);
+            int end = col[k - 1] + tui_cols(fields[k - 1]), mw = tui_cols(more);
+            if (end + sl + mw <= w) {
+                mr = row[k - 1], mc = end + sl;
+                break;
+            }
+            if (row[k - 1] + 1 < max_rows) {
+                mr = row[k - 1] + 1, mc = indent;
+                break;
+            }
+        }
+        if (k == 0)
+            snprintf(more, sizeof more, "%s %d more", tui_glyph(t, "…", "..."), n);
+    }
+    int rows = k ? row[k - 1] + 1 : 1;
+    for (int i = 0; i < k; i++) {
+        if (i && row[i] == row[i - 1])
+            tui_put(t, y + row[i], x + col[i] - sl, sl, attr, sep);
+        tui_put(t, y + row[i], x + col[i], w - col[i], attr, fields[i]);
+    }
+    if (more[0]) {
+        tui_put(t, y + mr, x + mc, w - mc, attr, more);
+        rows = mr + 1 > rows ? mr + 1 : rows;
+    }
+    free(row);
+    free(col);
+    return rows;
 }
 
 const char *tui_clip(const tui_t *t, const char *s, int w, char *buf, size_t n)
@@ -82,9 +195,20 @@ size_t tui_wrap(const char *s, int w, const char **next)
     size_t cut = n;
     while (cut > 0 && s[cut] != ' ')
         cut--;
-    if (cut == 0 || cut < n / 3) /* a long word: cut it where the row ends */
-        cut = n;
-    *next = s + cut + (s[cut] == ' ');
+    int word = 0; /* the columns of the word after that space */
+    if (cut > 0)
+        for (const char *p = s + cut + 1; *p && *p != ' '; p++)
+            word += ((unsigned char)*p & 0xC0) != 0x80;
+    if (cut > 0 && (cut >= n / 3 || word <= w)) {
+        *next = s + cut + 1;
+        return cut;
+    }
+    /* a word longer than the row: after its last '/' here, else at the end */
+    size_t slash = n;
+    while (slash > cut + 1 && s[slash - 1] != '/')
+        slash--;
+    cut = slash > cut + 1 ? slash : n;
+    *next = s + cut;
     return cut;
 }
 

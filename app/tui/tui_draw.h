@@ -9,7 +9,11 @@
 
 #include "tui/tui_state.h"
 
-/* Draws s at (y, x) clipped to w columns (display columns, UTF-8 aware). */
+/* Draws s at (y, x) in w columns (display columns, UTF-8 aware).  What
+ * does not fit is cut and the last column shows the ellipsis ("…", "~" in
+ * ASCII), so a cut word or number never passes for a whole one (blanks
+ * cut off the end are no loss and leave no mark).  Every text reaches the
+ * screen through here. */
 void tui_put(tui_t *t, int y, int x, int w, unsigned attr, const char *s);
 /* The display columns of s (UTF-8 aware). */
 int tui_cols(const char *s);
@@ -17,13 +21,34 @@ int tui_cols(const char *s);
  * and an ellipsis, so a name cut to a column says it was cut (UTF-8 aware,
  * where printf's %-*.*s counts bytes).  Returns buf. */
 const char *tui_clip(const tui_t *t, const char *s, int w, char *buf, size_t n);
+/* v bytes right-aligned in w columns, never a digit cut: the exact bytes
+ * when they fit ("2199023255552"), else in units ("2.00 TiB"), else short
+ * ("2.0T"); what even that does not fit is returned whole, wider than w
+ * (the caller's column must make room).  Every byte count the screens
+ * put in a column goes through here.  Returns buf. */
+const char *tui_bytes(int64_t v, int w, char *buf, size_t n);
+/* Draws s in w columns keeping its tail s + tail whole (the numbers after
+ * a name: "+ broadcast.3988 (64.0 KiB)"): when s is wider, the part before
+ * the tail is cut with the ellipsis instead. */
+void tui_put_tail(tui_t *t, int y, int x, int w, unsigned attr, const char *s, size_t tail);
+/* Draws fields[0..n) joined by sep in at most max_rows rows of w columns
+ * from (y, x), a row breaking only between fields (continuation rows
+ * indented by indent), so no number in a field is split; a field wider
+ * than a row is cut with the ellipsis.  When they do not all fit, the
+ * last row ends in "… N more", N the fields left out (never a silent cut
+ * of a list).  Returns the rows used. */
+int tui_put_fields(tui_t *t, int y, int x, int w, int max_rows, int indent, unsigned attr,
+                   const char *const *fields, int n, const char *sep);
 /* Draws the first of variants[0..n) (longest first) that fits w columns,
  * else the last clipped: a line says less rather than being cut mid-number. */
 void tui_put_fit(tui_t *t, int y, int x, int w, unsigned attr, const char *const *variants, int n);
 /* printf into tui_put. */
 void tui_putf(tui_t *t, int y, int x, int w, unsigned attr, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-/* Word wrap: the bytes of s that fill one row of w columns (cut at the
- * last space when s goes on); *next is where the following row starts. */
+/* Word wrap: the bytes of s that fill one row of w columns, cut at the
+ * last space when s goes on (a word that fits a row goes to the next one
+ * whole); a word longer than a row is cut after its last '/' on the row
+ * (a path breaks between folders), else where the row ends.  *next is
+ * where the following row starts. */
 size_t tui_wrap(const char *s, int w, const char **next);
 /* Draws s wrapped into at most max_rows rows of w columns from (y, x),
  * continuation rows indented by indent; returns the rows used. */

@@ -214,6 +214,113 @@ bool tui_open_routine(tui_t *t, const char *name)
     return true;
 }
 
+bool tui_rename_routine(tui_t *t, const char *from, const char *path, const char *to, int *renamed)
+{
+    rs_error_t err;
+    int rc = store_begin(t->store, &err);
+    if (!rc && (rc = library_routine_rename(t->store, from, to, path, renamed, &err)))
+        store_rollback(t->store);
+    else if (!rc)
+        rc = store_commit(t->store, &err);
+    if (rc) {
+        tui_error(t, NULL, &err);
+        return false;
+    }
+    for (int i = 0; i < t->n_rbinds; i++) /* its bindings are the routine's, under any name */
+        if (strcmp(t->rbinds[i].routine, from) == 0)
+            snprintf(t->rbinds[i].routine, sizeof t->rbinds[i].routine, "%s", to);
+    if (t->open && strcmp(t->open_name, from) == 0) { /* the open one is the latest version: renamed */
+        snprintf(t->open_name, sizeof t->open_name, "%s", to);
+        if (routine_set_name(t->tgt.routine, to, &err))
+            tui_error(t, NULL, &err);
+    }
+    tui_reload(t);
+    for (int i = 0; i < t->n_routines; i++)
+        if (strcmp(t->routines[i].name, to) == 0)
+            t->sel_routine = i;
+    return true;
+}
+
+bool tui_fit_may_go(tui_t *t, const char *change, char *what, size_t n)
+{
+    what[0] = 0;
+    if (!t->plan)
+        return true;
+    char q[256];
+    snprintf(q, sizeof q, "%s drops the fit to %s you did not save: go on? (S on Fit saves it)", change,
+             t->fit_budget_text);
+    if (!t->plan_saved && !tui_confirm(t, q))
+        return false;
+    if (t->plan_saved)
+        snprintf(what, n, "; dropped the saved fit");
+    else
+        snprintf(what, n, "; dropped the fit to %s (f fits again)", t->fit_budget_text);
+    return true;
+}
+
+/* Whether a and b are one plan: the same budget, cap and flips. */
+static bool same_plan(const fit_plan_t *a, const fit_plan_t *b)
+{
+    if (a->minimize != b->minimize || (!a->minimize && a->budget != b->budget) || a->cap != b->cap ||
+        a->n_flips != b->n_flips || a->final.total != b->final.total)
+        return false;
+    for (int32_t i = 0; i < a->n_flips; i++)
+        if (a->flips[i].node != b->flips[i].node || a->flips[i].relief != b->flips[i].relief)
+            return false;
+    return true;
+}
+
+void tui_plan_saved(tui_t *t, const fit_plan_t *p)
+{
+    if (t->plan && (t->plan == p || same_plan(t->plan, p)))
+        t->plan_saved = true;
+}
+
+bool tui_choose_profile(tui_t *t, int profile)
+{
+    char what[160];
+    if (profile != t->profile && !tui_fit_may_go(t, "changing the profile", what, sizeof what))
+        return false;
+    t->profile = profile;
+    const char *name = profile >= 0 ? t->profiles[profile].name : "";
+    rs_error_t err;
+    if (library_setting_set(t->store, "profile", name, &err))
+        tui_error(t, "remembering the profile", &err);
+    char now[64] = "";
+    if (t->open) {
+        char open[128];
+        snprintf(open, sizeof open, "%s", t->open_name);
+        if (!tui_open_routine(t, open))
+            return true; /* the status says why */
+        units_format_bytes(t->arena.fp.total, now, sizeof now);
+        tui_status(t, false, "profile %s: arena %s, alignment %lld%s", name[0] ? name : "none", now,
+                   (long long)t->tgt.cfg.alignment, what);
+    } else {
+        tui_status(t, false, "profile %s (the store remembers it for the next session)", name[0] ? name : "none");
+    }
+    return true;
+}
+
+void tui_recall_profile(tui_t *t)
+{
+    char *name = NULL;
+    rs_error_t err;
+    const char *configured = config_text(t->cmdline->config, CONFIG_PROFILE);
+    if (library_setting_get(t->store, "profile", &name, &err) || !name)
+        return;
+    if (configured) { /* the config file's profile wins (DESIGN §11): the status says what was chosen last */
+        if (strcmp(configured, name) != 0)
+            tui_status(t, false, "profile %s from the config file (%s was chosen last time: p picks one)", configured,
+                       name[0] ? name : "none");
+        free(name);
+        return;
+    }
+    for (int i = 0; i < t->n_profiles; i++)
+        if (strcmp(t->profiles[i].name, name) == 0)
+            t->profile = i;
+    free(name);
+}
+
 /* ---- fit with a progress bar -------------------------------------------------------- */
 
 typedef struct fit_job {
@@ -282,8 +389,8 @@ static void install_fit(tui_t *t, fit_context_t *ctx, fit_plan_t *plan, int64_t 
         tui_status(t, true, "%s: budget missed; the cap kept %d of %d candidates: C sets it",
                    what, (int)t->plan->considered, (int)(t->plan->considered + t->plan->dropped));
     else
-        tui_status(t, false, "%s: %d flip%s, %d events; n/p step, a accept, r round two, e end, Enter why",
-                   what, (int)t->plan->n_flips, t->plan->n_flips == 1 ? "" : "s", (int)t->plan->n_events);
+        tui_status(t, false, "%s: %d flip%s, %d events: Enter why, n/p step, a accept, e end", what,
+                   (int)t->plan->n_flips, t->plan->n_flips == 1 ? "" : "s", (int)t->plan->n_events);
 }
 
 bool tui_show_plan(tui_t *t, const fit_plan_t *plan, int64_t elapsed_us, const char *budget, const char *what)
@@ -442,6 +549,7 @@ bool tui_save_plan(tui_t *t, fit_plan_t *p, int64_t elapsed_us, const char *budg
         return false;
     }
     t->plan_focus = id;
+    tui_plan_saved(t, p);
     if (gap && gap->kind && save_gap(&tmp, p, id, gap, &err))
         tui_status(t, true, "%s%ssaved as plan %lld, but not its gap: %s", what, what[0] ? " " : "", (long long)id,
                    err.msg);

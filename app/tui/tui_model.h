@@ -29,6 +29,29 @@ bool tui_check_binds(tui_t *t, const char *name);
 /* Opens routine row i of the session list under the current bindings and
  * profile (re-scores); false with a status message on error. */
 bool tui_open_routine(tui_t *t, const char *name);
+/* Renames routine from to to in the store — the versions imported from
+ * path, its latest's file (two dumps of one module name come apart; a
+ * routine edited in one file goes whole); its plans stay with it, their
+ * contexts hold its rows — and wherever the session holds the name: its
+ * bindings, the open routine.  *renamed counts the versions.  False with
+ * the error in the status. */
+bool tui_rename_routine(tui_t *t, const char *from, const char *path, const char *to, int *renamed);
+/* The profile the Session list chose (an index, -1 none), remembered in
+ * the store for the next session; the open routine is re-scored under it.
+ * False when the user keeps an unsaved fit it would drop. */
+bool tui_choose_profile(tui_t *t, int profile);
+/* The profile the store remembers from the last session, when the list
+ * has it, selected -- unless the config file names one, which wins (the
+ * status then says what was chosen last time). */
+void tui_recall_profile(tui_t *t);
+/* Before a change that drops the fit on the Fit screen (a profile,
+ * bindings, a layout): when it is not saved, asks first (false: the user
+ * keeps it).  what (n bytes) receives what to say after the change:
+ * "; dropped the fit to 60% (f fits again)" ("; dropped the saved fit"), "" with no fit. */
+bool tui_fit_may_go(tui_t *t, const char *change, char *what, size_t n);
+/* After p was saved: when it is the plan the Fit screen shows (a Compare
+ * row Enter opened, saved from Compare), that fit is saved too. */
+void tui_plan_saved(tui_t *t, const fit_plan_t *p);
 /* Closes the open routine and what was fitted on it. */
 void tui_close_routine(tui_t *t);
 /* Scores prefs on the open routine into a; det receives the detail. */

@@ -250,8 +250,10 @@ static void draw_flips(tui_t *t, int y, int x, int h, int w)
         if (!p->n_flips[k])
             tui_put(t, y + 2, cx, cw, t->attr[T_DIM], "  (none)");
         for (int r = 2; r < last && p->top + r - 2 < p->n_flips[k]; r++) {
-            const char *s = p->flips[k][p->top + r - 2];
-            tui_put(t, y + r, cx, cw, s[0] == ' ' ? t->attr[T_NORMAL] : t->attr[k ? T_HELD : T_ACCEPTED] | A_BOLD, s);
+            const char *s = p->flips[k][p->top + r - 2], *relief = strrchr(s, '(');
+            /* the name gives way, never its relief: "+ broadcast.39… (64.0 KiB)" */
+            tui_put_tail(t, y + r, cx, cw, s[0] == ' ' ? t->attr[T_NORMAL] : t->attr[k ? T_HELD : T_ACCEPTED] | A_BOLD,
+                         s, relief && relief > s ? (size_t)(relief - s) - 1 : strlen(s));
         }
     }
     if (last < h) {
@@ -324,15 +326,21 @@ void tui_pair_draw(tui_t *t)
         int by = fy + flips_h + 1;
         const char *hatch = tui_glyph(t, "░", ".");
         tui_put(t, by, fx + 1, fw - 1, t->attr[T_NORMAL] | A_BOLD, p->text[p->buf0 - 1]);
-        for (int r = 1; r < bottom - by && r - 1 < nb; r++) {
+        /* as many as fit, the last row saying how many more D lists */
+        int room = bottom - by - 1, shown = nb > room ? room - 1 : nb;
+        shown = shown < 0 ? 0 : shown;
+        size_t gl = strlen(hatch);
+        for (int r = 1; r <= shown; r++) {
             const char *l = p->text[p->buf0 + r - 1];
-            size_t gl = strlen(hatch);
             bool freed = strncmp(l, hatch, gl) == 0 && l[gl] == ' ';
-            tui_put(t, by + r, fx + 1, fw - 1,
-                    l[0] == '+' ? t->attr[T_HELD] : freed ? t->attr[T_ACCEPTED] : t->attr[T_NORMAL], l);
+            const char *lead = freed ? l + gl + 1 : l + 2, *end = strchr(lead, ' '); /* the name ends at its blank */
+            tui_put_tail(t, by + r, fx + 1, fw - 1,
+                         l[0] == '+' ? t->attr[T_HELD] : freed ? t->attr[T_ACCEPTED] : t->attr[T_NORMAL], l,
+                         end ? (size_t)(end - l) : strlen(l));
         }
-        if (nb > bottom - by - 1)
-            tui_put(t, bottom - 1, fx + fw - 14, 14, t->attr[T_DIM], "(D lists all)");
+        if (shown < nb && room > 0)
+            tui_putf(t, by + shown + 1, fx + 1, fw - 1, t->attr[T_DIM], "%s %d more (D lists all)",
+                     tui_glyph(t, "…", "..."), nb - shown);
         fh = flips_h;
     }
     if (fh >= 3)

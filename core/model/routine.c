@@ -8,6 +8,16 @@
 
 const routine_origin_t routine_no_origin = { NULL, NULL, NULL };
 
+int routine_set_name(routine_t *r, const char *name, rs_error_t *err)
+{
+    char *copy = strdup(name);
+    if (!copy)
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    free(r->name);
+    r->name = copy;
+    return RS_OK;
+}
+
 void routine_free(routine_t *r)
 {
     if (!r)

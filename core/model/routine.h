@@ -118,6 +118,10 @@ int routine_parse(const char *path, const char *text, size_t len, routine_t **ou
 
 void routine_free(routine_t *r);
 
+/* Gives r the name name (copied): a routine a store keeps under a name of
+ * its user's, not the one its text says.  RS_ENOMEM leaves r as it was. */
+int routine_set_name(routine_t *r, const char *name, rs_error_t *err);
+
 /* The index of the node named name, or -1. */
 int32_t routine_find_node(const routine_t *r, const char *name);
 

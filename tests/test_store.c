@@ -15,6 +15,7 @@
 #include "library.h"
 #include "plans.h"
 #include "rebuild.h"
+#include "replay.h"
 #include "store.h"
 
 static char dir[128];
@@ -560,6 +561,139 @@ static void test_disk_full(void **state)
     free(p);
 }
 
+/* Saves f's plan of text (its routine stored under f's routine name);
+ * returns the plan id. */
+static int64_t save_plan_of(store_t *s, tf_t *f, const char *text)
+{
+    rs_error_t err;
+    assert_int_equal(store_begin(s, &err), RS_OK);
+    int64_t rid, pid;
+    int32_t version;
+    bool was_new;
+    assert_int_equal(library_routine_put(s, f->t.r->name, text, strlen(text), "mem", f->t.r->n_steps,
+                                         f->t.r->n_nodes, &rid, &version, &was_new, &err),
+                     RS_OK);
+    char *bindings = rebuild_bindings_format(f->t.r, &f->t.b);
+    char config[128];
+    rebuild_config_format(&f->ctx->cfg, config, sizeof config);
+    plan_save_t in = { .plan = f->plan, .routine_id = rid, .bindings = bindings, .config = config, .prefs = "",
+                       .elapsed_us = 1 };
+    if (plans_save(s, &in, &pid, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(store_commit(s, &err), RS_OK);
+    free(bindings);
+    return pid;
+}
+
+/* Whether the replayed plan r is the fitted plan p: every field, every
+ * event (its members by value: where a list sits in members may differ),
+ * every flip and candidate. */
+static void expect_same_plan(const fit_plan_t *p, const fit_plan_t *r)
+{
+    assert_int_equal(r->minimize, p->minimize);
+    assert_int_equal(r->budget, p->budget);
+    assert_int_equal(r->cap, p->cap);
+    assert_memory_equal(&r->baseline, &p->baseline, sizeof p->baseline);
+    assert_memory_equal(&r->final, &p->final, sizeof p->final);
+    assert_int_equal(r->considered, p->considered);
+    assert_int_equal(r->dropped, p->dropped);
+    assert_int_equal(r->within_budget, p->within_budget);
+    assert_int_equal(r->reused, p->reused);
+    assert_int_equal(r->lowered, p->lowered);
+    assert_int_equal(r->n_flips, p->n_flips);
+    if (p->n_flips)
+        assert_memory_equal(r->flips, p->flips, (size_t)p->n_flips * sizeof *p->flips);
+    assert_int_equal(r->n_cands, p->n_cands);
+    if (p->n_cands)
+        assert_memory_equal(r->cands, p->cands, (size_t)p->n_cands * sizeof *p->cands);
+    assert_int_equal(r->n_events, p->n_events);
+    for (int32_t i = 0; i < p->n_events; i++) {
+        fit_event_t a = p->events[i], b = r->events[i];
+        assert_int_equal(b.group_n, a.group_n);
+        for (int32_t k = 0; k < a.group_n; k++)
+            assert_int_equal(r->members[b.group_off + k], p->members[a.group_off + k]);
+        a.group_off = b.group_off = 0;
+        assert_memory_equal(&b, &a, sizeof a);
+    }
+}
+
+/* A stored plan replays as its fit returned it (no fit runs): the
+ * hand-worked routines (accepts, held groups committed and discarded,
+ * negative reliefs, rejects), a cap that drops candidates, a budget met at
+ * once, and random routines; each against the fit itself. */
+static void test_replay(void **state)
+{
+    (void)state;
+    rs_error_t err;
+    store_t *s;
+    assert_int_equal(store_open(":memory:", &s, &err), RS_OK);
+    struct {
+        const char *text, *budget;
+        int32_t cap;
+    } cases[] = {
+        { ROUTINE_NEUTRAL, "minimize", -1 }, { ROUTINE_PAIR, "minimize", -1 }, { ROUTINE_HARMFUL, "minimize", -1 },
+        { ROUTINE_NEGATIVE, "minimize", -1 }, { ROUTINE_NEUTRAL, "minimize", 2 }, { ROUTINE_PAIR, "100%", -1 },
+        { ROUTINE_HARMFUL, "90%", 1 },
+    };
+    int n_cases = (int)(sizeof cases / sizeof cases[0]);
+    for (int c = 0; c < n_cases + 40; c++) {
+        char *random = c >= n_cases ? tf_random_routine((unsigned)(c - n_cases)) : NULL;
+        const char *text = random ? random : cases[c].text;
+        tf_t f;
+        tf_fit(&f, text, random ? (c % 2 ? "70%" : "minimize") : cases[c].budget, random ? -1 : cases[c].cap, 1);
+        int64_t id = save_plan_of(s, &f, text);
+        stored_plan_t sp;
+        assert_int_equal(plans_load(s, id, true, &sp, &err), RS_OK);
+        fit_plan_t *r = NULL;
+        if (replay_plan(&sp, f.t.r, &r, &err))
+            fail_msg("case %d: %s", c, err.msg);
+        expect_same_plan(f.plan, r);
+        fit_plan_free(r);
+        stored_plan_free(&sp);
+        tf_free(&f);
+        free(random);
+    }
+    store_close(s);
+}
+
+/* A stored trace that is not one fit's is refused with the plan named,
+ * never replayed half: a flip the routine lacks, an unknown kind, a flip
+ * list the accepts do not match. */
+static void test_replay_damaged(void **state)
+{
+    (void)state;
+    rs_error_t err;
+    store_t *s;
+    assert_int_equal(store_open(":memory:", &s, &err), RS_OK);
+    tf_t f;
+    tf_fit(&f, ROUTINE_PAIR, "minimize", -1, 1);
+    assert_true(f.plan->n_flips >= 2);
+    int64_t id = save_plan_of(s, &f, ROUTINE_PAIR);
+    stored_plan_t sp;
+    assert_int_equal(plans_load(s, id, true, &sp, &err), RS_OK);
+    fit_plan_t *r = NULL;
+    char *was = sp.flips[0].node;
+    sp.flips[0].node = (char *)"nosuchnode";
+    assert_int_equal(replay_plan(&sp, f.t.r, &r, &err), RS_EINPUT);
+    assert_null(r);
+    assert_non_null(strstr(err.msg, "plan 1 names nosuchnode"));
+    sp.flips[0].node = sp.flips[1].node; /* the first flip listed twice: the accepts disagree */
+    assert_int_equal(replay_plan(&sp, f.t.r, &r, &err), RS_EINPUT);
+    assert_non_null(strstr(err.msg, "plan 1: the stored trace is not one fit's"));
+    sp.flips[0].node = was;
+    char *kind = sp.events[0].kind;
+    sp.events[0].kind = (char *)"guess";
+    assert_int_equal(replay_plan(&sp, f.t.r, &r, &err), RS_EINPUT);
+    assert_non_null(strstr(err.msg, "event 0 is of no kind"));
+    sp.events[0].kind = kind;
+    assert_int_equal(replay_plan(&sp, f.t.r, &r, &err), RS_OK);
+    expect_same_plan(f.plan, r);
+    fit_plan_free(r);
+    stored_plan_free(&sp);
+    tf_free(&f);
+    store_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -571,6 +705,8 @@ int main(void)
         cmocka_unit_test(test_locked),
         cmocka_unit_test(test_read_only),
         cmocka_unit_test(test_disk_full),
+        cmocka_unit_test(test_replay),
+        cmocka_unit_test(test_replay_damaged),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -357,6 +357,7 @@ int tui_run(const cmdline_t *c)
         return 1;
     t->cmdline = c;
     t->redraw = redraw;
+    t->status_bar = draw_status;
     t->profile = -1;
     t->budget = -1;
     t->ev_accepted = -1;

@@ -4,8 +4,6 @@
 #include "tui/tui_model.h"
 
 #include <curses.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +14,7 @@
 #include "tui/tui_arena.h"
 #include "tui/tui_draw.h"
 #include "tui/tui_pair.h"
+#include "tui/tui_wait.h"
 #include "tui/tui_widgets.h"
 
 /* ---- scoring for the screens -------------------------------------------------------- */
@@ -323,16 +322,6 @@ void tui_recall_profile(tui_t *t)
 
 /* ---- fit with a progress bar -------------------------------------------------------- */
 
-typedef struct fit_job {
-    fit_options_t opt;
-    const fit_context_t *ctx;
-    fit_plan_t *plan;
-    rs_error_t err;
-    int rc;
-    int64_t elapsed_us;
-    atomic_int done, total, cancel, finished;
-} fit_job_t;
-
 int64_t tui_now_us(void)
 {
     struct timespec ts;
@@ -340,22 +329,30 @@ int64_t tui_now_us(void)
     return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-static int job_progress(void *ud, int32_t done, int32_t total)
+typedef struct fit_work {
+    fit_options_t opt;
+    const fit_context_t *ctx;
+    fit_plan_t *plan;
+    int64_t elapsed_us;
+    tui_job_t *job;
+} fit_work_t;
+
+static int fit_progress(void *job, int32_t done, int32_t total)
 {
-    fit_job_t *j = ud;
-    atomic_store(&j->done, done);
-    atomic_store(&j->total, total);
-    return atomic_load(&j->cancel);
+    /* round one scores each kept candidate, round two tries each: half and half */
+    tui_job_doing(job, "%s", done <= total / 2 ? "round one (each candidate alone)" : "round two");
+    return tui_job_progress(job, done, total);
 }
 
-static void *job_run(void *arg)
+static int fit_work(tui_job_t *job, void *ud, rs_error_t *err)
 {
-    fit_job_t *j = arg;
+    fit_work_t *w = ud;
+    w->opt.progress = fit_progress;
+    w->opt.progress_ud = job;
     int64_t t0 = tui_now_us();
-    j->rc = fit_run(&j->opt, j->ctx, NULL, &j->plan, &j->err);
-    j->elapsed_us = tui_now_us() - t0;
-    atomic_store(&j->finished, 1);
-    return NULL;
+    int rc = fit_run(&w->opt, w->ctx, NULL, &w->plan, err);
+    w->elapsed_us = tui_now_us() - t0;
+    return rc;
 }
 
 void tui_budget_offer(const tui_t *t, char *buf, size_t n)
@@ -413,88 +410,36 @@ bool tui_run_fit(tui_t *t, const char *budget)
         tui_status(t, true, "open a routine first (Session screen, Enter)");
         return false;
     }
-    fit_job_t *j = calloc(1, sizeof *j);
-    if (!j)
-        return false;
+    fit_work_t w = { 0 };
     rs_error_t err;
-    if (units_parse_budget(budget, "budget", &j->opt.budget, &err)) {
+    if (units_parse_budget(budget, "budget", &w.opt.budget, &err)) {
         tui_error(t, NULL, &err);
-        free(j);
         return false;
     }
     /* the fit on screen stays until this one succeeds: a cancel keeps it */
     fit_context_t *ctx = NULL;
     if (target_context(&t->tgt, &ctx, &err)) {
-        free(j);
         tui_error(t, NULL, &err);
         return false;
     }
-    j->opt.max_candidates = t->fit_cap >= 0 ? t->fit_cap : t->cap;
+    w.opt.max_candidates = t->fit_cap >= 0 ? t->fit_cap : t->cap;
     t->fit_cap = -1;
-    j->opt.device_bytes = t->tgt.has_profile ? t->tgt.profile.memory_bytes : -1;
-    j->opt.progress = job_progress;
-    j->opt.progress_ud = j;
-    j->ctx = ctx;
-    pthread_t tid;
-    if (pthread_create(&tid, NULL, job_run, j) != 0) {
-        job_run(j);
-    } else {
-        /* the screen under the progress is redrawn whole after a resize or
-         * ^L; keys other than ^C/Esc wait for the fit and run after it */
-        timeout(50);
-        bool full = true;
-        int queued[32], nq = 0;
-        while (!atomic_load(&j->finished)) {
-            if (full && t->redraw)
-                t->redraw(t);
-            full = false;
-            if (t->cols >= TUI_MIN_COLS && t->rows >= TUI_MIN_ROWS) {
-                int done = atomic_load(&j->done), total = atomic_load(&j->total);
-                int y = t->rows - 2, w = t->cols - 30 > 10 ? t->cols - 30 : 10;
-                tui_fill(t, y, 0, t->cols, t->attr[T_NORMAL]);
-                int filled = total > 0 ? (int)((int64_t)w * done / total) : 0;
-                tui_putf(t, y, 0, 24, t->attr[T_NORMAL] | A_BOLD, "fit %s %d/%d", budget, done, total);
-                for (int i = 0; i < w; i++)
-                    tui_put(t, y, 24 + i, 1, i < filled ? t->attr[T_SELECTED] : t->attr[T_DIM],
-                            i < filled ? tui_glyph(t, "█", "#") : tui_glyph(t, "░", "."));
-                tui_fill(t, t->rows - 1, 0, t->cols, t->attr[T_STATUS]);
-                tui_putf(t, t->rows - 1, 0, t->cols, t->attr[T_STATUS], " ^C cancels the fit (the app stays open)%s",
-                         nq == 0 ? "" : nq == 1 ? "; 1 key waits for it" : "; keys wait for it");
-            }
-            refresh();
-            int ch = getch();
-            if (ch == 3 || ch == 27) {
-                atomic_store(&j->cancel, 1);
-                nq = 0; /* cancelled: what was typed for after the fit goes too */
-            } else if (ch == KEY_RESIZE) {
-                getmaxyx(stdscr, t->rows, t->cols);
-                full = true;
-            } else if (ch == 12) { /* ^L */
-                clearok(curscr, TRUE);
-                full = true;
-            } else if (ch != ERR && ch != KEY_MOUSE && nq < (int)(sizeof queued / sizeof *queued)) {
-                queued[nq++] = ch;
-            }
-        }
-        while (nq > 0)
-            ungetch(queued[--nq]);
-        timeout(-1);
-        pthread_join(tid, NULL);
-    }
-    bool ok = j->rc == RS_OK;
-    if (ok) {
-        char what[80];
+    w.opt.device_bytes = t->tgt.has_profile ? t->tgt.profile.memory_bytes : -1;
+    w.ctx = ctx;
+    char what[sizeof t->open_name + 80];
+    snprintf(what, sizeof what, "fit %s on %s", budget, t->open_name);
+    int rc = tui_wait(t, what, fit_work, &w, &err);
+    if (!rc) {
         snprintf(what, sizeof what, "fit %s", budget);
-        install_fit(t, ctx, j->plan, j->elapsed_us, budget, what);
-    } else {
-        fit_context_free(ctx);
-        if (j->rc == RS_ECANCELED)
-            tui_status(t, false, t->plan ? "fit cancelled; the fit before it stays" : "fit cancelled");
-        else
-            tui_error(t, NULL, &j->err);
+        install_fit(t, ctx, w.plan, w.elapsed_us, budget, what);
+        return true;
     }
-    free(j);
-    return ok;
+    fit_context_free(ctx);
+    if (rc == RS_ECANCELED)
+        tui_status(t, false, t->plan ? "fit cancelled; the fit before it stays" : "fit cancelled");
+    else
+        tui_error(t, NULL, &err);
+    return false;
 }
 
 bool tui_set_cap(tui_t *t)

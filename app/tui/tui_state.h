@@ -67,6 +67,8 @@ typedef struct tui {
     /* the loop's redraw of the whole screen, for a service that waits
      * with the screen under it (fit's progress bar); set by tui_run */
     void (*redraw)(struct tui *t);
+    /* the loop's status bar alone (the bottom row), redrawn as a wait goes on */
+    void (*status_bar)(struct tui *t);
     store_t *store;
     screen_id_t screen;
     bool quit;

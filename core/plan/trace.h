@@ -17,6 +17,21 @@ const char *trace_reason_name(fit_reason_t r);
 /* "pending", "accepted", "held", "committed", "discarded", "rejected", "dropped". */
 const char *fit_status_name(fit_status_t s);
 
+/* The kind and the reason named name (the two above read back), -1 when
+ * name is none of them. */
+int trace_kind_parse(const char *name);
+int trace_reason_parse(const char *name);
+
+/* Completes a plan read back from its trace (a stored plan): with its
+ * events (kinds, nodes, members, scores), flips, footprints and counts
+ * set, derives what fit_run also made from them: each event's accepted_n
+ * and the candidates (the kept in round-one order with their solo score,
+ * rank and final status, then the dropped), so the plan replays as the
+ * fit returned it.  RS_EINPUT when the events are not one fit's trace (a
+ * node out of range, a flip the events do not accept in that order);
+ * RS_ENOMEM. */
+int trace_complete(fit_plan_t *p, rs_error_t *err);
+
 /* One sentence for event i of p, with the scores it compared. */
 void trace_describe(const fit_plan_t *p, int32_t i, char *buf, size_t n);
 

@@ -1,0 +1,151 @@
+/* tui_wait: long work on a worker thread, the UI thread drawing its
+ * progress bar and taking ^C. */
+#include "tui/tui_wait.h"
+
+#include <curses.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "tui/tui_draw.h"
+
+struct tui_job {
+    tui_work_fn work;
+    void *ud;
+    rs_error_t err;
+    int rc;
+    pthread_mutex_t lock;      /* guards doing */
+    char doing[160];
+    atomic_llong done, total;
+    atomic_int stop, finished;
+};
+
+static int64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+void tui_job_doing(tui_job_t *job, const char *fmt, ...)
+{
+    char buf[sizeof job->doing];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    pthread_mutex_lock(&job->lock);
+    memcpy(job->doing, buf, sizeof buf);
+    pthread_mutex_unlock(&job->lock);
+}
+
+int tui_job_progress(tui_job_t *job, int64_t done, int64_t total)
+{
+    atomic_store(&job->done, (long long)done);
+    atomic_store(&job->total, (long long)total);
+    return atomic_load(&job->stop);
+}
+
+bool tui_job_stopped(tui_job_t *job) { return atomic_load(&job->stop) != 0; }
+
+int tui_job_stop_cb(void *job) { return tui_job_stopped(job); }
+
+static void *job_thread(void *arg)
+{
+    tui_job_t *j = arg;
+    j->rc = j->work(j, j->ud, &j->err);
+    atomic_store(&j->finished, 1);
+    return NULL;
+}
+
+/* The bar on the status line: "WHAT: DOING 12/64 ████░░░░ 1.2 s  ^C stops";
+ * with no total a block runs along it.  The heading gives way first. */
+static void draw_bar(tui_t *t, tui_job_t *j, const char *what, int64_t elapsed_us, int queued)
+{
+    if (t->cols < TUI_MIN_COLS || t->rows < TUI_MIN_ROWS)
+        return;
+    char doing[sizeof j->doing];
+    pthread_mutex_lock(&j->lock);
+    memcpy(doing, j->doing, sizeof doing);
+    pthread_mutex_unlock(&j->lock);
+    long long done = atomic_load(&j->done), total = atomic_load(&j->total);
+    char left[512], count[48] = "", right[96];
+    if (total > 0)
+        snprintf(count, sizeof count, " %lld/%lld", done < total ? done : total, total);
+    snprintf(left, sizeof left, "%s%s%s%s", what, doing[0] ? ": " : "", doing, count);
+    bool stopping = atomic_load(&j->stop);
+    snprintf(right, sizeof right, " %.1f s  %s%s", (double)elapsed_us / 1e6,
+             stopping ? "stopping..." : "^C stops", queued ? ", keys wait" : "");
+    int y = t->rows - 2, rw = tui_cols(right), bw = 20;
+    int lw = t->cols - rw - bw - 2;
+    if (lw > tui_cols(left)) { /* room: the bar takes what the words leave */
+        bw += lw - tui_cols(left);
+        lw = tui_cols(left);
+    }
+    if (bw > 40)
+        bw = 40;
+    tui_fill(t, y, 0, t->cols, t->attr[T_NORMAL]);
+    tui_put(t, y, 0, lw, t->attr[T_NORMAL] | A_BOLD, left);
+    int x = lw + 1;
+    int filled = total > 0 ? (int)((done < total ? done : total) * bw / total) : -1;
+    int run = (int)(elapsed_us / 100000) % (bw > 4 ? bw - 3 : 1); /* no total: a block of 4 runs */
+    for (int i = 0; i < bw; i++) {
+        bool on = filled >= 0 ? i < filled : i >= run && i < run + 4;
+        tui_put(t, y, x + i, 1, on ? t->attr[T_SELECTED] : t->attr[T_DIM],
+                on ? tui_glyph(t, "█", "#") : tui_glyph(t, "░", "."));
+    }
+    tui_put(t, y, x + bw, t->cols - x - bw, t->attr[T_NORMAL], right);
+}
+
+int tui_wait(tui_t *t, const char *what, tui_work_fn work, void *ud, rs_error_t *err)
+{
+    tui_job_t j = { .work = work, .ud = ud };
+    error_clear(&j.err);
+    pthread_mutex_init(&j.lock, NULL);
+    pthread_t tid;
+    if (pthread_create(&tid, NULL, job_thread, &j) != 0) {
+        job_thread(&j); /* no thread: the work runs here, without a bar */
+    } else {
+        int64_t t0 = now_us();
+        bool full = true, shown = false;
+        int queued[32], nq = 0;
+        timeout(50);
+        while (!atomic_load(&j.finished)) {
+            int64_t el = now_us() - t0;
+            if (el >= TUI_WAIT_BAR_US) {
+                if ((full || !shown) && t->redraw)
+                    t->redraw(t); /* the screen under the bar, whole after a resize or ^L */
+                else if (t->status_bar)
+                    t->status_bar(t); /* its counters move with the work */
+                full = false;
+                shown = true;
+                draw_bar(t, &j, what, el, nq);
+                refresh();
+            }
+            int ch = getch();
+            if (ch == 3 || ch == 27) {
+                atomic_store(&j.stop, 1);
+                nq = 0; /* stopped: what was typed for after it goes too */
+            } else if (ch == KEY_RESIZE) {
+                getmaxyx(stdscr, t->rows, t->cols);
+                full = true;
+            } else if (ch == 12) { /* ^L */
+                clearok(curscr, TRUE);
+                full = true;
+            } else if (ch != ERR && ch != KEY_MOUSE && nq < (int)(sizeof queued / sizeof *queued)) {
+                queued[nq++] = ch;
+            }
+        }
+        while (nq > 0)
+            ungetch(queued[--nq]);
+        timeout(-1);
+        pthread_join(tid, NULL);
+    }
+    pthread_mutex_destroy(&j.lock);
+    if (j.rc)
+        *err = j.err;
+    return j.rc;
+}

@@ -1,0 +1,128 @@
+#include "replay.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/trace.h"
+
+/* The node named name in r (sp's trace names it), or an error. */
+static int node_of(const stored_plan_t *sp, const routine_t *r, const char *name, int32_t *out, rs_error_t *err)
+{
+    *out = routine_find_node(r, name);
+    if (*out < 0)
+        return error_set(err, RS_EINPUT, NULL, 0, 0, "plan %lld names %s, which %s does not have", (long long)sp->id,
+                         name, r->name);
+    return RS_OK;
+}
+
+/* Appends the space-separated nodes of list to p->members (room for them
+ * was made: a list of k names has at most k entries); *off and *n say
+ * where they went. */
+static int add_members(const stored_plan_t *sp, const routine_t *r, fit_plan_t *p, const char *list, int32_t *off,
+                       int32_t *n, rs_error_t *err)
+{
+    char *copy = strdup(list);
+    if (!copy)
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    *off = p->n_members;
+    *n = 0;
+    int rc = RS_OK;
+    char *save = NULL;
+    for (char *tok = strtok_r(copy, " ", &save); tok && !rc; tok = strtok_r(NULL, " ", &save)) {
+        int32_t node;
+        if (!(rc = node_of(sp, r, tok, &node, err)))
+            p->members[p->n_members + (*n)++] = node;
+    }
+    p->n_members += *n;
+    free(copy);
+    return rc;
+}
+
+/* The members every event lists, at most: one entry a name. */
+static size_t count_names(const stored_plan_t *sp)
+{
+    size_t n = 0;
+    for (int32_t i = 0; i < sp->n_events; i++) {
+        const char *m = sp->events[i].members;
+        n += m[0] != 0;
+        for (; *m; m++)
+            n += *m == ' ';
+    }
+    return n;
+}
+
+static int read_event(const stored_plan_t *sp, const routine_t *r, int32_t i, fit_plan_t *p, rs_error_t *err)
+{
+    const stored_event_t *s = &sp->events[i];
+    fit_event_t *e = &p->events[i];
+    int kind = trace_kind_parse(s->kind), reason = trace_reason_parse(s->reason);
+    if (kind < 0 || reason < 0)
+        return error_set(err, RS_EINPUT, NULL, 0, 0, "plan %lld's event %d is of no kind the planner has (%s%s%s)",
+                         (long long)sp->id, (int)i, s->kind, s->reason[0] ? ", " : "", s->reason);
+    memset(e, 0, sizeof *e);
+    e->kind = (uint8_t)kind;
+    e->reason = (uint8_t)reason;
+    e->round = (uint8_t)s->round;
+    e->rank = s->rank;
+    e->alone = s->alone;
+    e->with = s->with;
+    e->cur = s->cur;
+    e->relief = s->relief;
+    e->cost = s->cost;
+    e->node = -1;
+    int rc = s->node[0] ? node_of(sp, r, s->node, &e->node, err) : RS_OK;
+    /* a list the event before held too is shared, as the fit shares it */
+    if (!rc && i > 0 && s->members[0] && strcmp(s->members, sp->events[i - 1].members) == 0) {
+        e->group_off = p->events[i - 1].group_off;
+        e->group_n = p->events[i - 1].group_n;
+    } else if (!rc && s->members[0]) {
+        rc = add_members(sp, r, p, s->members, &e->group_off, &e->group_n, err);
+    }
+    return rc;
+}
+
+int replay_plan(const stored_plan_t *sp, const routine_t *r, fit_plan_t **out, rs_error_t *err)
+{
+    *out = NULL;
+    fit_plan_t *p = calloc(1, sizeof *p);
+    if (!p)
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    p->routine = r;
+    p->minimize = strcmp(sp->budget_kind, "minimize") == 0;
+    p->budget = p->minimize ? -1 : sp->budget_bytes;
+    p->cap = sp->cap;
+    p->baseline = sp->baseline;
+    p->final = sp->final;
+    p->considered = sp->considered;
+    p->dropped = sp->dropped;
+    p->within_budget = sp->within_budget;
+    p->reused = sp->reused;
+    p->lowered = sp->lowered;
+    p->flips = calloc((size_t)sp->n_flips + 1, sizeof *p->flips);
+    p->events = calloc((size_t)sp->n_events + 1, sizeof *p->events);
+    p->members = calloc(count_names(sp) + 1, sizeof *p->members);
+    int rc = !p->flips || !p->events || !p->members ? error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory") : RS_OK;
+    for (int32_t i = 0; i < sp->n_flips && !rc; i++) {
+        fit_flip_t *f = &p->flips[p->n_flips++];
+        f->relief = sp->flips[i].relief;
+        f->cost = sp->flips[i].cost;
+        rc = node_of(sp, r, sp->flips[i].node, &f->node, err);
+    }
+    for (int32_t i = 0; i < sp->n_events && !rc; i++) {
+        rc = read_event(sp, r, i, p, err);
+        p->n_events = i + 1;
+    }
+    if (!rc && sp->n_events == 0)
+        rc = error_set(err, RS_EINPUT, NULL, 0, 0, "plan %lld has no stored events", (long long)sp->id);
+    if (!rc && (rc = trace_complete(p, err)) == RS_EINPUT) {
+        char why[sizeof err->msg];
+        memcpy(why, err->msg, sizeof why);
+        error_set(err, RS_EINPUT, NULL, 0, 0, "plan %lld: %s", (long long)sp->id, why);
+    }
+    if (rc) {
+        fit_plan_free(p);
+        return rc;
+    }
+    *out = p;
+    return RS_OK;
+}

@@ -12,6 +12,7 @@
 #include "plan/trace.h"
 #include "tui/tui_arena.h"
 #include "tui/tui_draw.h"
+#include "tui/tui_fit.h"
 #include "tui/tui_model.h"
 #include "tui/tui_picture.h"
 #include "tui/tui_widgets.h"

@@ -14,6 +14,7 @@
 #include "model/units.h"
 #include "tui/tui_arena.h"
 #include "tui/tui_draw.h"
+#include "tui/tui_fit.h"
 #include "tui/tui_model.h"
 #include "tui/tui_pair.h"
 #include "tui/tui_widgets.h"

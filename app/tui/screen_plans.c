@@ -17,6 +17,7 @@
 #include "text.h"
 #include "tui/tui_arena.h"
 #include "tui/tui_draw.h"
+#include "tui/tui_fit.h"
 #include "tui/tui_model.h"
 #include "tui/tui_pair.h"
 #include "tui/tui_widgets.h"

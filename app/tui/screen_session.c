@@ -12,6 +12,7 @@
 #include "model/units.h"
 #include "text.h"
 #include "tui/tui_draw.h"
+#include "tui/tui_fit.h"
 #include "tui/tui_model.h"
 #include "tui/tui_widgets.h"
 

@@ -13,67 +13,77 @@
 #include "save.h"
 #include "tui/tui_arena.h"
 #include "tui/tui_draw.h"
+#include "tui/tui_fit.h"
 #include "tui/tui_pair.h"
 #include "tui/tui_wait.h"
 #include "tui/tui_widgets.h"
 
 /* ---- scoring for the screens -------------------------------------------------------- */
 
-void tui_best_free(tui_t *t)
+int tui_score_work(const target_t *tgt, const uint8_t *prefs, score_detail_t *det, arena_view_t *a, rs_error_t *err)
 {
-    best_plan_free(&t->best);
-    tui_arena_free(&t->best_arena);
-    score_detail_free(&t->best_det);
-    t->show_best = false;
+    score_detail_free(det);
+    tui_arena_free(a);
+    int rc = score_lowering(tgt->lowering, prefs, &tgt->cfg, &a->fp, det, err);
+    if (rc)
+        return rc;
+    if (view_buffers(tgt->lowering, det, &a->bufs, &a->n))
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    a->steps = tgt->lowering->n_steps > 0 ? tgt->lowering->n_steps : 1;
+    a->live = view_live_bytes(a->bufs, a->n, a->steps);
+    return a->live ? RS_OK : error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
 }
 
 bool tui_score(tui_t *t, const uint8_t *prefs, score_detail_t *det, arena_view_t *a)
 {
-    score_detail_free(det);
-    tui_arena_free(a);
     rs_error_t err;
-    if (score_lowering(t->tgt.lowering, prefs, &t->tgt.cfg, &a->fp, det, &err)) {
+    if (tui_score_work(&t->tgt, prefs, det, a, &err)) {
         tui_error(t, NULL, &err);
         return false;
     }
-    if (view_buffers(t->tgt.lowering, det, &a->bufs, &a->n)) {
-        tui_status(t, true, "out of memory");
-        return false;
-    }
-    a->steps = t->tgt.lowering->n_steps > 0 ? t->tgt.lowering->n_steps : 1;
-    a->live = view_live_bytes(a->bufs, a->n, a->steps);
-    return a->live != NULL;
+    return true;
 }
 
-static void close_fit(tui_t *t)
+/* The open routine scored under another layout, on a worker: the arena
+ * the Arena screen shows until then stays. */
+typedef struct layout_work {
+    target_t tgt;             /* the open one's, with the other layout */
+    score_detail_t det;
+    arena_view_t arena;
+} layout_work_t;
+
+static int layout_work(tui_job_t *job, void *ud, rs_error_t *err)
 {
-    fit_plan_free(t->plan);
-    t->plan = NULL;
-    fit_context_free(t->ctx);
-    t->ctx = NULL;
-    tui_arena_free(&t->ev_arena);
-    score_detail_free(&t->ev_det);
-    t->ev_accepted = -1;
-    t->ev_held = false; /* a new fit (or routine) starts on "accepted so far" */
-    tui_best_free(t);
-    for (int i = 0; i < t->n_budgets; i++) {
-        fit_plan_free(t->cmp[i]);
-        t->cmp[i] = NULL;
-        best_plan_free(&t->cmp_best[i]);
-    }
-    t->cmp_stale = t->n_budgets > 0;
-    if (tui_pair_shown(t, SCR_COMPARE)) /* it showed two of the rows just dropped */
-        tui_pair_close(t);
+    (void)job;
+    layout_work_t *w = ud;
+    return tui_score_work(&w->tgt, w->tgt.prefs, &w->det, &w->arena, err);
 }
 
 void tui_set_layout(tui_t *t, layout_strategy_t s)
 {
     int64_t was = t->arena.fp.total;
     layout_strategy_t from = t->tgt.cfg.layout;
-    close_fit(t);
-    t->tgt.cfg.layout = s;
-    if (!tui_score(t, t->tgt.prefs, &t->det, &t->arena))
+    layout_work_t w = { .tgt = t->tgt };
+    w.tgt.cfg.layout = s;
+    char what[200];
+    snprintf(what, sizeof what, "laying %s out with the %s layout", t->open_name, layout_strategy_name(s));
+    rs_error_t err;
+    int rc = tui_wait(t, what, layout_work, &w, &err);
+    if (rc) {
+        score_detail_free(&w.det);
+        tui_arena_free(&w.arena);
+        if (rc == RS_ECANCELED)
+            tui_status(t, false, "layout switch stopped: still %s", layout_strategy_name(from));
+        else
+            tui_error(t, NULL, &err);
         return;
+    }
+    tui_fit_close(t);
+    t->tgt.cfg.layout = s;
+    score_detail_free(&t->det);
+    tui_arena_free(&t->arena);
+    t->det = w.det;
+    t->arena = w.arena;
     if (t->sel_buf >= t->arena.n)
         t->sel_buf = 0;
     char now[32], before[32];
@@ -86,7 +96,7 @@ void tui_set_layout(tui_t *t, layout_strategy_t s)
 
 void tui_close_routine(tui_t *t)
 {
-    close_fit(t);
+    tui_fit_close(t);
     tui_arena_free(&t->arena);
     score_detail_free(&t->det);
     free(t->cand);
@@ -134,8 +144,8 @@ bool tui_binds_set(tui_t *t, const char *routine, const char *binds)
 }
 
 /* Routine name with its bindings and the session's profile, as the CLI
- * would open it; an error is shown and false returned. */
-static bool open_target(tui_t *t, const char *name, target_t *nt)
+ * would open it (on a worker too: it reads the session, changes none of it). */
+static int open_target(const tui_t *t, const char *name, target_t *nt, rs_error_t *err)
 {
     /* as many bindings as the text holds: a plan re-opened brings all of its own */
     char copy[sizeof t->binds];
@@ -147,41 +157,100 @@ static bool open_target(tui_t *t, const char *name, target_t *nt)
     c.inlines = NULL;
     c.n_inlines = 0;
     c.profile = t->profile >= 0 ? t->profiles[t->profile].name : ""; /* "": none, not the config's */
-    rs_error_t err;
     /* the session's store answers routine names */
     memset(nt, 0, sizeof *nt);
-    if (target_open(&c, name, nt, &err)) {
-        tui_error(t, NULL, &err);
-        return false;
-    }
-    return true;
+    return target_open(&c, name, nt, err);
 }
 
 bool tui_check_binds(tui_t *t, const char *name)
 {
     target_t nt;
-    if (!open_target(t, name, &nt))
+    rs_error_t err;
+    if (open_target(t, name, &nt, &err)) {
+        tui_error(t, NULL, &err);
         return false;
+    }
     target_free(&nt);
     return true;
 }
 
+/* A routine opened on a worker: read, lowered, scored, its candidates
+ * listed; the routine open until then stays on screen. */
+typedef struct open_work {
+    const tui_t *t;
+    const char *name;
+    target_t tgt;
+    score_detail_t det;
+    arena_view_t arena;
+    flip_candidate_t *cand;
+    int32_t n_cand;
+    rs_error_t cand_err;
+    int cand_rc;
+} open_work_t;
+
+static int open_work(tui_job_t *job, void *ud, rs_error_t *err)
+{
+    open_work_t *w = ud;
+    tui_job_doing(job, "reading and lowering");
+    int rc = open_target(w->t, w->name, &w->tgt, err);
+    if (!rc && w->tgt.store) { /* target opened its own handle: the session's is the one kept */
+        store_close(w->tgt.store);
+        w->tgt.store = NULL;
+    }
+    if (!rc && tui_job_stopped(job))
+        rc = error_set(err, RS_ECANCELED, NULL, 0, 0, "stopped");
+    if (!rc) {
+        tui_job_doing(job, "laying out its %d nodes", (int)w->tgt.routine->n_nodes);
+        rc = tui_score_work(&w->tgt, w->tgt.prefs, &w->det, &w->arena, err);
+    }
+    if (!rc && tui_job_stopped(job))
+        rc = error_set(err, RS_ECANCELED, NULL, 0, 0, "stopped");
+    if (!rc) { /* no candidates is no reason not to open it: said after */
+        tui_job_doing(job, "listing flip candidates");
+        w->cand_rc = flip_candidates(w->tgt.lowering, &w->det.place, &w->det.live, &w->cand, &w->n_cand, &w->cand_err);
+    }
+    return rc;
+}
+
+static void open_work_free(open_work_t *w)
+{
+    score_detail_free(&w->det);
+    tui_arena_free(&w->arena);
+    free(w->cand);
+    w->tgt.store = NULL;
+    target_free(&w->tgt);
+}
+
 bool tui_open_routine(tui_t *t, const char *name)
 {
-    target_t nt;
-    if (!open_target(t, name, &nt))
+    char copy[sizeof t->open_name]; /* name may be t->open_name, which closing clears */
+    snprintf(copy, sizeof copy, "%s", name);
+    name = copy;
+    open_work_t w = { .t = t, .name = name };
+    char what[sizeof t->open_name + 16];
+    snprintf(what, sizeof what, "opening %s", name);
+    rs_error_t err;
+    int rc = tui_wait(t, what, open_work, &w, &err);
+    if (rc) {
+        open_work_free(&w);
+        if (rc == RS_ECANCELED)
+            tui_status(t, false, "opening %s stopped%s%s", name, t->open ? "; still open: " : "",
+                       t->open ? t->open_name : "");
+        else
+            tui_error(t, NULL, &err);
         return false;
+    }
     bool same = t->open && strcmp(t->open_name, name) == 0;
     tui_close_routine(t);
     if (!same) { /* a budget line is about one routine's bytes */
         t->budget = -1;
         t->budget_text[0] = 0;
     }
-    t->tgt = nt;
-    if (t->tgt.store) { /* target opened its own handle: keep the session's */
-        store_close(t->tgt.store);
-        t->tgt.store = NULL;
-    }
+    t->tgt = w.tgt;
+    t->det = w.det;
+    t->arena = w.arena;
+    t->cand = w.cand;
+    t->n_cand = w.n_cand;
     snprintf(t->open_name, sizeof t->open_name, "%s", name);
     snprintf(t->binds, sizeof t->binds, "%s", tui_binds_of(t, name));
     t->open = true;
@@ -192,11 +261,6 @@ bool tui_open_routine(tui_t *t, const char *name)
     t->origins = false;
     for (int32_t i = 0; i < t->tgt.routine->n_nodes && !t->origins; i++)
         t->origins = t->tgt.routine->nodes[i].origin->source != NULL;
-    if (!tui_score(t, t->tgt.prefs, &t->det, &t->arena))
-        return false;
-    rs_error_t err;
-    if (flip_candidates(t->tgt.lowering, &t->det.place, &t->det.live, &t->cand, &t->n_cand, &err))
-        tui_error(t, NULL, &err);
     /* select the biggest buffer at the peak: where a reader looks first */
     int64_t best = -1;
     for (int32_t i = 0; i < t->arena.n; i++) {
@@ -210,6 +274,8 @@ bool tui_open_routine(tui_t *t, const char *name)
     units_format_bytes(t->arena.fp.total, tot, sizeof tot);
     tui_status(t, false, "opened %s: arena %s, %d buffers, %d steps", name, tot, (int)t->arena.fp.buffers,
                (int)t->tgt.lowering->n_steps);
+    if (w.cand_rc)
+        tui_error(t, NULL, &w.cand_err);
     return true;
 }
 
@@ -238,41 +304,6 @@ bool tui_rename_routine(tui_t *t, const char *from, const char *path, const char
         if (strcmp(t->routines[i].name, to) == 0)
             t->sel_routine = i;
     return true;
-}
-
-bool tui_fit_may_go(tui_t *t, const char *change, char *what, size_t n)
-{
-    what[0] = 0;
-    if (!t->plan)
-        return true;
-    char q[256];
-    snprintf(q, sizeof q, "%s drops the fit to %s you did not save: go on? (S on Fit saves it)", change,
-             t->fit_budget_text);
-    if (!t->plan_saved && !tui_confirm(t, q))
-        return false;
-    if (t->plan_saved)
-        snprintf(what, n, "; dropped the saved fit");
-    else
-        snprintf(what, n, "; dropped the fit to %s (f fits again)", t->fit_budget_text);
-    return true;
-}
-
-/* Whether a and b are one plan: the same budget, cap and flips. */
-static bool same_plan(const fit_plan_t *a, const fit_plan_t *b)
-{
-    if (a->minimize != b->minimize || (!a->minimize && a->budget != b->budget) || a->cap != b->cap ||
-        a->n_flips != b->n_flips || a->final.total != b->final.total)
-        return false;
-    for (int32_t i = 0; i < a->n_flips; i++)
-        if (a->flips[i].node != b->flips[i].node || a->flips[i].relief != b->flips[i].relief)
-            return false;
-    return true;
-}
-
-void tui_plan_saved(tui_t *t, const fit_plan_t *p)
-{
-    if (t->plan && (t->plan == p || same_plan(t->plan, p)))
-        t->plan_saved = true;
 }
 
 bool tui_choose_profile(tui_t *t, int profile)
@@ -318,190 +349,6 @@ void tui_recall_profile(tui_t *t)
         if (strcmp(t->profiles[i].name, name) == 0)
             t->profile = i;
     free(name);
-}
-
-/* ---- fit with a progress bar -------------------------------------------------------- */
-
-int64_t tui_now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
-typedef struct fit_work {
-    fit_options_t opt;
-    const fit_context_t *ctx;
-    fit_plan_t *plan;
-    int64_t elapsed_us;
-    tui_job_t *job;
-} fit_work_t;
-
-static int fit_progress(void *job, int32_t done, int32_t total)
-{
-    /* round one scores each kept candidate, round two tries each: half and half */
-    tui_job_doing(job, "%s", done <= total / 2 ? "round one (each candidate alone)" : "round two");
-    return tui_job_progress(job, done, total);
-}
-
-static int fit_work(tui_job_t *job, void *ud, rs_error_t *err)
-{
-    fit_work_t *w = ud;
-    w->opt.progress = fit_progress;
-    w->opt.progress_ud = job;
-    int64_t t0 = tui_now_us();
-    int rc = fit_run(&w->opt, w->ctx, NULL, &w->plan, err);
-    w->elapsed_us = tui_now_us() - t0;
-    return rc;
-}
-
-void tui_budget_offer(const tui_t *t, char *buf, size_t n)
-{
-    const char *configured = config_text(t->cmdline->config, CONFIG_MEMORY_BUDGET);
-    snprintf(buf, n, "%s", t->plan || t->budget >= 0 ? t->budget_text
-                           : t->last_budget[0]   ? t->last_budget
-                           : configured          ? configured
-                                                 : "");
-}
-
-/* Makes plan (fitted on ctx under budget) the Fit screen's, both owned
- * from now on; the fit before it goes.  what names it in the status line. */
-static void install_fit(tui_t *t, fit_context_t *ctx, fit_plan_t *plan, int64_t elapsed_us, const char *budget,
-                        const char *what)
-{
-    close_fit(t);
-    t->ctx = ctx;
-    t->plan = plan;
-    t->plan_elapsed_us = elapsed_us;
-    t->plan_saved = false;
-    t->event = 0;
-    t->fit_sel = 0;
-    t->fit_top = 0;
-    t->ev_accepted = -1;
-    t->budget = t->plan->minimize ? -1 : t->plan->budget;
-    snprintf(t->budget_text, sizeof t->budget_text, "%s", budget);
-    snprintf(t->fit_budget_text, sizeof t->fit_budget_text, "%s", budget);
-    snprintf(t->last_budget, sizeof t->last_budget, "%s", budget);
-    if (!t->plan->within_budget && t->plan->dropped > 0)
-        tui_status(t, true, "%s: budget missed; the cap kept %d of %d candidates: C sets it",
-                   what, (int)t->plan->considered, (int)(t->plan->considered + t->plan->dropped));
-    else
-        tui_status(t, false, "%s: %d flip%s, %d events: Enter why, n/p step, a accept, e end", what,
-                   (int)t->plan->n_flips, t->plan->n_flips == 1 ? "" : "s", (int)t->plan->n_events);
-}
-
-bool tui_show_plan(tui_t *t, const fit_plan_t *plan, int64_t elapsed_us, const char *budget, const char *what)
-{
-    rs_error_t err;
-    fit_context_t *ctx = NULL;
-    fit_plan_t *copy = NULL;
-    if (target_context(&t->tgt, &ctx, &err) || fit_plan_copy(plan, &copy, &err)) {
-        fit_context_free(ctx);
-        tui_error(t, NULL, &err);
-        return false;
-    }
-    install_fit(t, ctx, copy, elapsed_us, budget, what);
-    return true;
-}
-
-bool tui_run_fit(tui_t *t, const char *budget)
-{
-    if (!t->open) {
-        tui_status(t, true, "open a routine first (Session screen, Enter)");
-        return false;
-    }
-    fit_work_t w = { 0 };
-    rs_error_t err;
-    if (units_parse_budget(budget, "budget", &w.opt.budget, &err)) {
-        tui_error(t, NULL, &err);
-        return false;
-    }
-    /* the fit on screen stays until this one succeeds: a cancel keeps it */
-    fit_context_t *ctx = NULL;
-    if (target_context(&t->tgt, &ctx, &err)) {
-        tui_error(t, NULL, &err);
-        return false;
-    }
-    w.opt.max_candidates = t->fit_cap >= 0 ? t->fit_cap : t->cap;
-    t->fit_cap = -1;
-    w.opt.device_bytes = t->tgt.has_profile ? t->tgt.profile.memory_bytes : -1;
-    w.ctx = ctx;
-    char what[sizeof t->open_name + 80];
-    snprintf(what, sizeof what, "fit %s on %s", budget, t->open_name);
-    int rc = tui_wait(t, what, fit_work, &w, &err);
-    if (!rc) {
-        snprintf(what, sizeof what, "fit %s", budget);
-        install_fit(t, ctx, w.plan, w.elapsed_us, budget, what);
-        return true;
-    }
-    fit_context_free(ctx);
-    if (rc == RS_ECANCELED)
-        tui_status(t, false, t->plan ? "fit cancelled; the fit before it stays" : "fit cancelled");
-    else
-        tui_error(t, NULL, &err);
-    return false;
-}
-
-bool tui_set_cap(tui_t *t)
-{
-    char buf[32] = "";
-    if (t->cap == INT32_MAX)
-        snprintf(buf, sizeof buf, "all");
-    else if (t->cap >= 0)
-        snprintf(buf, sizeof buf, "%d", (int)t->cap);
-    if (!tui_prompt(t, "candidate cap of the fits that follow (a number, all, empty: 32, minimize none): ", buf,
-                    sizeof buf, false))
-        return false;
-    char *end = NULL;
-    long v = strtol(buf, &end, 10);
-    if (!buf[0])
-        t->cap = -1;
-    else if (strcmp(buf, "all") == 0)
-        t->cap = INT32_MAX;
-    else if (end != buf && !*end && v >= 0 && v <= INT32_MAX)
-        t->cap = (int32_t)v;
-    else {
-        tui_status(t, true, "candidate cap '%s': expected a number, all, or nothing", buf);
-        return false;
-    }
-    t->cmp_stale = t->n_budgets > 0;
-    if (t->cap < 0)
-        tui_status(t, false, "candidate cap: the default (32 cheapest; minimize considers all)");
-    else if (t->cap == INT32_MAX)
-        tui_status(t, false, "candidate cap: none, every candidate is considered (f or b fits again)");
-    else
-        tui_status(t, false, "candidate cap: the %d cheapest (f or b fits again)", (int)t->cap);
-    return true;
-}
-
-bool tui_save_plan(tui_t *t, fit_plan_t *p, int64_t elapsed_us, const char *budget, const best_plan_t *gap,
-                   const char *prompt, const char *what)
-{
-    char label[128] = "";
-    if (!tui_prompt(t, prompt, label, sizeof label, false))
-        return false;
-    cmdline_t c = *t->cmdline;
-    c.label = label[0] ? label : NULL;
-    target_t tmp = t->tgt;
-    tmp.store = t->store;
-    rs_error_t err;
-    fit_plan_t *plans[1] = { p };
-    int64_t id;
-    const char *asked[1] = { budget };
-    save_extra_t x = { .budgets = asked };
-    if (save_plans(&c, &tmp, plans, &elapsed_us, 1, &x, &id, &err)) {
-        tui_error(t, NULL, &err);
-        return false;
-    }
-    t->plan_focus = id;
-    tui_plan_saved(t, p);
-    if (gap && gap->kind && save_gap(&tmp, p, id, gap, &err))
-        tui_status(t, true, "%s%ssaved as plan %lld, but not its gap: %s", what, what[0] ? " " : "", (long long)id,
-                   err.msg);
-    else
-        tui_status(t, false, "%s%ssaved as plan %lld%s", what, what[0] ? " " : "", (long long)id,
-                   gap && gap->kind ? " with its gap" : "");
-    return true;
 }
 
 /* ---- session data -------------------------------------------------------------------- */

@@ -23,7 +23,7 @@ struct tui_job {
     atomic_int stop, finished;
 };
 
-static int64_t now_us(void)
+int64_t tui_now_us(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -109,12 +109,12 @@ int tui_wait(tui_t *t, const char *what, tui_work_fn work, void *ud, rs_error_t 
     if (pthread_create(&tid, NULL, job_thread, &j) != 0) {
         job_thread(&j); /* no thread: the work runs here, without a bar */
     } else {
-        int64_t t0 = now_us();
+        int64_t t0 = tui_now_us();
         bool full = true, shown = false;
         int queued[32], nq = 0;
         timeout(50);
         while (!atomic_load(&j.finished)) {
-            int64_t el = now_us() - t0;
+            int64_t el = tui_now_us() - t0;
             if (el >= TUI_WAIT_BAR_US) {
                 if ((full || !shown) && t->redraw)
                     t->redraw(t); /* the screen under the bar, whole after a resize or ^L */

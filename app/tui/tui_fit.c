@@ -1,0 +1,262 @@
+/* tui_fit: the plan on the Fit screen: fit runs on the open routine with
+ * a progress bar, a plan shown there from elsewhere (a Compare row, a
+ * stored plan replayed), the best or improved plan beside it, the
+ * candidate cap, saving. */
+#include "tui/tui_fit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/units.h"
+#include "save.h"
+#include "tui/tui_arena.h"
+#include "tui/tui_wait.h"
+#include "tui/tui_widgets.h"
+
+void tui_best_free(tui_t *t)
+{
+    best_plan_free(&t->best);
+    tui_arena_free(&t->best_arena);
+    score_detail_free(&t->best_det);
+    t->show_best = false;
+}
+
+void tui_fit_close(tui_t *t)
+{
+    fit_plan_free(t->plan);
+    t->plan = NULL;
+    fit_context_free(t->ctx);
+    t->ctx = NULL;
+    tui_arena_free(&t->ev_arena);
+    score_detail_free(&t->ev_det);
+    t->ev_accepted = -1;
+    t->ev_held = false; /* a new fit (or routine) starts on "accepted so far" */
+    tui_best_free(t);
+}
+
+bool tui_fit_may_go(tui_t *t, const char *change, char *what, size_t n)
+{
+    what[0] = 0;
+    if (!t->plan)
+        return true;
+    char q[256];
+    snprintf(q, sizeof q, "%s drops the fit to %s you did not save: go on? (S on Fit saves it)", change,
+             t->fit_budget_text);
+    if (!t->plan_saved && !tui_confirm(t, q))
+        return false;
+    if (t->plan_saved)
+        snprintf(what, n, "; dropped the saved fit");
+    else
+        snprintf(what, n, "; dropped the fit to %s (f fits again)", t->fit_budget_text);
+    return true;
+}
+
+/* Whether a and b are one plan: the same budget, cap and flips. */
+static bool same_plan(const fit_plan_t *a, const fit_plan_t *b)
+{
+    if (a->minimize != b->minimize || (!a->minimize && a->budget != b->budget) || a->cap != b->cap ||
+        a->n_flips != b->n_flips || a->final.total != b->final.total)
+        return false;
+    for (int32_t i = 0; i < a->n_flips; i++)
+        if (a->flips[i].node != b->flips[i].node || a->flips[i].relief != b->flips[i].relief)
+            return false;
+    return true;
+}
+
+void tui_plan_saved(tui_t *t, const fit_plan_t *p)
+{
+    if (t->plan && (t->plan == p || same_plan(t->plan, p)))
+        t->plan_saved = true;
+}
+
+/* ---- fit with a progress bar -------------------------------------------------------- */
+
+typedef struct fit_work {
+    fit_options_t opt;
+    const fit_context_t *ctx;
+    fit_plan_t *plan;
+    int64_t elapsed_us;
+    tui_job_t *job;
+} fit_work_t;
+
+static int fit_progress(void *job, int32_t done, int32_t total)
+{
+    /* round one scores each kept candidate, round two tries each: half and half */
+    tui_job_doing(job, "%s", done <= total / 2 ? "round one (each candidate alone)" : "round two");
+    return tui_job_progress(job, done, total);
+}
+
+static int fit_work(tui_job_t *job, void *ud, rs_error_t *err)
+{
+    fit_work_t *w = ud;
+    w->opt.progress = fit_progress;
+    w->opt.progress_ud = job;
+    int64_t t0 = tui_now_us();
+    int rc = fit_run(&w->opt, w->ctx, NULL, &w->plan, err);
+    w->elapsed_us = tui_now_us() - t0;
+    return rc;
+}
+
+void tui_budget_offer(const tui_t *t, char *buf, size_t n)
+{
+    const char *configured = config_text(t->cmdline->config, CONFIG_MEMORY_BUDGET);
+    snprintf(buf, n, "%s", t->plan || t->budget >= 0 ? t->budget_text
+                           : t->last_budget[0]   ? t->last_budget
+                           : configured          ? configured
+                                                 : "");
+}
+
+/* Makes plan (fitted on ctx under budget) the Fit screen's, both owned
+ * from now on; the fit before it goes.  what names it in the status line. */
+static void install_fit(tui_t *t, fit_context_t *ctx, fit_plan_t *plan, int64_t elapsed_us, const char *budget,
+                        const char *what)
+{
+    tui_fit_close(t);
+    t->ctx = ctx;
+    t->plan = plan;
+    t->plan_elapsed_us = elapsed_us;
+    t->plan_saved = false;
+    t->event = 0;
+    t->fit_sel = 0;
+    t->fit_top = 0;
+    t->ev_accepted = -1;
+    t->budget = t->plan->minimize ? -1 : t->plan->budget;
+    snprintf(t->budget_text, sizeof t->budget_text, "%s", budget);
+    snprintf(t->fit_budget_text, sizeof t->fit_budget_text, "%s", budget);
+    snprintf(t->last_budget, sizeof t->last_budget, "%s", budget);
+    if (!t->plan->within_budget && t->plan->dropped > 0)
+        tui_status(t, true, "%s: budget missed; the cap kept %d of %d candidates: C sets it",
+                   what, (int)t->plan->considered, (int)(t->plan->considered + t->plan->dropped));
+    else
+        tui_status(t, false, "%s: %d flip%s, %d events: Enter why, n/p step, a accept, e end", what,
+                   (int)t->plan->n_flips, t->plan->n_flips == 1 ? "" : "s", (int)t->plan->n_events);
+}
+
+bool tui_adopt_plan(tui_t *t, fit_plan_t *plan, int64_t elapsed_us, const char *budget, const char *what)
+{
+    rs_error_t err;
+    fit_context_t *ctx = NULL;
+    if (target_context(&t->tgt, &ctx, &err)) {
+        fit_plan_free(plan);
+        tui_error(t, NULL, &err);
+        return false;
+    }
+    install_fit(t, ctx, plan, elapsed_us, budget, what);
+    return true;
+}
+
+bool tui_show_plan(tui_t *t, const fit_plan_t *plan, int64_t elapsed_us, const char *budget, const char *what)
+{
+    rs_error_t err;
+    fit_context_t *ctx = NULL;
+    fit_plan_t *copy = NULL;
+    if (target_context(&t->tgt, &ctx, &err) || fit_plan_copy(plan, &copy, &err)) {
+        fit_context_free(ctx);
+        tui_error(t, NULL, &err);
+        return false;
+    }
+    install_fit(t, ctx, copy, elapsed_us, budget, what);
+    return true;
+}
+
+bool tui_run_fit(tui_t *t, const char *budget)
+{
+    if (!t->open) {
+        tui_status(t, true, "open a routine first (Session screen, Enter)");
+        return false;
+    }
+    fit_work_t w = { 0 };
+    rs_error_t err;
+    if (units_parse_budget(budget, "budget", &w.opt.budget, &err)) {
+        tui_error(t, NULL, &err);
+        return false;
+    }
+    /* the fit on screen stays until this one succeeds: a cancel keeps it */
+    fit_context_t *ctx = NULL;
+    if (target_context(&t->tgt, &ctx, &err)) {
+        tui_error(t, NULL, &err);
+        return false;
+    }
+    w.opt.max_candidates = t->fit_cap >= 0 ? t->fit_cap : t->cap;
+    t->fit_cap = -1;
+    w.opt.device_bytes = t->tgt.has_profile ? t->tgt.profile.memory_bytes : -1;
+    w.ctx = ctx;
+    char what[sizeof t->open_name + 80];
+    snprintf(what, sizeof what, "fit %s on %s", budget, t->open_name);
+    int rc = tui_wait(t, what, fit_work, &w, &err);
+    if (!rc) {
+        snprintf(what, sizeof what, "fit %s", budget);
+        install_fit(t, ctx, w.plan, w.elapsed_us, budget, what);
+        return true;
+    }
+    fit_context_free(ctx);
+    if (rc == RS_ECANCELED)
+        tui_status(t, false, t->plan ? "fit cancelled; the fit before it stays" : "fit cancelled");
+    else
+        tui_error(t, NULL, &err);
+    return false;
+}
+
+bool tui_set_cap(tui_t *t)
+{
+    char buf[32] = "";
+    if (t->cap == INT32_MAX)
+        snprintf(buf, sizeof buf, "all");
+    else if (t->cap >= 0)
+        snprintf(buf, sizeof buf, "%d", (int)t->cap);
+    if (!tui_prompt(t, "candidate cap of the fits that follow (a number, all, empty: 32, minimize none): ", buf,
+                    sizeof buf, false))
+        return false;
+    char *end = NULL;
+    long v = strtol(buf, &end, 10);
+    if (!buf[0])
+        t->cap = -1;
+    else if (strcmp(buf, "all") == 0)
+        t->cap = INT32_MAX;
+    else if (end != buf && !*end && v >= 0 && v <= INT32_MAX)
+        t->cap = (int32_t)v;
+    else {
+        tui_status(t, true, "candidate cap '%s': expected a number, all, or nothing", buf);
+        return false;
+    }
+    t->cmp_stale = t->n_budgets > 0;
+    if (t->cap < 0)
+        tui_status(t, false, "candidate cap: the default (32 cheapest; minimize considers all)");
+    else if (t->cap == INT32_MAX)
+        tui_status(t, false, "candidate cap: none, every candidate is considered (f or b fits again)");
+    else
+        tui_status(t, false, "candidate cap: the %d cheapest (f or b fits again)", (int)t->cap);
+    return true;
+}
+
+bool tui_save_plan(tui_t *t, fit_plan_t *p, int64_t elapsed_us, const char *budget, const best_plan_t *gap,
+                   const char *prompt, const char *what)
+{
+    char label[128] = "";
+    if (!tui_prompt(t, prompt, label, sizeof label, false))
+        return false;
+    cmdline_t c = *t->cmdline;
+    c.label = label[0] ? label : NULL;
+    target_t tmp = t->tgt;
+    tmp.store = t->store;
+    rs_error_t err;
+    fit_plan_t *plans[1] = { p };
+    int64_t id;
+    const char *asked[1] = { budget };
+    save_extra_t x = { .budgets = asked };
+    if (save_plans(&c, &tmp, plans, &elapsed_us, 1, &x, &id, &err)) {
+        tui_error(t, NULL, &err);
+        return false;
+    }
+    t->plan_focus = id;
+    tui_plan_saved(t, p);
+    if (gap && gap->kind && save_gap(&tmp, p, id, gap, &err))
+        tui_status(t, true, "%s%ssaved as plan %lld, but not its gap: %s", what, what[0] ? " " : "", (long long)id,
+                   err.msg);
+    else
+        tui_status(t, false, "%s%ssaved as plan %lld%s", what, what[0] ? " " : "", (long long)id,
+                   gap && gap->kind ? " with its gap" : "");
+    return true;
+}
+

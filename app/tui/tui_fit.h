@@ -1,0 +1,56 @@
+/* tui_fit: the plan on the Fit screen: fit runs on the open routine with
+ * a progress bar, a plan shown there from elsewhere (a Compare row, a
+ * stored plan replayed), the best or improved plan beside it, the
+ * candidate cap, saving. */
+#ifndef RS_TUI_FIT_H
+#define RS_TUI_FIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "best.h"
+#include "plan/fit.h"
+#include "tui/tui_state.h"
+
+/* Before a change that drops the fit on the Fit screen (a profile,
+ * bindings, a layout): when it is not saved, asks first (false: the user
+ * keeps it).  what (n bytes) receives what to say after the change:
+ * "; dropped the fit to 60% (f fits again)" ("; dropped the saved fit"), "" with no fit. */
+bool tui_fit_may_go(tui_t *t, const char *change, char *what, size_t n);
+/* After p was saved: when it is the plan the Fit screen shows (a Compare
+ * row Enter opened, saved from Compare), that fit is saved too. */
+void tui_plan_saved(tui_t *t, const fit_plan_t *p);
+/* Drops the plan on the Fit screen with its context, event arena and the
+ * best plan beside it (Compare's rows stay: they are Compare's). */
+void tui_fit_close(tui_t *t);
+
+/* The budget a Fit prompt offers: the shown fit's (or the budget line's),
+ * else the last fit's on any routine ("60%" means the same share of every
+ * routine), else the config file's memory_budget (DESIGN §11), else none. */
+void tui_budget_offer(const tui_t *t, char *buf, size_t n);
+/* Runs fit for budget text on the open routine with a progress bar (^C
+ * cancels); replaces t->plan. */
+bool tui_run_fit(tui_t *t, const char *budget);
+/* Shows plan (owned from now on: a stored plan replayed), fitted on the
+ * open routine under budget, in the Fit screen as tui_run_fit would; what
+ * names it in the status line.  False (plan freed) on error. */
+bool tui_adopt_plan(tui_t *t, fit_plan_t *plan, int64_t elapsed_us, const char *budget, const char *what);
+/* Shows a copy of plan, fitted on the open routine under budget (Compare's
+ * rows), in the Fit screen as if tui_run_fit had just made it, without
+ * fitting again; what names it in the status line. */
+bool tui_show_plan(tui_t *t, const fit_plan_t *plan, int64_t elapsed_us, const char *budget, const char *what);
+/* Drops the best or improved plan shown beside t->plan, with its arena. */
+void tui_best_free(tui_t *t);
+/* Asks for the candidate cap of the fits that follow (t->cap, Compare's rows
+ * too, which it marks stale); false when cancelled or not a cap. */
+bool tui_set_cap(tui_t *t);
+/* Asks for a label (prompt) and stores p, fitted on the open routine in
+ * elapsed_us under budget (as typed: "60%"), as a plan, the one Plans
+ * selects next, with gap (the best or improved plan shown beside it; NULL
+ * or kind 0: none) as its gap; the status says "WHAT saved as plan N".
+ * False when cancelled or on error (the status says). */
+bool tui_save_plan(tui_t *t, fit_plan_t *p, int64_t elapsed_us, const char *budget, const best_plan_t *gap,
+                   const char *prompt, const char *what);
+
+#endif

@@ -206,6 +206,21 @@ int csvio_write_field(FILE *f, const char *s, size_t len)
     return csv_fwrite(f, s, len);
 }
 
+int csvio_write_cell(FILE *f, const char *s, bool raw)
+{
+    size_t n = strlen(s);
+    if (raw || !s[0] || !strchr("=+-@\t\r", s[0]))
+        return csvio_write_field(f, s, n);
+    char *q = malloc(n + 2); /* the ' inside the quotes a comma may need */
+    if (!q)
+        return -1;
+    q[0] = '\'';
+    memcpy(q + 1, s, n + 1);
+    int rc = csvio_write_field(f, q, n + 1);
+    free(q);
+    return rc;
+}
+
 int csvio_col_after(const csvio_row_t *row)
 {
     if (row->n == 0 || !row->one_line)

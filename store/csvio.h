@@ -3,6 +3,7 @@
 #ifndef RS_CSVIO_H
 #define RS_CSVIO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -32,6 +33,12 @@ int csvio_read_stream(FILE *f, const char *path, csvio_row_fn fn, void *ud, rs_e
 
 /* Writes one field, quoted only when it holds a comma, quote, CR or LF. */
 int csvio_write_field(FILE *f, const char *s, size_t len);
+
+/* Writes one text cell (a label, a name, an id, a sentence) as
+ * csvio_write_field does; one that begins with = + - @ TAB or CR gets a
+ * leading ' so a spreadsheet shows it instead of running it as a formula
+ * (OWASP's CSV injection advice), unless raw. */
+int csvio_write_cell(FILE *f, const char *s, bool raw);
 
 /* The column just past the row's last field (on a one-line row without
  * quoting: where a missing field was expected). */

@@ -50,7 +50,7 @@ static void test_example12(void **state)
     /* round trip through a solution file */
     char out[64];
     snprintf(out, sizeof out, "/tmp/rs_test_sol_%d.csv", (int)getpid());
-    assert_int_equal(minimalloc_write_solution(out, &p, off, &err), RS_OK);
+    assert_int_equal(minimalloc_write_solution(out, ":memory:", &p, off, NULL, false, &err), RS_OK);
     minimalloc_problem_t q;
     assert_int_equal(minimalloc_read(out, &q, &err), RS_OK);
     assert_int_equal(q.n, 5);

@@ -101,7 +101,7 @@ static const opt_entry_t OPTIONS[] = {
     { "--svg", NULL, OPT_STR, F(svg), 0, M(CMD_LAYOUT), "F.svg the arena as an SVG picture" },
     { "--layers", NULL, OPT_INT, F(layers), 0, M(CMD_GEN), "N     layers (blocks, levels) to generate" },
     { "--dtype", NULL, OPT_STR, F(dtype), 0, M(CMD_GEN), "T     element type of what gen writes" },
-    { "--raw", NULL, OPT_FLAG, F(raw), 0, M(CMD_EXPORT), "      text cells verbatim (no ' before = + - @)" },
+    { "--raw", NULL, OPT_FLAG, F(raw), 0, M(CMD_EXPORT) | M(CMD_LAYOUT), "      text cells verbatim (no ' before = + - @)" },
 };
 #undef F
 #define N_OPTIONS ((int)(sizeof OPTIONS / sizeof OPTIONS[0]))

@@ -8,7 +8,6 @@
 #include "cli/cli.h"
 #include "fail.h"
 #include "model/gen.h"
-#include "store.h"
 #include "wfile.h"
 
 int cmd_gen(const cmdline_t *c)
@@ -36,7 +35,7 @@ int cli_write_text(const cmdline_t *c, const char *path, const char *text, size_
     error_clear(&err);
     if (path) {
         wfile_t w;
-        if (store_refuse_output(c->db, path, "the routine", &err) || wfile_open(&w, path, &err) ||
+        if (wfile_open(&w, path, c->db, "the routine", &err) ||
             wfile_close(&w, fwrite(text, 1, n, w.f) == n, &err))
             return fail_print(&err);
     } else if (fwrite(text, 1, n, stdout) != n) {

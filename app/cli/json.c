@@ -43,7 +43,7 @@ static void prefix(json_t *j, const char *key)
     }
 }
 
-static void open(json_t *j, const char *key, char c)
+static void nest(json_t *j, const char *key, char c)
 {
     prefix(j, key);
     fputc(c, j->f);
@@ -52,14 +52,14 @@ static void open(json_t *j, const char *key, char c)
     j->first[j->depth] = true;
 }
 
-void json_obj_begin(json_t *j, const char *key) { open(j, key, '{'); }
+void json_obj_begin(json_t *j, const char *key) { nest(j, key, '{'); }
 
 void json_null(json_t *j, const char *key)
 {
     prefix(j, key);
     fputs("null", j->f);
 }
-void json_arr_begin(json_t *j, const char *key) { open(j, key, '['); }
+void json_arr_begin(json_t *j, const char *key) { nest(j, key, '['); }
 
 void json_obj_end(json_t *j)
 {

@@ -36,6 +36,9 @@ class Tui:
         self.name = name
         e = {"LANG": "C.UTF-8", "LC_ALL": "", "TERM": "xterm-256color", "XDG_DATA_HOME": TMP,
              "XDG_CONFIG_HOME": TMP}  # no config file unless a test writes one
+        for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):  # a tmux server may not carry them
+            if k in os.environ:
+                e[k] = os.environ[k]
         e.update(env or {})
         envs = " ".join(f"{k}='{v}'" for k, v in e.items())
         argv = " ".join(args if args is not None else ["--db", db])
@@ -675,6 +678,36 @@ def pictures_and_exports_keep_off_the_store():
           open(db + "-wal", "rb").read(4) in (b"\x37\x7f\x06\x82", b"\x37\x7f\x06\x83"), "the -wal was written")
     p = subprocess.run([BIN, "plans", "--json", "--db", db], capture_output=True, text=True)
     check(p.returncode == 0 and len(json.loads(p.stdout)) == 1, p.stdout + p.stderr)
+
+
+@test
+def reload_with_two_versions_exits_clean():
+    """Issue 24 item 3: listing only the latest version of a routine freed
+    the older rows but for their kind; under the sanitizer build that leak
+    made the TUI exit 1.  Two versions of one routine, a reload (startup,
+    then an import), quit: exit 0 and the latest version listed."""
+    db = os.path.join(TMP, "versions.db")
+    v1, v2 = os.path.join(TMP, "twice.routine"), os.path.join(TMP, "twice2.routine")
+    with open(v1, "w") as f:
+        f.write("routine twice\ninput x [4]\ny = neg(x) [4] @output\n")
+    with open(v2, "w") as f:
+        f.write("routine twice\ninput x [8]\ny = neg(x) [8] @output\n")
+    for path in (v1, v2):
+        subprocess.run([BIN, "import", path, "--db", db], check=True, capture_output=True)
+    t = Tui("versions", db=db, env={"ASAN_OPTIONS": "detect_leaks=1:abort_on_error=1:exitcode=23"})
+    try:
+        s = t.wait("Routines (1)")
+        rows = re.findall(r"^ +twice +\d+ +\d+ +(\S+ \S+)", s, re.M)
+        check(rows == ["64 B"], s)  # the latest version only: x and y of [8] f32
+        t.keys("i")  # an import reloads the lists
+        t.type(os.path.join(SAMPLES, "pair_peak.routine"))
+        t.keys("Enter")
+        t.wait("Routines (2)")
+        t.keys("q")
+        status, stty = t.exit_status()
+        check(status == "0" and cooked(stty), f"exit {status} (a leak under the sanitizer build?)")
+    finally:
+        t.close()
 
 
 @test

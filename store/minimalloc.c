@@ -20,14 +20,8 @@ typedef struct mm_reader {
 
 static bool field_is(const csvio_row_t *row, int k, const char *name)
 {
-    const char *s = row->field[k];
-    size_t n = row->len[k];
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
-        n--;
-    while (n && *s == ' ') {
-        s++;
-        n--;
-    }
+    size_t n;
+    const char *s = csvio_field_trim(row, k, &n);
     return n == strlen(name) && strncasecmp(s, name, n) == 0;
 }
 

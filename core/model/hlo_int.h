@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/lex.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/strmap.h"
@@ -92,7 +93,7 @@ static inline loc_t hlo_here(const hp_t *p) { return (loc_t){ p->pos, p->line_st
 
 static inline void hlo_advance(hp_t *p)
 {
-    if (p->s[p->pos] == '\n') {
+    if (lex_line_ends(p->s, p->len, p->pos)) {
         p->line++;
         p->line_start = p->pos + 1;
     }

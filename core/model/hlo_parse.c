@@ -236,27 +236,62 @@ static int add_refs(hp_t *p, ins_t *in, slice_t v)
     return RS_OK;
 }
 
-/* The first decimal number after `key` inside v, or -1. */
-static int64_t find_number_after(const hp_t *p, slice_t v, const char *key)
+typedef enum { NUM_ABSENT, NUM_OK, NUM_NEGATIVE, NUM_TOO_BIG } num_t;
+
+/* The first decimal number after `key` inside v (before a '}'): NUM_OK
+ * with *x, NUM_NEGATIVE when a '-' stands before it, NUM_TOO_BIG past 63
+ * bits, NUM_ABSENT when there is none; *at is where it stands. */
+static num_t find_number_after(const hp_t *p, slice_t v, const char *key, int64_t *x, size_t *at)
 {
-    size_t kl = strlen(key);
-    for (size_t i = v.off; i + kl <= v.off + v.len; i++) {
+    size_t kl = strlen(key), end = v.off + v.len;
+    *x = -1;
+    *at = v.off;
+    for (size_t i = v.off; i + kl <= end; i++) {
         if (memcmp(p->s + i, key, kl) != 0)
             continue;
         size_t j = i + kl;
-        while (j < v.off + v.len && (p->s[j] < '0' || p->s[j] > '9') && p->s[j] != '}')
+        while (j < end && (p->s[j] < '0' || p->s[j] > '9') && p->s[j] != '}')
             j++;
-        int64_t x = 0;
-        bool any = false;
-        while (j < v.off + v.len && p->s[j] >= '0' && p->s[j] <= '9') {
-            if (!checked_mul(x, 10, &x) || !checked_add(x, p->s[j] - '0', &x))
-                return -1;
-            any = true;
-            j++;
-        }
-        return any ? x : -1;
+        if (j >= end || p->s[j] < '0' || p->s[j] > '9')
+            return NUM_ABSENT;
+        bool neg = j > i + kl && p->s[j - 1] == '-';
+        *at = neg ? j - 1 : j;
+        int64_t n = 0;
+        for (; j < end && p->s[j] >= '0' && p->s[j] <= '9'; j++)
+            if (!checked_mul(n, 10, &n) || !checked_add(n, p->s[j] - '0', &n))
+                return NUM_TOO_BIG;
+        if (neg)
+            return NUM_NEGATIVE;
+        *x = n;
+        return NUM_OK;
     }
-    return -1;
+    return NUM_ABSENT;
+}
+
+/* Where byte pos stands, counted on from a location before it. */
+static loc_t loc_at(const hp_t *p, loc_t from, size_t pos)
+{
+    for (size_t i = from.pos; i < pos && i < p->len; i++)
+        if (lex_line_ends(p->s, p->len, i)) {
+            from.line++;
+            from.line_start = i + 1;
+        }
+    from.pos = pos;
+    return from;
+}
+
+/* An attribute's number (what names it) read with find_number_after:
+ * RS_OK with *x (-1 when absent), or an error where a negative or
+ * too-large one stands. */
+static int attribute_number(hp_t *p, slice_t v, const char *key, loc_t kat, const char *what, int64_t *x)
+{
+    size_t at;
+    num_t k = find_number_after(p, v, key, x, &at);
+    if (k == NUM_NEGATIVE)
+        return hlo_fail_at(p, loc_at(p, kat, at), "%s cannot be negative", what);
+    if (k == NUM_TOO_BIG)
+        return hlo_fail_at(p, loc_at(p, kat, at), "%s out of range (more than 63 bits)", what);
+    return RS_OK;
 }
 
 /* metadata={op_type="..." op_name="..." source_file="..." source_line=N}. */
@@ -293,8 +328,10 @@ static void parse_metadata(const hp_t *p, ins_t *in, slice_t v)
             in->op_name = val;
         else if (hlo_slice_is(p, key, "source_file"))
             in->source_file = val;
-        else if (hlo_slice_is(p, key, "source_line"))
-            in->source_line = find_number_after(p, (slice_t){ val.off, val.len }, "");
+        else if (hlo_slice_is(p, key, "source_line")) {
+            size_t at; /* where a model's source is shown, not read: a bad number is unknown */
+            (void)find_number_after(p, (slice_t){ val.off, val.len }, "", &in->source_line, &at);
+        }
     }
 }
 
@@ -309,11 +346,14 @@ static int attribute(hp_t *p, ins_t *in, slice_t key, loc_t kat, int64_t *lhs_co
     if (hlo_slice_is(p, key, "metadata")) {
         parse_metadata(p, in, v);
     } else if (hlo_slice_is(p, key, "index") && in->cls == OPC_GTE) {
-        in->index = find_number_after(p, v, "");
+        if ((rc = attribute_number(p, v, "", kat, "a get-tuple-element index", &in->index)))
+            return rc;
         if (in->index < 0)
             return hlo_fail_at(p, kat, "index= needs a number");
     } else if (hlo_slice_is(p, key, "backend_config") && in->cls == OPC_WHILE) {
-        int64_t n = find_number_after(p, v, "known_trip_count");
+        int64_t n;
+        if ((rc = attribute_number(p, v, "known_trip_count", kat, "known_trip_count", &n)))
+            return rc;
         in->trip = n >= 0 ? n : 1;
     } else if (hlo_slice_is(p, key, "lhs_contracting_dims") && in->cls == OPC_DOT) {
         for (size_t i = v.off; i < v.off + v.len;) {

@@ -146,6 +146,24 @@ static int push(const char ***list, int *n, const char *v)
     return 0;
 }
 
+/* The largest value an integer option takes: what fits the 32 bits its
+ * reader has (so 4294967296 is refused as the configuration file refuses
+ * it, never clamped), else 64 bits. */
+static int64_t int_max(const opt_entry_t *o)
+{
+    size_t narrow[] = { offsetof(cmdline_t, max_depth), offsetof(cmdline_t, layers),
+                        offsetof(cmdline_t, max_candidates) };
+    for (size_t k = 0; k < sizeof narrow / sizeof narrow[0]; k++)
+        if (o->offset == narrow[k])
+            return INT32_MAX;
+    return INT64_MAX;
+}
+
+/* --time-limit's one rule: from a millisecond to a million seconds (0,
+ * 0.0, 1e-320 and nan alike are refused). */
+#define SECONDS_MIN 1e-3
+#define SECONDS_MAX 1e6
+
 static int set_option(const opt_entry_t *o, cmdline_t *c, const char *val, rs_error_t *err)
 {
     char *base = (char *)c;
@@ -161,12 +179,13 @@ static int set_option(const opt_entry_t *o, cmdline_t *c, const char *val, rs_er
             return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
         return RS_OK;
     case OPT_INT:
-        return units_parse_int(val, o->name, 0, INT64_MAX, (int64_t *)(base + o->offset), err);
+        return units_parse_int(val, o->name, 0, int_max(o), (int64_t *)(base + o->offset), err);
     case OPT_SECONDS: {
         char *end;
         double v = strtod(val, &end);
-        if (*end || end == val || !(v > 0) || v > 1e6)
-            return error_set(err, RS_EINPUT, o->name, 0, 0, "expected seconds (e.g. 2.5), found '%s'", val);
+        if (*end || end == val || !(v >= SECONDS_MIN && v <= SECONDS_MAX))
+            return error_set(err, RS_EINPUT, o->name, 0, 0, "expected seconds from 0.001 to 1000000 (e.g. 2.5), "
+                             "found '%.40s'", val);
         *(double *)(base + o->offset) = v;
         return RS_OK;
     }

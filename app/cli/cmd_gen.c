@@ -19,7 +19,7 @@ int cmd_gen(const cmdline_t *c)
         error_set(&err, RS_EINPUT, NULL, 0, 0, "unknown kind '%s' (transformer, resnet, unet, chain, mlp)", c->pos[0]);
         return fail_print(&err);
     }
-    gen_options_t o = { .kind = (gen_kind_t)kind, .layers = c->layers > INT32_MAX ? INT32_MAX : (int32_t)c->layers,
+    gen_options_t o = { .kind = (gen_kind_t)kind, .layers = (int32_t)c->layers, /* at most INT32_MAX: cli_parse */
                         .dtype = c->dtype, .binds = c->binds, .n_binds = c->n_binds };
     char *text;
     if (gen_routine(&o, &text, &err))

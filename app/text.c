@@ -4,29 +4,15 @@
 #include <string.h>
 
 #include "model/units.h"
+#include "util/utf8.h"
 
-/* The length of the valid UTF-8 sequence at s, or 0: RFC 3629's, so no
- * overlong forms, no surrogates (which XML cannot hold either) and nothing
- * above U+10FFFF. */
-static size_t utf8_len(const unsigned char *s)
-{
-    if (s[0] < 0x80)
-        return 1;
-    size_t n = s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 && s[0] < 0xE0 ? 2 : 0;
-    for (size_t i = 1; i < n; i++)
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0) || (s[0] == 0xF0 && s[1] < 0x90) ||
-        (s[0] == 0xF4 && s[1] >= 0x90))
-        return 0;
-    return n;
-}
-
-/* Escapes the character at p into out (at most 5 bytes, no NUL); returns
- * how many bytes of p it took and sets *w to how many it wrote. */
+/* Escapes the character at p into out (at most 6 bytes, no NUL); returns
+ * how many bytes of p it took and sets *w to how many it wrote.  A C0
+ * control or a byte that is not UTF-8 is \xNN, a C1 control \u0080 to
+ * \u009f (a terminal takes U+009B for CSI as it takes \x1b[). */
 static size_t escape_one(const unsigned char *p, char *out, size_t *w)
 {
-    size_t len = utf8_len(p);
+    size_t len = utf8_seq_len((const char *)p, 4); /* p is NUL-terminated: the scan stops at the NUL */
     if (*p == '\n' || *p == '\t' || *p == '\r') {
         out[0] = '\\';
         out[1] = *p == '\n' ? 'n' : *p == '\t' ? 't' : 'r';
@@ -39,6 +25,13 @@ static size_t escape_one(const unsigned char *p, char *out, size_t *w)
         memcpy(out, tmp, 4);
         *w = 4;
         return 1;
+    }
+    if (utf8_is_c1((const char *)p, len)) {
+        char tmp[8];
+        snprintf(tmp, sizeof tmp, "\\u%04x", (unsigned)p[1]);
+        memcpy(out, tmp, 6);
+        *w = 6;
+        return len;
     }
     memcpy(out, p, len);
     *w = len;

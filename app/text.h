@@ -1,5 +1,5 @@
-/* text: making names safe to print: control characters and invalid UTF-8
- * are shown escaped (\n, \x01), so a hostile name cannot break a table or
+/* text: making names safe to print: control characters (C0 and C1) and
+ * invalid UTF-8 are shown escaped (\n, \x01, \u009b, \xff), so a hostile name cannot break a table or
  * a terminal; and recompute said in the units people use. */
 #ifndef RS_TEXT_H
 #define RS_TEXT_H

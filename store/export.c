@@ -29,38 +29,10 @@ const char *export_what_name(int i) { return i >= 0 && i < N_WHAT ? WHAT_NAMES[i
  * (the tool writes one at a time). */
 static bool raw_text;
 
-/* Whether a spreadsheet would run text cell s as a formula. */
-static bool formula_like(const char *s) { return !raw_text && s[0] && strchr("=+-@\t\r", s[0]); }
-
-/* A copy of s as a cell: a leading ' when it looks like a formula (see
- * field); NULL when out of memory. */
-static char *cell_dup(const char *s)
-{
-    size_t n = strlen(s);
-    char *c = malloc(n + 2);
-    if (c)
-        snprintf(c, n + 2, "%s%s", formula_like(s) ? "'" : "", s);
-    return c;
-}
-
-/* A text cell; one a spreadsheet would run as a formula gets a leading '
- * unless raw_text. */
+/* A text cell (see csvio_write_cell) and its separator. */
 static int field(FILE *f, const char *s, bool last)
 {
-    int bad = 0;
-    if (formula_like(s)) {
-        size_t n = strlen(s);
-        char *q = malloc(n + 2);
-        if (!q)
-            return 1;
-        q[0] = '\'';
-        memcpy(q + 1, s, n + 1);
-        bad = csvio_write_field(f, q, n + 1) != 0;
-        free(q);
-    } else {
-        bad = csvio_write_field(f, s, strlen(s)) != 0;
-    }
-    return bad | (fputc(last ? '\n' : ',', f) == EOF);
+    return (csvio_write_cell(f, s, raw_text) != 0) | (fputc(last ? '\n' : ',', f) == EOF);
 }
 
 static int num(FILE *f, long long v, bool last) { return fprintf(f, last ? "%lld\n" : "%lld,", v) < 0; }
@@ -208,9 +180,8 @@ static int layout_problem(store_t *s, const stored_plan_t *p, minimalloc_problem
             continue;
         char src[1024];
         (*offsets)[mp->n] = d.offset[i];
-        /* the layout file is the MiniMalloc format with a source column: an
-         * HLO op_name is text from the model, defused like any cell */
-        if (!((*sources)[mp->n] = cell_dup(routine_node_origin(rb.routine, i, src, sizeof src))))
+        /* an HLO op_name is text from the model: the writer defuses it */
+        if (!((*sources)[mp->n] = strdup(routine_node_origin(rb.routine, i, src, sizeof src))))
             rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
         if (minimalloc_add(mp, rb.routine->nodes[i].name,
                            (arena_buf_t){ rb.lowering->bytes[i], d.live.start[i], d.live.end[i] }, false, 0))
@@ -250,9 +221,6 @@ int export_plans_raw(store_t *s, const stored_plan_t *plans, int n, export_what_
 static int export_any(store_t *s, const stored_plan_t *plans, int n, export_what_t what, const char *path,
                       rs_error_t *err)
 {
-    int guard = store_refuse_output(store_path(s), path, "the export", err);
-    if (guard)
-        return guard;
     if (what == EXPORT_LAYOUT) {
         if (n != 1)
             return error_set(err, RS_EINPUT, "--what", 0, 0, "layout exports one plan at a time (%d given)", n);
@@ -261,7 +229,8 @@ static int export_any(store_t *s, const stored_plan_t *plans, int n, export_what
         char **sources;
         int rc = layout_problem(s, &plans[0], &mp, &offsets, &sources, err);
         if (!rc)
-            rc = minimalloc_write_solution_sources(path, &mp, offsets, (const char *const *)sources, err);
+            rc = minimalloc_write_solution(path, store_path(s), &mp, offsets, (const char *const *)sources, raw_text,
+                                           err);
         free_sources(sources, mp.n);
         minimalloc_free(&mp);
         free(offsets);
@@ -281,7 +250,7 @@ static int export_any(store_t *s, const stored_plan_t *plans, int n, export_what
     }
     wfile_t w;
     if (!rc)
-        rc = wfile_open(&w, path, err);
+        rc = wfile_open(&w, path, store_path(s), "the export", err);
     if (!rc) {
         int bad = what == EXPORT_PLANS ? write_plans(w.f, plans, n)
                   : what == EXPORT_FLIPS ? write_flips(w.f, plans, routines, n)

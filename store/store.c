@@ -295,37 +295,6 @@ int store_default_path(char *buf, size_t n, bool create_dir, rs_error_t *err)
     return RS_OK;
 }
 
-int store_refuse_output(const char *db, const char *path, const char *what, rs_error_t *err)
-{
-    struct stat out;
-    char def[4096];
-    if (!path)
-        return RS_OK;
-    bool exists = stat(path, &out) == 0; /* a -wal or -shm not there yet is caught by its name */
-    if (!db) {
-        if (store_default_path(def, sizeof def, false, NULL))
-            return RS_OK; /* no default location: no store there to hit */
-        db = def;
-    }
-    static const char *const suffix[] = { "", "-wal", "-shm" };
-    size_t n = strlen(db) + 8;
-    char *name = malloc(n);
-    if (!name)
-        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-    int rc = RS_OK;
-    for (int i = 0; i < 3 && !rc; i++) {
-        struct stat st;
-        snprintf(name, n, "%s%s", db, suffix[i]);
-        bool same = exists ? stat(name, &st) == 0 && st.st_dev == out.st_dev && st.st_ino == out.st_ino
-                           : strcmp(name, path) == 0;
-        if (same)
-            rc = error_set(err, RS_EINPUT, path, 0, 0, "this is the session store%s (%s); writing %s there would destroy it",
-                           i ? (i == 1 ? "'s write-ahead log" : "'s shared memory") : "", name, what);
-    }
-    free(name);
-    return rc;
-}
-
 /* A rematscope store has the meta row app=rematscope; an empty database is
  * a new store; anything else is someone else's file. */
 static int check_identity(store_t *s, bool *fresh, rs_error_t *err)

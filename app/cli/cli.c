@@ -103,7 +103,7 @@ static const opt_entry_t OPTIONS[] = {
     { "--svg", NULL, OPT_STR, F(svg), 0, M(CMD_LAYOUT), "F.svg the arena as an SVG picture" },
     { "--layers", NULL, OPT_INT, F(layers), 0, M(CMD_GEN), "N     layers (blocks, levels) to generate" },
     { "--dtype", NULL, OPT_STR, F(dtype), 0, M(CMD_GEN), "T     element type of what gen writes" },
-    { "--raw", NULL, OPT_FLAG, F(raw), 0, M(CMD_EXPORT), "      text cells verbatim (no ' before = + - @)" },
+    { "--raw", NULL, OPT_FLAG, F(raw), 0, M(CMD_EXPORT) | M(CMD_LAYOUT), "      text cells verbatim (no ' before = + - @)" },
     { "--version", "-V", OPT_FLAG, F(version), 0, ANY, "      the version, then SQLite's, ncurses' and libcsv's" },
     { "--completion", NULL, OPT_STR, F(completion), 0, ANY, "SHELL the completion script for SHELL (bash)" },
     { "--names", NULL, OPT_STR, F(names), 0, ANY, "KIND  list themes, profiles, routines or plans" },
@@ -152,6 +152,24 @@ static int push(const char ***list, int *n, const char *v)
     return 0;
 }
 
+/* The largest value an integer option takes: what fits the 32 bits its
+ * reader has (so 4294967296 is refused as the configuration file refuses
+ * it, never clamped), else 64 bits. */
+static int64_t int_max(const opt_entry_t *o)
+{
+    size_t narrow[] = { offsetof(cmdline_t, max_depth), offsetof(cmdline_t, layers),
+                        offsetof(cmdline_t, max_candidates) };
+    for (size_t k = 0; k < sizeof narrow / sizeof narrow[0]; k++)
+        if (o->offset == narrow[k])
+            return INT32_MAX;
+    return INT64_MAX;
+}
+
+/* --time-limit's one rule: from a millisecond to a million seconds (0,
+ * 0.0, 1e-320 and nan alike are refused). */
+#define SECONDS_MIN 1e-3
+#define SECONDS_MAX 1e6
+
 static int set_option(const opt_entry_t *o, cmdline_t *c, const char *val, rs_error_t *err)
 {
     char *base = (char *)c;
@@ -167,12 +185,13 @@ static int set_option(const opt_entry_t *o, cmdline_t *c, const char *val, rs_er
             return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
         return RS_OK;
     case OPT_INT:
-        return units_parse_int(val, o->name, 0, INT64_MAX, (int64_t *)(base + o->offset), err);
+        return units_parse_int(val, o->name, 0, int_max(o), (int64_t *)(base + o->offset), err);
     case OPT_SECONDS: {
         char *end;
         double v = strtod(val, &end);
-        if (*end || end == val || !(v > 0) || v > 1e6)
-            return error_set(err, RS_EINPUT, o->name, 0, 0, "expected seconds (e.g. 2.5), found '%s'", val);
+        if (*end || end == val || !(v >= SECONDS_MIN && v <= SECONDS_MAX))
+            return error_set(err, RS_EINPUT, o->name, 0, 0, "expected seconds from 0.001 to 1000000 (e.g. 2.5), "
+                             "found '%.40s'", val);
         *(double *)(base + o->offset) = v;
         return RS_OK;
     }

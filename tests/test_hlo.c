@@ -508,6 +508,13 @@ static void errors_located(void **state)
     BAD("HloModule m\nENTRY %e {\n  %a = token[2] parameter(0)\n}\n", 3, 8, "a token has no dimensions");
     BAD("HloModule m\nENTRY %e {\n  %a = f32[2] parameter(0), sharding={devices=[2]0,1)\n}\n", 3, 53,
         "')' closes a '{'");
+    /* a contracting dimension that is negative or past 63 bits (it read as 1, or was cut) */
+    BAD("HloModule m\nENTRY %e {\n  %a = f32[4,3] parameter(0)\n  %b = f32[3,5] parameter(1)\n"
+        "  %d = f32[4,5] dot(%a, %b), lhs_contracting_dims={-1}, rhs_contracting_dims={0}\n}\n", 5, 52,
+        "lhs_contracting_dims: expected a dimension number");
+    BAD("HloModule m\nENTRY %e {\n  %a = f32[4,3] parameter(0)\n  %b = f32[3,5] parameter(1)\n"
+        "  %d = f32[4,5] dot(%a, %b), lhs_contracting_dims={99999999999999999999}, rhs_contracting_dims={0}\n}\n",
+        5, 52, "lhs_contracting_dims out of range");
     /* binary junk and NUL bytes */
     BAD("HloModule m\nENTRY %e {\n  \x01\x02\x03\n}\n", 3, 3, "found byte 0x01");
     BAD("HloModule m\nENTRY %e {\n  %a = f32[2] parameter(0)\x00\n}\n", 3, 27, "NUL byte");

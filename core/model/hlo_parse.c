@@ -252,15 +252,21 @@ static int attribute(hp_t *p, ins_t *in, slice_t key, loc_t kat, int64_t *lhs_co
         in->trip = n >= 0 ? n : 1;
     } else if (hlo_slice_is(p, key, "lhs_contracting_dims") && in->cls == OPC_DOT) {
         for (size_t i = v.off; i < v.off + v.len;) {
-            if (p->s[i] < '0' || p->s[i] > '9') {
+            char ch = p->s[i];
+            if (ch == '{' || ch == '}' || ch == ',' || ch == ' ') {
                 i++;
                 continue;
             }
+            if (ch < '0' || ch > '9')
+                return hlo_fail_at(p, loc_at(p, kat, i), "lhs_contracting_dims: expected a dimension number");
+            size_t at = i;
             int64_t d = 0;
-            while (i < v.off + v.len && p->s[i] >= '0' && p->s[i] <= '9' && d < 1000000)
-                d = d * 10 + (p->s[i++] - '0');
-            if (*n_contract < 64)
-                lhs_contract[(*n_contract)++] = d;
+            while (i < v.off + v.len && p->s[i] >= '0' && p->s[i] <= '9')
+                if (!checked_mul(d, 10, &d) || !checked_add(d, p->s[i++] - '0', &d))
+                    return hlo_fail_at(p, loc_at(p, kat, at), "lhs_contracting_dims out of range (more than 63 bits)");
+            if (*n_contract == 64)
+                return hlo_fail_at(p, loc_at(p, kat, at), "lhs_contracting_dims names more than 64 dimensions");
+            lhs_contract[(*n_contract)++] = d;
         }
     } else if (hlo_slice_is(p, key, "dim_labels")) {
         *dim_labels = v;

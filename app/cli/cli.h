@@ -34,7 +34,8 @@ typedef struct cli {
     bool json, events, save, audit, log_budget;
     bool exact, improve;     /* fit: DESIGN §12 */
     const char *budget, *budgets, *label, *strategy, *output, *what;
-    int64_t max_candidates;  /* -1: the default */
+    int64_t max_candidates;  /* -1: the default; INT32_MAX: all (FIT_CAP_ALL) */
+    const char *scoring;     /* fit, sweep: "full" (the check) or "incremental" (the default); NULL: the default */
     int64_t layers;          /* gen; -1: the kind's default */
     double time_limit;       /* layout --strategy tight, fit --exact/--improve; 0: none (fit: the default) */
     int64_t iterations;      /* layout --strategy tight; -1: the default */

@@ -113,6 +113,8 @@ void relayout_work_free(relayout_work_t *w)
     free(w->prof.v);
     free(w->sum.v);
     free(w->scratch.v);
+    for (int k = 0; k < 4; k++)
+        free(w->lx[k].v);
     free(w->wlo);
     free(w->whi);
     free(w->edges);
@@ -313,6 +315,14 @@ static int run_full(const relayout_t *r, relayout_work_t *w, const arena_buf_t *
 int relayout_run(const relayout_t *r, relayout_work_t *w, const arena_buf_t *bufs, const uint8_t *present,
                  int64_t *height, rs_error_t *err)
 {
+    /* a unit is a delta handed on or a placement visited, some 10-20 ns:
+     * the budget is about what the layout from scratch costs */
+    return relayout_run_budget(r, w, bufs, present, 16 * (int64_t)r->n_order + 4096, height, err);
+}
+
+int relayout_run_budget(const relayout_t *r, relayout_work_t *w, const arena_buf_t *bufs, const uint8_t *present,
+                        int64_t budget, int64_t *height, rs_error_t *err)
+{
     *height = 0;
     if (w->n != r->n)
         return error_set(err, RS_EINVAL, NULL, 0, 0, "relayout work for %d buffers handed %d", (int)w->n, (int)r->n);
@@ -322,9 +332,7 @@ int relayout_run(const relayout_t *r, relayout_work_t *w, const arena_buf_t *buf
     w->full = false;
     w->n_cn = w->n_deltas = w->n_placed = w->n_touched = w->n_moved = w->pool_n = 0;
     w->stats.scorings++;
-    /* a unit is a delta handed on or a placement visited, some 10-20 ns:
-     * the budget is about what the layout from scratch costs */
-    w->budget = 16 * (int64_t)r->n_order + 4096;
+    w->budget = budget;
     int rc = diff(r, w, bufs, present, err);
     if (rc)
         return rc;

@@ -60,6 +60,13 @@ void relayout_work_free(relayout_work_t *w);
 int relayout_run(const relayout_t *r, relayout_work_t *w, const arena_buf_t *bufs, const uint8_t *present,
                  int64_t *height, rs_error_t *err);
 
+/* relayout_run with budget units of work (a delta handed on, a placement
+ * visited: some 10-20 ns each) before it lays out from scratch instead;
+ * INT64_MAX: only when too much changed.  The same result either way
+ * (tests force both paths with it). */
+int relayout_run_budget(const relayout_t *r, relayout_work_t *w, const arena_buf_t *bufs, const uint8_t *present,
+                        int64_t budget, int64_t *height, rs_error_t *err);
+
 /* The offsets of w's last run: out[i] for every present i, -1 otherwise. */
 void relayout_offsets(const relayout_t *r, const relayout_work_t *w, int64_t *out);
 

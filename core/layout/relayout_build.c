@@ -33,6 +33,7 @@ void relayout_build_free(relayout_t *r)
     free(r->prof);
     free(r->bprof);
     free(r->fprof);
+    free(r->cprof);
     free(r->pool);
     free(r->off);
     free(r->full);
@@ -40,7 +41,8 @@ void relayout_build_free(relayout_t *r)
     free(r->full_rank);
     free(r->next_full);
     r->lo = r->hi = r->pos = r->order = r->full_order = r->full_rank = r->next_full = NULL;
-    r->prof = r->bprof = r->fprof = NULL;
+    r->prof = r->bprof = r->fprof = r->cprof = NULL;
+    r->full_leaves = r->full_cap = 0;
     r->pool = NULL;
     r->off = NULL;
     r->full = NULL;
@@ -156,76 +158,12 @@ int relayout_full_index(relayout_t *r)
     return 0;
 }
 
-int32_t relayout_full_before(const relayout_t *r, int64_t t)
-{
-    int32_t lo = 0, hi = r->n_full;
-    while (lo < hi) {
-        int32_t m = lo + (hi - lo) / 2;
-        if (2 * (int64_t)r->full_order[m] < t)
-            lo = m + 1;
-        else
-            hi = m;
-    }
-    return lo;
-}
-
-int relayout_full_profiles(relayout_t *r)
-{
-    rl_list_t b = { 0 }, c = { 0 };
-    int rc = 0;
-    for (int32_t id = 0; id < r->n; id++)
-        if (!r->full[id] && r->bprof[id].n) {
-            r->pool_live -= r->bprof[id].n;
-            r->bprof[id] = (rl_prof_t){ 0, 0 };
-        }
-    for (int32_t f = r->n_full + 1; f <= r->n; f++)
-        if (r->fprof[f].n) {
-            r->pool_live -= r->fprof[f].n;
-            r->fprof[f] = (rl_prof_t){ 0, 0 };
-        }
-    for (int32_t f = 0; f < r->n_full && !rc; f++) {
-        int32_t p = r->full_order[f], from = f ? r->full_order[f - 1] : 0, id = r->order[p];
-        b.n = 0;
-        for (int32_t k = from; k < p && !rc; k++) {
-            int32_t w = r->order[k];
-            rc = relayout_cover_add(&b, r->off[w], r->off[w] + r->size[w]);
-        }
-        const rl_list_t prev = { f ? r->pool + r->prof[r->order[from]].off : NULL, f ? r->prof[r->order[from]].n : 0, 0 };
-        const rl_list_t *two[2] = { &prev, &b };
-        if (!rc)
-            rc = relayout_cover_sum(two, 2, &c, NULL);
-        if (!rc)
-            rc = relayout_pool_put(r, &r->bprof[id], b.v, b.n);
-        if (!rc)
-            rc = relayout_pool_put(r, &r->prof[id], c.v, c.n);
-        /* the full buffers alone: the previous prefix and this one */
-        if (!rc) {
-            b.n = 0;
-            const rl_prof_t *fp = &r->fprof[f];
-            if (relayout_list_reserve(&b, (int64_t)fp->n + 4))
-                rc = -1;
-            else if (fp->n)
-                memcpy(b.v, r->pool + fp->off, (size_t)fp->n * sizeof *b.v);
-            b.n = fp->n;
-            if (!rc)
-                rc = relayout_cover_add(&b, r->off[id], r->off[id] + r->size[id]);
-            if (!rc)
-                rc = relayout_pool_put(r, &r->fprof[f + 1], b.v, b.n);
-        }
-    }
-    free(b.v);
-    free(c.v);
-    return rc ? -1 : 0;
-}
-
-/* Every buffer's profile: the full ones by their chain, the others from
- * the buffers meeting their span before them. */
-static int build_profiles(relayout_t *r)
+int relayout_build_profiles(relayout_t *r)
 {
     int32_t depth = relayout_index_depth(&r->ix);
     int32_t *path = malloc((size_t)(depth + 1) * sizeof *path);
     int32_t *nodes = malloc((size_t)(2 * depth + 2) * sizeof *nodes);
-    rl_list_t prof = { 0 }, sum = { 0 };
+    rl_list_t prof = { 0 }, sum = { 0 }, fl = { 0 }, ta = { 0 }, tb = { 0 };
     gather_t g = { r, &prof };
     int rc = path && nodes ? relayout_full_profiles(r) : -1;
     for (int32_t k = 0; k < r->n_order && !rc; k++) {
@@ -234,9 +172,9 @@ static int build_profiles(relayout_t *r)
             continue;
         prof.n = 0;
         rc = relayout_index_walk(r, r->start[id], r->end[id], 2 * (int64_t)k, false, path, nodes, gather_one, &g);
+        if (!rc)
+            rc = relayout_full_prefix(r, relayout_full_before(r, 2 * (int64_t)k), INT64_MIN, INT64_MAX, &fl, &ta, &tb);
         if (!rc) {
-            const rl_prof_t *fp = &r->fprof[relayout_full_before(r, 2 * (int64_t)k)];
-            const rl_list_t fl = { r->pool + fp->off, fp->n, 0 };
             const rl_list_t *two[2] = { &fl, &prof };
             rc = relayout_cover_sum(two, 2, &sum, NULL);
         }
@@ -247,6 +185,9 @@ static int build_profiles(relayout_t *r)
     free(nodes);
     free(prof.v);
     free(sum.v);
+    free(fl.v);
+    free(ta.v);
+    free(tb.v);
     return rc ? -1 : 0;
 }
 
@@ -260,14 +201,13 @@ int relayout_build(relayout_t *r, rs_error_t *err)
     r->order = malloc(nn * sizeof *r->order);
     r->prof = calloc(nn, sizeof *r->prof);
     r->bprof = calloc(nn, sizeof *r->bprof);
-    r->fprof = calloc(nn + 1, sizeof *r->fprof);
     r->off = malloc(nn * sizeof *r->off);
-    if (!r->lo || !r->hi || !r->pos || !r->order || !r->prof || !r->bprof || !r->fprof || !r->off || build_order(r))
+    if (!r->lo || !r->hi || !r->pos || !r->order || !r->prof || !r->bprof || !r->off || build_order(r))
         return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory laying out %d buffers", (int)r->n);
     int rc = build_offsets(r, err);
     if (rc)
         return rc;
-    if (relayout_full_index(r) || relayout_index_build(r) || build_profiles(r))
+    if (relayout_full_index(r) || relayout_index_build(r) || relayout_build_profiles(r))
         return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory laying out %d buffers", (int)r->n);
     r->n_top = 0;
     for (int32_t k = 0; k < r->n_order; k++) {

@@ -100,9 +100,10 @@ static bool enumerate(const relayout_t *r, relayout_work_t *w, int64_t a, int64_
      * changed in this run */
     int32_t nf = relayout_full_before(r, t);
     if (w->chain && !w->full_moved) {
-        const rl_prof_t *fp = &r->fprof[nf];
-        const rl_list_t fl = { r->pool + fp->off, fp->n, 0 };
-        const rl_list_t *two[2] = { &fl, &w->prof };
+        rl_list_t *fl = &w->lx[0];
+        if (relayout_full_prefix(r, nf, INT64_MIN, INT64_MAX, fl, &w->lx[2], &w->lx[3]))
+            return false;
+        const rl_list_t *two[2] = { fl, &w->prof };
         if (relayout_cover_sum(two, 2, &w->sum, NULL))
             return false;
         rl_list_t x = w->prof;
@@ -152,13 +153,26 @@ static int keep_profile(relayout_work_t *w, int32_t *off, int32_t *n)
     return 0;
 }
 
-/* Whether id's deltas leave the union of its profile as it was: every
- * placement taken off lies where at least two cover (and no two taken off
- * overlap), every one added where the union already is. */
-static bool union_kept(const relayout_t *r, const relayout_work_t *w, int32_t id)
+/* id's profile in the reference: kept, or (a full buffer's) made from its
+ * checkpoint into w->lx[1]; NULL when out of memory. */
+static const rl_seg_t *ref_profile(const relayout_t *r, relayout_work_t *w, int32_t id, int32_t *n)
 {
-    const rl_seg_t *v = r->pool + r->prof[id].off;
-    int32_t n = r->prof[id].n, taken = 0;
+    if (!r->full[id]) {
+        *n = r->prof[id].n;
+        return r->pool + r->prof[id].off;
+    }
+    if (relayout_full_c(r, r->full_rank[id], INT64_MIN, INT64_MAX, &w->lx[1], &w->lx[2], &w->lx[3]))
+        return NULL;
+    *n = w->lx[1].n;
+    return w->lx[1].v ? w->lx[1].v : (const rl_seg_t *)w;
+}
+
+/* Whether id's deltas leave the union of its profile v[0..n) as it was:
+ * every placement taken off lies where at least two cover (and no two
+ * taken off overlap), every one added where the union already is. */
+static bool union_kept(const relayout_work_t *w, int32_t id, const rl_seg_t *v, int32_t n)
+{
+    int32_t taken = 0;
     for (int32_t k = w->dhead[id]; k >= 0; k = w->deltas[k].next) {
         const rl_delta_t *d = &w->deltas[k];
         if (d->rlo < d->rhi) {
@@ -201,9 +215,13 @@ int relayout_apply_deltas(relayout_work_t *w, int32_t id, const rl_seg_t *v, int
 bool relayout_handle_clean(const relayout_t *r, relayout_work_t *w, int32_t id, int32_t n_placed)
 {
     w->stats.checked++;
-    if (union_kept(r, w, id))
+    int32_t n;
+    const rl_seg_t *v = ref_profile(r, w, id, &n);
+    if (!v)
+        return false;
+    if (union_kept(w, id, v, n))
         return true;
-    int rc = relayout_apply_deltas(w, id, r->pool + r->prof[id].off, r->prof[id].n);
+    int rc = relayout_apply_deltas(w, id, v, n);
     w->stats.unknown += rc > 0;
     if (rc < 0 || (rc > 0 && !enumerate(r, w, r->start[id], r->end[id], 2 * (int64_t)r->pos[id], n_placed)))
         return false;
@@ -222,13 +240,10 @@ bool relayout_handle_clean(const relayout_t *r, relayout_work_t *w, int32_t id, 
     return relayout_push(r, w, r->start[id], r->end[id], t, &d) && relayout_chain_event(r, w, t, &d);
 }
 
-/* The reference profile of id with the window [lo, hi) taken from win
- * (the rest as it was), into out. */
-int relayout_compose(const relayout_t *r, int32_t id, const rl_seg_t *win, int32_t nwin, int64_t lo, int64_t hi,
+/* The profile v[0..n) with the window [lo, hi) taken from win, into out. */
+static int compose(const rl_seg_t *v, int32_t n, const rl_seg_t *win, int32_t nwin, int64_t lo, int64_t hi,
                    rl_list_t *out)
 {
-    const rl_seg_t *v = r->pool + r->prof[id].off;
-    int32_t n = r->prof[id].n;
     out->n = 0;
     if (relayout_cover_slice(v, n, INT64_MIN, lo, out) || relayout_cover_slice(win, nwin, lo, hi, out) ||
         relayout_cover_slice(v, n, hi, INT64_MAX, out))
@@ -283,38 +298,49 @@ bool relayout_handle_full(const relayout_t *r, relayout_work_t *w, int32_t id, i
         bn = w->wb[id].n;
     }
     w->budget -= 8;
+    rl_list_t *x = &w->lx[0];
+    x->n = 0; /* the previous one's, over the window (none before the first) */
+    if (f > 0 && relayout_full_c(r, f - 1, lo, hi, x, &w->lx[2], &w->lx[3]))
+        return false;
     {
-        /* the previous profile over the window: its own window, the reference around it */
-        rl_list_t *pl = &w->sum, bl = { 0 };
+        /* the previous profile now: its own window, the reference around it */
+        rl_list_t *pl = &w->sum;
         pl->n = 0;
-        const rl_seg_t *pv = prev >= 0 ? r->pool + r->prof[prev].off : NULL;
-        int32_t pn = prev >= 0 ? r->prof[prev].n : 0;
         if (prev_win) {
-            if (relayout_cover_slice(pv, pn, lo, w->wlo[prev], pl) ||
+            if (relayout_cover_slice(x->v, x->n, lo, w->wlo[prev], pl) ||
                 relayout_cover_slice(w->pool + w->wp[prev].off, w->wp[prev].n, w->wlo[prev], w->whi[prev], pl) ||
-                relayout_cover_slice(pv, pn, w->whi[prev], hi, pl))
+                relayout_cover_slice(x->v, x->n, w->whi[prev], hi, pl))
                 return false;
-        } else if (relayout_cover_slice(pv, pn, lo, hi, pl)) {
+        } else if (relayout_cover_slice(x->v, x->n, lo, hi, pl)) {
             return false;
         }
         w->scratch.n = 0;
         if (relayout_cover_slice(bv, bn, lo, hi, &w->scratch))
             return false;
-        bl = w->scratch;
-        const rl_list_t *two[2] = { pl, &bl };
+        const rl_list_t *two[2] = { pl, &w->scratch };
         if (relayout_cover_sum(two, 2, &w->prof, NULL))
             return false;
         w->budget -= w->prof.n + pl->n;
         if (w->budget < 0)
             return false;
     }
-windowed:
-    /* the reference over the window */
-    w->sum.n = 0;
-    if (relayout_cover_slice(r->pool + r->prof[id].off, r->prof[id].n, lo, hi, &w->sum))
+    /* the reference over the window: the previous one's and the between counts */
+    w->scratch.n = 0;
+    if (relayout_cover_slice(r->pool + r->bprof[id].off, r->bprof[id].n, lo, hi, &w->scratch))
         return false;
-    /* the same union: it stays, and so do the next ones' unions; their
-     * counts may differ (a rebase makes the chain again) */
+    {
+        const rl_list_t *two[2] = { x, &w->scratch };
+        if (relayout_cover_sum(two, 2, &w->sum, NULL))
+            return false;
+    }
+    goto compare;
+windowed:
+    if (relayout_full_c(r, f, lo, hi, &w->sum, &w->lx[2], &w->lx[3]))
+        return false;
+compare:
+    /* the same union: it stays, and so do the next ones' unions (their
+     * counts may differ: a rebase makes them again from the between
+     * counts) */
     if (relayout_cover_same_union(w->prof.v, w->prof.n, w->sum.v, w->sum.n))
         return true;
     if (keep_profile(w, &w->wp[id].off, &w->wp[id].n))
@@ -324,7 +350,9 @@ windowed:
     w->whi[id] = hi;
     if (!relayout_chain_event(r, w, t, NULL))
         return false;
-    if (relayout_compose(r, id, w->pool + w->wp[id].off, w->wp[id].n, lo, hi, &w->prof))
+    int32_t rn;
+    const rl_seg_t *rv = ref_profile(r, w, id, &rn);
+    if (!rv || compose(rv, rn, w->pool + w->wp[id].off, w->wp[id].n, lo, hi, &w->prof))
         return false;
     int64_t off = relayout_cover_fit(w->prof.v, w->prof.n, r->size[id]);
     if (off == r->off[id])

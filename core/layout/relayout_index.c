@@ -2,6 +2,7 @@
  * the distinct span starts, its lists of buffers, the walks over the
  * buffers meeting a span before or after a position, and the pool of
  * profiles. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -217,9 +218,14 @@ int relayout_index_build(relayout_t *r)
 
 int relayout_pool_put(relayout_t *r, rl_prof_t *slot, const rl_seg_t *v, int32_t n)
 {
-    r->pool_live -= slot->n;
+    /* v may lie in the pool itself (a profile copied to another slot) */
+    bool inside = n && r->pool && v >= r->pool && v < r->pool + r->pool_n;
+    ptrdiff_t at = inside ? v - r->pool : 0;
     if (vec_reserve((void **)&r->pool, &r->pool_cap, (int64_t)r->pool_n + n + 1, sizeof *r->pool))
         return -1;
+    if (inside)
+        v = r->pool + at;
+    r->pool_live -= slot->n;
     if (n)
         memcpy(r->pool + r->pool_n, v, (size_t)n * sizeof *v);
     *slot = (rl_prof_t){ r->pool_n, n };

@@ -130,7 +130,9 @@ struct relayout {
     int32_t *full_rank;       /* per id: its index in full_order, -1 */
     int32_t *next_full;       /* per position 0..n_order: the first full position at or after it, n_order */
     rl_prof_t *bprof;         /* per full id: the counts of the previous full buffer and those between */
-    rl_prof_t *fprof;         /* per rank 0..n_full: the counts of the full buffers before that rank */
+    rl_prof_t *cprof;         /* a tree over the full ranks: each node's between counts summed */
+    rl_prof_t *fprof;         /* the same over the full buffers' own placements */
+    int32_t full_leaves, full_cap;
     rl_seg_t *pool;
     int32_t pool_n, pool_cap;
     int64_t pool_live;
@@ -168,6 +170,12 @@ int relayout_build(relayout_t *r, rs_error_t *err);
 
 /* Frees what relayout_build made. */
 void relayout_build_free(relayout_t *r);
+
+/* Every buffer's profile from scratch (the offsets, order, index and full
+ * buffers being current): the full ones' between counts and checkpoints,
+ * the others from the buffers meeting their span before them.  -1 when
+ * out of memory. */
+int relayout_build_profiles(relayout_t *r);
 
 /* (Re)builds r's time index from its order. */
 int relayout_index_build(relayout_t *r);
@@ -211,8 +219,22 @@ int relayout_full_index(relayout_t *r);
 int32_t relayout_full_before(const relayout_t *r, int64_t t);
 
 /* The profiles of the full buffers from scratch (their between counts
- * and the chain of sums); -1 when out of memory. */
+ * and the checkpoints); -1 when out of memory. */
 int relayout_full_profiles(relayout_t *r);
+
+/* out = the profile of the full buffer of rank f over [lo, hi); a and b
+ * are scratch.  -1 when out of memory. */
+int relayout_full_c(const relayout_t *r, int32_t f, int64_t lo, int64_t hi, rl_list_t *out, rl_list_t *a, rl_list_t *b);
+
+/* out = the counts of the full buffers of rank < nf over [lo, hi). */
+int relayout_full_prefix(const relayout_t *r, int32_t nf, int64_t lo, int64_t hi, rl_list_t *out, rl_list_t *a,
+                         rl_list_t *b);
+
+/* The between counts of the full buffer of rank f from the order (b is
+ * scratch); the trees again above the ranks ranks[0..n) (whose between
+ * counts or placements changed; ranks is used up). */
+int relayout_full_between(relayout_t *r, int32_t f, rl_list_t *b);
+int relayout_full_update(relayout_t *r, int32_t *ranks, int32_t n);
 
 
 /* ---- a run ------------------------------------------------------------------ */
@@ -264,6 +286,7 @@ struct relayout_work {
     rl_seg_t *pool;
     int32_t pool_n, pool_cap;
     rl_list_t prof, sum, scratch;
+    rl_list_t lx[4];  /* scratch for the full buffers' profiles */
     int64_t *wlo, *whi; /* a full buffer's window of offsets where wp differs */
     rl_edge_t *edges;
     int32_t cap_edges;
@@ -311,8 +334,5 @@ bool relayout_handle_changed(const relayout_t *r, relayout_work_t *w, int32_t k)
  * when out of memory. */
 int relayout_apply_deltas(relayout_work_t *w, int32_t id, const rl_seg_t *v, int32_t n);
 
-/* out = id's reference profile with [lo, hi) taken from win. */
-int relayout_compose(const relayout_t *r, int32_t id, const rl_seg_t *win, int32_t nwin, int64_t lo, int64_t hi,
-                     rl_list_t *out);
 
 #endif

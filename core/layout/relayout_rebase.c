@@ -13,8 +13,10 @@ static int compact_pool(relayout_t *r)
     if (!np)
         return -1;
     int32_t at = 0;
-    for (int32_t k = 0; k < 3 * r->n + 1; k++) {
-        rl_prof_t *slot = k < r->n ? &r->prof[k] : k < 2 * r->n ? &r->bprof[k - r->n] : &r->fprof[k - 2 * r->n];
+    int32_t nt = 2 * r->full_leaves;
+    for (int32_t k = 0; k < 2 * r->n + 2 * nt; k++) {
+        rl_prof_t *slot = k < r->n ? &r->prof[k] : k < 2 * r->n ? &r->bprof[k - r->n]
+                          : k < 2 * r->n + nt ? &r->fprof[k - 2 * r->n] : &r->cprof[k - 2 * r->n - nt];
         if (slot->n)
             memcpy(np + at, r->pool + slot->off, (size_t)slot->n * sizeof *np);
         slot->off = at;
@@ -123,6 +125,23 @@ int relayout_rebase(relayout_t *r, relayout_work_t *w, rs_error_t *err)
 {
     if (w->ref != r || w->version != r->version)
         return error_set(err, RS_EINVAL, NULL, 0, 0, "relayout rebase: the work's last run was against another reference");
+    if (w->full) {
+        /* a rebuild costs far more than the cascade: run it to the end */
+        size_t nn = r->n ? (size_t)r->n : 1;
+        arena_buf_t *bufs = malloc(nn * sizeof *bufs);
+        uint8_t *present = malloc(nn);
+        int64_t h;
+        int rc = !bufs || !present ? error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory") : RS_OK;
+        if (!rc) {
+            memcpy(bufs, w->fbufs, (size_t)r->n * sizeof *bufs);
+            memcpy(present, w->fpresent, (size_t)r->n);
+            rc = relayout_run_budget(r, w, bufs, present, INT64_MAX, &h, err);
+        }
+        free(bufs);
+        free(present);
+        if (rc)
+            return rc;
+    }
     r->version++;
     w->version = -1;
     if (w->full)
@@ -130,30 +149,65 @@ int relayout_rebase(relayout_t *r, relayout_work_t *w, rs_error_t *err)
     /* the profiles of the clean buffers with deltas: built in the run, or
      * their deltas applied now (the run showed their counts stay known);
      * in a chain, a full buffer's deltas are to its between counts */
+    /* the full buffers whose between counts or placement changed: their
+     * trees' nodes are made again above them */
+    int32_t n_ranks = 0, n_again = 0;
+    int32_t *ranks = malloc(2 * ((size_t)r->n_full + 1) * sizeof *ranks);
+    int32_t *again = malloc(((size_t)r->n_full + 1) * sizeof *again); /* between counts to make from the order */
+    if (!ranks || !again) {
+        free(ranks);
+        free(again);
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    }
     for (int32_t k = 0; k < w->n_touched; k++) {
         int32_t id = w->touched[k];
         int rc = 0;
-        if (w->built[id] == w->epoch && w->chain && r->full[id])
-            rc = relayout_compose(r, id, w->pool + w->wp[id].off, w->wp[id].n, w->wlo[id], w->whi[id], &w->prof) ? -1
-                 : relayout_pool_put(r, &r->prof[id], w->prof.v, w->prof.n);
-        else if (w->built[id] == w->epoch)
+        if (r->full[id]) {
+            if (!w->chain || w->dhead[id] < 0)
+                continue;
+            ranks[n_ranks++] = r->full_rank[id];
+            if (w->bbuilt[id] == w->epoch)
+                rc = relayout_pool_put(r, &r->bprof[id], w->pool + w->wb[id].off, w->wb[id].n);
+            else
+                again[n_again++] = r->full_rank[id];
+        } else if (w->built[id] == w->epoch) {
             rc = relayout_pool_put(r, &r->prof[id], w->pool + w->wp[id].off, w->wp[id].n);
-        else if (!(w->chain && r->full[id]) &&
-                 (rc = relayout_apply_deltas(w, id, r->pool + r->prof[id].off, r->prof[id].n)) == 0)
+        } else if ((rc = relayout_apply_deltas(w, id, r->pool + r->prof[id].off, r->prof[id].n)) == 0) {
             rc = relayout_pool_put(r, &r->prof[id], w->prof.v, w->prof.n);
-        if (!rc && w->bbuilt[id] == w->epoch)
-            rc = relayout_pool_put(r, &r->bprof[id], w->pool + w->wb[id].off, w->wb[id].n);
-        if (rc)
+        }
+        if (rc) {
+            free(ranks);
+            free(again);
             return error_set(err, rc < 0 ? RS_ENOMEM : RS_EINVAL, NULL, 0, 0,
                              rc < 0 ? "out of memory" : "relayout rebase: a cover count went unknown");
+        }
     }
-    for (int32_t k = 0; k < w->n_moved; k++)
-        r->off[w->movedl[k]] = w->noff[w->movedl[k]];
-    bool remake = !w->chain || w->full_touched, full_changed = false;
-    if (w->n_cn && rebase_changed(r, w, &full_changed))
+    for (int32_t k = 0; k < w->n_moved; k++) {
+        int32_t id = w->movedl[k];
+        r->off[id] = w->noff[id];
+        if (r->full[id] && w->chain)
+            ranks[n_ranks++] = r->full_rank[id];
+    }
+    bool full_changed = false;
+    if (w->n_cn && rebase_changed(r, w, &full_changed)) {
+        free(ranks);
+        free(again);
         return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-    remake |= full_changed;
-    if (remake && relayout_full_profiles(r))
+    }
+    int rc = 0;
+    if (full_changed) { /* buffers that were full have no profile of their own */
+        rc = relayout_build_profiles(r);
+    } else if (!w->chain) {
+        rc = relayout_full_profiles(r);
+    } else {
+        for (int32_t k = 0; k < n_again && !rc; k++)
+            rc = relayout_full_between(r, again[k], &w->scratch);
+        if (!rc)
+            rc = relayout_full_update(r, ranks, n_ranks);
+    }
+    free(ranks);
+    free(again);
+    if (rc)
         return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     r->height = w->height;
     r->n_top = 0;

@@ -503,8 +503,11 @@ def fit_readable_and_sweep():
     check(len(j["plans"]) == 3, j)
     check(j["plans"][2]["budget"] == {"kind": "minimize", "spec": "minimize"}, j["plans"][2])
     check(j["plans"][0]["budget"] == {"kind": "bytes", "bytes": 9 << 20, "spec": "9MiB"}, j["plans"][0])
+    # one search: round one once, each budget's round two a prefix of the
+    # smallest's, so the counters count the scorings made so far (the 7MiB
+    # fit stops where the 9MiB one's tries already reach: no new scoring)
     r = [pl["reuse"]["reused"] for pl in j["plans"]]
-    check(r[0] < r[1] < r[2] and j["reuse"]["reused"] == r[2], r)
+    check(r[0] <= r[1] < r[2] and j["reuse"]["reused"] == r[2], r)
     check(all(pl["reuse"]["lowered"] == 1 for pl in j["plans"]) and j["reuse"]["lowered"] == 1, j["reuse"])
     rc, out, err = run("sweep", MLP, "--budgets", "9MiB,minimize")
     check(rc == 0 and "reuse (one search)" in out and "+gw1" in out, out)

@@ -29,9 +29,9 @@ static const cmd_entry_t COMMANDS[CMD_COUNT] = {
     [CMD_SCORE] = { "score", "ROUTINE [common] [--json]", "footprint and per-buffer table", cmd_score, 1, 1 },
     [CMD_LAYOUT] = { "layout", "BUFFERS.csv [--alignment N] [--strategy greedy|timeline|tight] [--time-limit S] [--iterations N] [--output SOLUTION.csv] [--svg F.svg] [--json]",
                      "lay out a MiniMalloc buffer CSV", cmd_layout, 1, 1 },
-    [CMD_FIT] = { "fit", "ROUTINE [--budget B] [--max-candidates N] [common] [--events] [--json] [--audit] [--exact] [--improve] [--time-limit S] [--iterations N] [--save [--label L]]",
+    [CMD_FIT] = { "fit", "ROUTINE [--budget B] [--max-candidates N|all] [--scoring full] [common] [--events] [--json] [--audit] [--exact] [--improve] [--time-limit S] [--iterations N] [--save [--label L]]",
                   "run the recompute-vs-store planner", cmd_fit, 1, 1 },
-    [CMD_SWEEP] = { "sweep", "ROUTINE --budgets B1,B2,... [common] [--json] [--audit] [--save [--label L]]",
+    [CMD_SWEEP] = { "sweep", "ROUTINE --budgets B1,B2,... [--max-candidates N|all] [--scoring full] [common] [--json] [--audit] [--save [--label L]]",
                     "several budgets as one search (one reuse cell)", cmd_sweep, 1, 1 },
     [CMD_GEN] = { "gen", "KIND [--layers N] [--bind K=V]... [--dtype T] [-o FILE]",
                   "write a training-step routine: transformer, resnet, unet, chain, mlp", cmd_gen, 1, 1 },
@@ -55,7 +55,7 @@ static const cmd_entry_t COMMANDS[CMD_COUNT] = {
                      cmd_verify, 0, 100000 },
 };
 
-typedef enum opt_kind { OPT_FLAG, OPT_STR, OPT_LIST, OPT_INT, OPT_SECONDS } opt_kind_t;
+typedef enum opt_kind { OPT_FLAG, OPT_STR, OPT_LIST, OPT_INT, OPT_SECONDS, OPT_CAP } opt_kind_t;
 
 typedef struct opt_entry {
     const char *name;
@@ -83,7 +83,9 @@ static const opt_entry_t OPTIONS[] = {
     { "--no-mouse", NULL, OPT_FLAG, F(no_mouse), 0, M(CMD_TUI), "      the TUI ignores the mouse" },
     { "--budget", NULL, OPT_STR, F(budget), 0, M(CMD_FIT) | M(CMD_CONFIG), "B     48MiB, 1.5GB, 60%, device, minimize (else memory_budget)" },
     { "--budgets", NULL, OPT_STR, F(budgets), 0, M(CMD_SWEEP), "B,... budgets of a sweep" },
-    { "--max-candidates", NULL, OPT_INT, F(max_candidates), 0, M(CMD_FIT) | M(CMD_SWEEP), "N     candidate cap" },
+    { "--max-candidates", NULL, OPT_CAP, F(max_candidates), 0, M(CMD_FIT) | M(CMD_SWEEP), "N|all candidate cap (all: every candidate)" },
+    { "--scoring", NULL, OPT_STR, F(scoring), 0, M(CMD_FIT) | M(CMD_SWEEP),
+      "full  a check: lay every scoring out from scratch (same output, slower)" },
     { "--events", NULL, OPT_FLAG, F(events), 0, M(CMD_FIT) | M(CMD_SHOW), "      print the trace" },
     { "--save", NULL, OPT_FLAG, F(save), 0, M(CMD_FIT) | M(CMD_SWEEP), "      record the plan(s) in the store" },
     { "--label", NULL, OPT_STR, F(label), 0, M(CMD_FIT) | M(CMD_SWEEP), "L     a label for saved plans" },
@@ -185,6 +187,12 @@ static int set_option(const opt_entry_t *o, cmdline_t *c, const char *val, rs_er
             return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
         return RS_OK;
     case OPT_INT:
+        return units_parse_int(val, o->name, 0, int_max(o), (int64_t *)(base + o->offset), err);
+    case OPT_CAP: /* a count, or every candidate */
+        if (strcmp(val, "all") == 0) {
+            *(int64_t *)(base + o->offset) = INT32_MAX;
+            return RS_OK;
+        }
         return units_parse_int(val, o->name, 0, int_max(o), (int64_t *)(base + o->offset), err);
     case OPT_SECONDS: {
         char *end;

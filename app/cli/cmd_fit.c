@@ -122,7 +122,9 @@ static void print_plan(const target_t *t, const fit_plan_t *p, bool events)
     char a[32], b[32], f[32];
     printf("fit %s: budget ", p->routine->name);
     print_budget(p);
-    printf(", candidate cap %s\n", p->cap < 0 ? "none" : (snprintf(a, sizeof a, "%d", (int)p->cap), a));
+    printf(", candidate cap %s\n", p->cap < 0              ? "none"
+                                    : p->cap == FIT_CAP_ALL ? "all"
+                                                            : (snprintf(a, sizeof a, "%d", (int)p->cap), a));
     units_format_bytes(p->baseline.total, a, sizeof a);
     units_format_flops(p->baseline.compute, f, sizeof f);
     printf("baseline   %-10s (%lld B), compute %s\n", a, (long long)p->baseline.total, f);
@@ -175,11 +177,28 @@ static void log_dropped(const target_t *t, const fit_plan_t *p)
         }
 }
 
+/* --scoring: "full" (the check) or "incremental"; RS_EINPUT otherwise. */
+static int parse_scoring(const cmdline_t *c, bool *full, rs_error_t *err)
+{
+    *full = false;
+    if (!c->scoring || strcmp(c->scoring, "incremental") == 0)
+        return RS_OK;
+    if (strcmp(c->scoring, "full") == 0) {
+        *full = true;
+        return RS_OK;
+    }
+    return error_set(err, RS_EINPUT, "--scoring", 0, 0, "expected full or incremental, found '%s'", c->scoring);
+}
+
 static void fill_options(const cmdline_t *c, const target_t *t, fit_options_t *o)
 {
     memset(o, 0, sizeof *o);
     o->max_candidates = c->max_candidates > INT32_MAX ? INT32_MAX : (int32_t)c->max_candidates;
     o->device_bytes = t->has_profile ? t->profile.memory_bytes : -1;
+    bool full;
+    rs_error_t ignored;
+    if (!parse_scoring(c, &full, &ignored)) /* checked before the routine is read */
+        o->full_scoring = full;
 }
 
 /* --audit: the summary and each difference on stderr; returns the exit
@@ -205,7 +224,8 @@ int cmd_fit(const cmdline_t *c)
     error_clear(&err);
     fit_options_t opt;
     budget_spec_t spec; /* a bad --budget is told before the routine is read */
-    if (c->budget && units_parse_budget(c->budget, "--budget", &spec, &err))
+    bool full;
+    if ((c->budget && units_parse_budget(c->budget, "--budget", &spec, &err)) || parse_scoring(c, &full, &err))
         return fail_print(&err);
     target_t t;
     if (target_open(c, c->pos[0], &t, &err))
@@ -386,14 +406,13 @@ int cmd_sweep(const cmdline_t *c)
         rc = error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     for (int i = 0; audits && i < n; i++)
         audit_init(&audits[i]);
+    /* one search: the baseline and round one once, round two once per
+     * candidate list, each budget's plan exactly its own fit's */
+    if (!rc)
+        rc = audit_sweep_run(c->audit ? audits : NULL, &opt, specs, n, ctx, cell, plans, elapsed, &err);
     for (int i = 0; i < n && !rc; i++) {
-        opt.budget = specs[i];
-        int64_t t0 = now_us();
-        rc = audit_fit_run(c->audit ? &audits[i] : NULL, &opt, ctx, cell, &plans[i], &err);
-        elapsed[i] = now_us() - t0;
-        if (!rc)
-            log_dropped(&t, plans[i]);
-        if (!rc && c->audit && !(records[i] = audit_record(&audits[i])))
+        log_dropped(&t, plans[i]);
+        if (c->audit && !(records[i] = audit_record(&audits[i])))
             rc = error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     }
     if (!rc && c->save) {

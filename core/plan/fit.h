@@ -125,15 +125,25 @@ typedef struct fit_plan {
 /* Called as scorings finish; a nonzero return cancels the fit. */
 typedef int (*fit_progress_fn)(void *ud, int32_t done, int32_t total);
 
+/* Called when a sweep's plan i is made (on the calling thread), before the
+ * next one starts. */
+typedef void (*fit_plan_done_fn)(void *ud, int32_t i, const struct fit_plan *p);
+
+/* A cap that keeps every candidate (`--max-candidates all`, the TUI's C). */
+#define FIT_CAP_ALL INT32_MAX
+
 typedef struct fit_options {
     const char *name;          /* part of the reuse cell's owner; may be NULL */
-    int32_t max_candidates;    /* -1: 32 for bytes, unbounded for minimize */
+    int32_t max_candidates;    /* -1: 32 for bytes, unbounded for minimize; FIT_CAP_ALL: every one */
     budget_spec_t budget;
     int64_t device_bytes;      /* for BUDGET_DEVICE; -1 when there is no profile */
     int32_t threads;           /* round one; 0: one per core */
     bool relower;              /* benchmarks only: lower afresh for every scoring, no reuse */
+    bool full_scoring;         /* a check: lay every scoring out from scratch (the same plans, slower) */
     fit_progress_fn progress;
     void *progress_ud;
+    fit_plan_done_fn plan_done;  /* may be NULL */
+    void *plan_done_ud;
 } fit_options_t;
 
 /* Runs fit on ctx.  cell may be NULL (the fit makes its own, one search) or
@@ -147,6 +157,17 @@ typedef struct fit_options {
 int fit_run(const fit_options_t *opt, const fit_context_t *ctx, reuse_cell_t *cell, fit_plan_t **out,
             rs_error_t *err);
 void fit_plan_free(fit_plan_t *p);
+
+/* fit_run for each of budgets[0..n) (opt->budget is ignored) as one
+ * search: plans[i] is exactly what fit_run would return for budgets[i]
+ * (the same plan and trace), but the baseline is scored once, round one
+ * once for all of them (solo scores depend on the routine, context and
+ * candidates, not on the budget), and round two once per candidate list:
+ * each budget stops where its trajectory meets it, a prefix of the
+ * smallest budget's.  Each plan's counters are the cell's when it was
+ * made (the scorings made so far).  On error plans[] holds nothing. */
+int fit_sweep(const fit_options_t *opt, const budget_spec_t *budgets, int32_t n, const fit_context_t *ctx,
+              reuse_cell_t *cell, fit_plan_t **plans, rs_error_t *err);
 
 /* A deep copy of p (same routine borrowed), or RS_ENOMEM. */
 int fit_plan_copy(const fit_plan_t *p, fit_plan_t **out, rs_error_t *err);

@@ -99,16 +99,6 @@ int fit_score_set(search_t *s, const int32_t *extra, int32_t n, footprint_t *fp,
     return rc;
 }
 
-/* ---- step 1: the candidate cut ------------------------------------------ */
-
-static int cmp_cheapest(const void *pa, const void *pb)
-{
-    const flip_candidate_t *a = pa, *b = pb;
-    if (a->cost_bound != b->cost_bound)
-        return a->cost_bound < b->cost_bound ? -1 : 1;
-    return (a->node > b->node) - (a->node < b->node);
-}
-
 /* ---- fit ------------------------------------------------------------------- */
 
 static int candidates_of_baseline(search_t *s, flip_candidate_t **out, int32_t *n, rs_error_t *err)
@@ -161,9 +151,8 @@ static int plan_search(search_t *s, rs_error_t *err)
         goto done;
     }
     /* step 1: keep the cap's cheapest */
-    p->cap = opt->max_candidates >= 0 ? opt->max_candidates : minimize ? -1 : 32;
-    qsort(cand, (size_t)n_cand, sizeof *cand, cmp_cheapest);
-    int32_t kept = p->cap < 0 || p->cap > n_cand ? n_cand : p->cap;
+    p->cap = fit_cap(opt, minimize);
+    int32_t kept = flip_candidates_cut(cand, n_cand, p->cap);
     p->dropped = n_cand - kept;
     p->cands = calloc((size_t)(n_cand ? n_cand : 1), sizeof *p->cands);
     int32_t *nodes = malloc((size_t)(kept ? kept : 1) * sizeof *nodes);
@@ -268,6 +257,8 @@ int fit_run(const fit_options_t *opt, const fit_context_t *ctx, reuse_cell_t *ce
         ev.cur = p->final.total;
         rc = fit_emit(&s, ev, NULL, 0, err);
         reuse_cell_counters(cell, &p->reused, &p->lowered);
+        if (!rc) /* from the baseline's lowering, past the counters: the floors are no scoring of the search */
+            rc = fit_floors(p, reuse_cell_snapshot(cell), s.base_prefs, &ctx->cfg, err);
     }
     free(s.base_prefs);
     free(s.cand_of);

@@ -281,6 +281,7 @@ def verify_after_a_schema_migration():
     for col in ("audit", "gap_kind", "gap_found", "gap_total", "gap_compute", "gap_flips", "gap_proved", "gap_explored",
                 "budget_spec"):
         con.execute(f"ALTER TABLE plans DROP COLUMN {col}")
+    con.execute("ALTER TABLE flips DROP COLUMN recompute")
     con.execute("PRAGMA user_version = 2")
     con.commit()
     con.close()
@@ -288,7 +289,8 @@ def verify_after_a_schema_migration():
     con = sqlite3.connect(db)
     check(con.execute("PRAGMA user_version").fetchone()[0] >= 3, "migrated")
     check(con.execute("SELECT count(*) FROM plans WHERE gap_kind IS NULL").fetchone()[0] == 3, "no gap yet")
-    check(con.execute("PRAGMA user_version").fetchone()[0] == 6, "migrated to 6")
+    check(con.execute("PRAGMA user_version").fetchone()[0] == 7, "migrated to 7")
+    check(con.execute("SELECT count(*) FROM flips WHERE recompute IS NULL").fetchone()[0] > 0, "no recompute kept")
     check(con.execute("SELECT count(*) FROM plans WHERE budget_spec IS NULL").fetchone()[0] == 3, "no spec kept")
     kinds = dict(con.execute("SELECT name, kind FROM routines").fetchall())
     check(kinds == {"mlp_step": "routine", "negative_relief": "routine", "jit_conv_block": "hlo"}, kinds)
@@ -411,7 +413,7 @@ def export_guards_the_store_and_special_files():
     reader = subprocess.Popen(["cat", fifo], stdout=subprocess.PIPE)
     rc, out, err = run("export", "1", "--what", "flips", "--output", fifo, db=db)
     got = reader.communicate(timeout=30)[0].decode()
-    check(rc == 0 and got.startswith("plan_id,seq,node,relief,cost,source\n1,0,"), (rc, err, got[:80]))
+    check(rc == 0 and got.startswith("plan_id,seq,node,relief,cost,recompute,source\n1,0,"), (rc, err, got[:80]))
     check(stat.S_ISFIFO(os.lstat(fifo).st_mode), "the FIFO was replaced")
     # a device node stays one, and a full device is an error
     dev = os.path.join(TMP, "full.dev")

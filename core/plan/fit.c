@@ -222,10 +222,9 @@ int fit_run(const fit_options_t *opt, const fit_context_t *ctx, reuse_cell_t *ce
             rs_error_t *err)
 {
     *out = NULL;
-    if (!ctx->cfg.aliasing)
-        return error_set(err, RS_EINPUT, "--no-aliasing", 0, 0,
-                         "fit needs buffer_aliasing on: with it off every buffer spans the whole routine, "
-                         "so no flip can relieve anything");
+    int rc = fit_check_aliasing(ctx, err);
+    if (rc)
+        return rc;
     search_t s = { .opt = opt, .ctx = ctx, .owner = fit_owner(ctx, opt->name), .n_nodes = ctx->routine->n_nodes };
     s.thunk = (reuse_thunk_t){ fit_lower, &s };
     reuse_cell_t *own_cell = NULL;
@@ -238,7 +237,6 @@ int fit_run(const fit_options_t *opt, const fit_context_t *ctx, reuse_cell_t *ce
     s.plan = calloc(1, sizeof *s.plan);
     s.base_prefs = calloc((size_t)s.n_nodes + 1, 1);
     s.cand_of = malloc(((size_t)s.n_nodes + 1) * sizeof *s.cand_of);
-    int rc;
     if (!s.plan || !s.base_prefs || !s.cand_of) {
         rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     } else {

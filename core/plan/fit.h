@@ -167,7 +167,8 @@ typedef struct fit_outlook {
 } fit_outlook_t;
 
 /* Lowers ctx's routine (no reuse cell) and fills out.  Errors: the
- * budget's resolution (RS_EINPUT, file "--budget") and the scoring's. */
+ * budget's resolution (RS_EINPUT, file "--budget"), buffer_aliasing off (as
+ * fit_run) and the scoring's. */
 int fit_outlook(const fit_options_t *opt, const fit_context_t *ctx, fit_outlook_t *out, rs_error_t *err);
 
 /* A deep copy of p (same routine borrowed), or RS_ENOMEM. */

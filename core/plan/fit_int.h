@@ -47,6 +47,9 @@ fit_event_t fit_event(fit_event_kind_t kind, int round, int32_t node);
 /* Appends the flip of node to the plan. */
 int fit_add_flip(search_t *s, int32_t node, int64_t relief, int64_t cost, int64_t recompute, rs_error_t *err);
 
+/* RS_EINPUT (§5 step 0) when ctx's buffer_aliasing is off. */
+int fit_check_aliasing(const fit_context_t *ctx, rs_error_t *err);
+
 /* The plan's floors (DESIGN §13) from l scored with prefs under cfg, cut at
  * p->cap as the plan was. */
 int fit_floors(fit_plan_t *p, const lowering_t *l, const uint8_t *prefs, const score_config_t *cfg, rs_error_t *err);

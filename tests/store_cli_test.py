@@ -386,6 +386,51 @@ def crash_safety():
 
 
 @test
+def recompute_per_flip_across_the_schema_7_migration():
+    """Flips keep the compute each added (DESIGN §13, schema 7).  A store of
+    schema 6 migrates: its plans' flips have none (show says '-', JSON null,
+    an empty CSV cell) and still verify; a plan saved after has them, and
+    verify checks them: a tampered one differs."""
+    db = os.path.join(TMP, "v6.db")
+    rc, out, err = run("fit", os.path.join(SAMPLES, "negative_relief.routine"), "--budget", "minimize", "--save", db=db)
+    check(rc == 0, err)
+    con = sqlite3.connect(db)
+    con.execute("ALTER TABLE flips DROP COLUMN recompute")
+    con.execute("PRAGMA user_version = 6")
+    con.commit()
+    con.close()
+    rc, out, err = run("show", "1", "--json", db=db)
+    check(rc == 0, err)
+    j = json.loads(out)
+    check(j["flips"] and all(f["recompute"] is None and f["pays"] is None for f in j["flips"]), j["flips"])
+    check(all(g["recompute"] is None for g in j["by_origin"]), j["by_origin"])
+    con = sqlite3.connect(db)
+    check(con.execute("PRAGMA user_version").fetchone()[0] == 7, "migrated to 7")
+    con.close()
+    rc, out, err = run("show", "1", db=db)
+    check(re.search(r"\n +1  \S+ +.* +- +\n", out), out)
+    path = os.path.join(TMP, "v6_flips.csv")
+    rc, out, err = run("export", "1", "--what", "flips", "--output", path, db=db)
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    check(rows and all(r["recompute"] == "" for r in rows), rows)
+    rc, out, err = run("fit", os.path.join(SAMPLES, "gen", "transformer_small.routine"), "--budget", "minimize", "--save",
+                       "--json", db=db)
+    check(rc == 0, err)
+    fitted = json.loads(out)
+    rc, out, err = run("show", "2", "--json", db=db)
+    shown = json.loads(out)
+    check([f["recompute"] for f in shown["flips"]] == [f["recompute"] for f in fitted["flips"]], (shown, fitted))
+    check(any(f["recompute"] > 0 for f in shown["flips"]), shown["flips"])
+    check(sum(f["recompute"] for f in shown["flips"]) == shown["final"]["compute"] - shown["baseline"]["compute"],
+          shown)
+    expect_verified(db, 2)
+    tamper(db, "UPDATE flips SET recompute = recompute + 7 WHERE plan_id = 2 AND seq = 0")
+    rc, out, err = run("verify", "2", db=db)
+    check(rc == 1 and "recompute of flip 1" in out and "recompute sum" in out, out + err)
+
+
+@test
 def export_guards_the_store_and_special_files():
     db = os.path.join(TMP, "guard.db")
     run("import", os.path.join(SAMPLES, "harmful_hold.routine"), db=db)

@@ -5,6 +5,7 @@
 
 #include "model/units.h"
 #include "util/utf8.h"
+#include "plan/floor.h"
 
 /* Escapes the character at p into out (at most 6 bytes, no NUL); returns
  * how many bytes of p it took and sets *w to how many it wrote.  A C0
@@ -68,6 +69,37 @@ void text_recompute(int64_t extra, int64_t baseline_compute, int64_t flops_per_s
         units_format_seconds((double)extra / (double)flops_per_s, t, sizeof t);
         snprintf(buf + w, n - (size_t)w, ", about %s%s on %s", extra >= 0 ? "+" : "", t, profile);
     }
+}
+
+void text_bytes_exact(int64_t bytes, char *buf, size_t n)
+{
+    char b[32];
+    units_format_bytes(bytes, b, sizeof b);
+    if (bytes < 1024 && bytes > -1024)
+        snprintf(buf, n, "%s", b);
+    else
+        snprintf(buf, n, "%s (%lld B)", b, (long long)bytes);
+}
+
+void text_roles(const int64_t role[4], const char *candidate, char *buf, size_t n)
+{
+    char r[32], o[32], p[32], c[32];
+    units_format_bytes(role[LOWER_RESIDENT], r, sizeof r);
+    units_format_bytes(role[LOWER_OUTPUT], o, sizeof o);
+    units_format_bytes(role[LOWER_PINNED], p, sizeof p);
+    int w = snprintf(buf, n, "resident %s, output %s, pinned %s", r, o, p);
+    if (candidate && w >= 0 && (size_t)w < n) {
+        units_format_bytes(role[LOWER_CANDIDATE], c, sizeof c);
+        snprintf(buf + w, n - (size_t)w, ", %s %s", candidate, c);
+    }
+}
+
+void text_floor(const floor_t *f, const char *candidate, char *buf, size_t n)
+{
+    char b[64], roles[192];
+    text_bytes_exact(f->bytes, b, sizeof b);
+    text_roles(f->role, candidate, roles, sizeof roles);
+    snprintf(buf, n, "%s at step %d: %s", b, (int)f->step, roles);
 }
 
 const char *text_shown(const char *s)

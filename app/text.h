@@ -18,6 +18,22 @@ const char *text_escape(const char *s, char *buf, size_t n);
 void text_recompute(int64_t extra, int64_t baseline_compute, int64_t flops_per_s, const char *profile, char *buf,
                     size_t n);
 
+/* Bytes for people with their exact count when rounding hides it:
+ * "4.00 MiB (4194304 B)", "512 B". */
+void text_bytes_exact(int64_t bytes, char *buf, size_t n);
+
+/* Bytes by role (DESIGN §13's four, indexed by lower_role_t) for people:
+ * "resident 620 MiB, output 607 MiB, pinned 0 B", then ", LABEL 19.0 MiB"
+ * for the candidate role when candidate (its label: "candidate", "dropped
+ * candidates") is not NULL. */
+void text_roles(const int64_t role[4], const char *candidate, char *buf, size_t n);
+
+/* A floor for people: "1.21 GiB (1299227648 B) at step 7995: resident 620
+ * MiB, output 607 MiB, pinned 0 B", the roles as text_roles gives them
+ * (candidate: the label of the bytes the cap dropped, or NULL). */
+struct floor;
+void text_floor(const struct floor *f, const char *candidate, char *buf, size_t n);
+
 /* s escaped into one of eight rotating buffers, for printf arguments: up
  * to eight in one call stay valid.  For the CLI's printing (one thread), of
  * names and paths: what escapes to more than 16 KiB is cut (text_print

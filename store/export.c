@@ -9,10 +9,11 @@
 
 #include "csvio.h"
 #include "minimalloc.h"
+#include "plan/answer.h"
 #include "rebuild.h"
 #include "wfile.h"
 
-static const char *WHAT_NAMES[] = { "plans", "flips", "events", "layout" };
+static const char *WHAT_NAMES[] = { "plans", "flips", "events", "layout", "origins" };
 #define N_WHAT ((int)(sizeof WHAT_NAMES / sizeof WHAT_NAMES[0]))
 
 int export_what_parse(const char *s)
@@ -97,19 +98,47 @@ static routine_origin_t origin_parts(const routine_t *r, const char *node)
     return (routine_origin_t){ o.hlo ? o.hlo : "", o.op_name ? o.op_name : "", o.source ? o.source : "" };
 }
 
+/* A plan's recompute (a flip's, an origin's): empty for a plan saved
+ * before flips kept theirs. */
+static int recompute(FILE *f, const stored_plan_t *p, long long v) { return p->recompute_known ? num(f, v, false) : fputc(',', f) == EOF; }
+
 /* The flips CSV keeps where a node came from in three columns, as --json
  * does (the events and layout CSVs keep the one joined source text). */
 static int write_flips(FILE *f, const stored_plan_t *plans, routine_t *const *routines, int n)
 {
-    int bad = fputs("plan_id,seq,node,relief,cost,hlo,op_name,source\n", f) < 0;
+    int bad = fputs("plan_id,seq,node,relief,cost,recompute,hlo,op_name,source\n", f) < 0;
     for (int i = 0; i < n && !bad; i++)
         for (int32_t k = 0; k < plans[i].n_flips && !bad; k++) {
             const stored_flip_t *fl = &plans[i].flips[k];
             routine_origin_t o = origin_parts(routines[i], fl->node);
             bad |= num(f, plans[i].id, false) | num(f, k, false) | field(f, fl->node, false) |
-                   num(f, fl->relief, false) | num(f, fl->cost, false) | field(f, o.hlo, false) |
-                   field(f, o.op_name, false) | field(f, o.source, true);
+                   num(f, fl->relief, false) | num(f, fl->cost, false) | recompute(f, &plans[i], fl->recompute) |
+                   field(f, o.hlo, false) | field(f, o.op_name, false) | field(f, o.source, true);
         }
+    return bad;
+}
+
+/* Each plan's flips by origin (DESIGN §13), in the order show gives them:
+ * biggest relief first, ties by the origin's byte order. */
+static int write_origins(FILE *f, const stored_plan_t *plans, routine_t *const *routines, int n, rs_error_t *err)
+{
+    int bad = fputs("plan_id,rank,origin,flips,relief,recompute\n", f) < 0;
+    for (int i = 0; i < n && !bad; i++) {
+        fit_flip_t *fl;
+        answer_origin_t *g;
+        int32_t ng;
+        int rc = plans_flips(&plans[i], routines[i], &fl, err);
+        if (!rc)
+            rc = answer_by_origin(routines[i], fl, plans[i].n_flips, &g, &ng, NULL, err);
+        free(fl);
+        if (rc)
+            return -rc;
+        for (int32_t k = 0; k < ng && !bad; k++)
+            bad |= num(f, plans[i].id, false) | num(f, k + 1, false) | field(f, g[k].origin, false) |
+                   num(f, g[k].flips, false) | num(f, g[k].relief, false) |
+                   (plans[i].recompute_known ? num(f, g[k].recompute, true) : fputc('\n', f) == EOF);
+        free(g);
+    }
     return bad;
 }
 
@@ -252,10 +281,16 @@ static int export_any(store_t *s, const stored_plan_t *plans, int n, export_what
     if (!rc)
         rc = wfile_open(&w, path, store_path(s), "the export", err);
     if (!rc) {
-        int bad = what == EXPORT_PLANS ? write_plans(w.f, plans, n)
-                  : what == EXPORT_FLIPS ? write_flips(w.f, plans, routines, n)
-                                         : write_events(w.f, plans, routines, n);
-        rc = wfile_close(&w, !bad, err);
+        int bad = what == EXPORT_PLANS     ? write_plans(w.f, plans, n)
+                  : what == EXPORT_FLIPS   ? write_flips(w.f, plans, routines, n)
+                  : what == EXPORT_ORIGINS ? write_origins(w.f, plans, routines, n, err)
+                                           : write_events(w.f, plans, routines, n);
+        if (bad < 0) { /* an error write_origins set: the file is left untouched */
+            wfile_close(&w, false, NULL);
+            rc = -bad;
+        } else {
+            rc = wfile_close(&w, !bad, err);
+        }
     }
     for (int i = 0; i < n; i++) {
         bool shared = false;

@@ -12,7 +12,9 @@
 /* Each entry takes a store from version i to i + 1.  Version 1 is the
  * first release's schema; version 2 adds plan labels, the counts that make
  * a saved plan checkable as whole, sweeps, and layout problems; version 3
- * the kind of each routine's text; version 4 what `fit --audit` found. */
+ * the kind of each routine's text; version 4 what `fit --audit` found;
+ * 5 the gap to a better plan; 6 the budget as asked for; 7 each flip's
+ * recompute. */
 static const char *MIGRATIONS[STORE_SCHEMA_VERSION] = {
     /* 0 -> 1 */
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
@@ -89,6 +91,8 @@ static const char *MIGRATIONS[STORE_SCHEMA_VERSION] = {
     "ALTER TABLE plans ADD COLUMN gap_explored INTEGER;",
     /* 5 -> 6: the budget as it was asked for ("60%", "device", "48MiB"; NULL before) */
     "ALTER TABLE plans ADD COLUMN budget_spec TEXT;",
+    /* 6 -> 7: the compute each flip added (DESIGN §13; NULL for the flips of older plans) */
+    "ALTER TABLE flips ADD COLUMN recompute INTEGER;",
 };
 
 static int busy_timeout_ms(void)

@@ -99,16 +99,6 @@ int fit_score_set(search_t *s, const rescore_t *ref, rescore_work_t *work, const
     return rc;
 }
 
-/* ---- step 1: the candidate cut ------------------------------------------ */
-
-static int cmp_cheapest(const void *pa, const void *pb)
-{
-    const flip_candidate_t *a = pa, *b = pb;
-    if (a->cost_bound != b->cost_bound)
-        return a->cost_bound < b->cost_bound ? -1 : 1;
-    return (a->node > b->node) - (a->node < b->node);
-}
-
 /* ---- what the budgets share ------------------------------------------------ */
 
 /* Whether scorings go through references (the greedy's incremental path;
@@ -142,7 +132,7 @@ static int shared_baseline(search_t *s, rs_error_t *err)
         if (sh->cand[i].dir == FLIP_INLINE)
             sh->cand[m++] = sh->cand[i];
     sh->n_cand = m;
-    qsort(sh->cand, (size_t)m, sizeof *sh->cand, cmp_cheapest);
+    flip_candidates_cut(sh->cand, m, -1); /* cheapest first: each budget's cut is a prefix */
     return RS_OK;
 }
 
@@ -158,7 +148,7 @@ static int32_t kept_for(const search_t *s, const budget_spec_t *spec)
         return -1;
     if (!minimize && s->sh->baseline.total <= bytes)
         return -1;
-    int32_t cap = s->opt->max_candidates >= 0 ? s->opt->max_candidates : minimize ? -1 : 32;
+    int32_t cap = fit_cap(s->opt, minimize);
     return cap < 0 || cap > s->sh->n_cand ? s->sh->n_cand : cap;
 }
 
@@ -295,7 +285,7 @@ static int plan_search(search_t *s, const budget_spec_t *spec, int32_t most_kept
         return fit_emit(s, ev, NULL, 0, err);
     }
     /* step 1: keep the cap's cheapest */
-    p->cap = opt->max_candidates >= 0 ? opt->max_candidates : minimize ? -1 : 32;
+    p->cap = fit_cap(opt, minimize);
     int32_t kept = p->cap < 0 || p->cap > n_cand ? n_cand : p->cap;
     p->dropped = n_cand - kept;
     p->cands = calloc((size_t)(n_cand ? n_cand : 1), sizeof *p->cands);
@@ -392,10 +382,9 @@ int fit_sweep(const fit_options_t *opt, const budget_spec_t *budgets, int32_t n,
 {
     for (int32_t i = 0; i < n; i++)
         plans[i] = NULL;
-    if (!ctx->cfg.aliasing)
-        return error_set(err, RS_EINPUT, "--no-aliasing", 0, 0,
-                         "fit needs buffer_aliasing on: with it off every buffer spans the whole routine, "
-                         "so no flip can relieve anything");
+    int rc = fit_check_aliasing(ctx, err);
+    if (rc)
+        return rc;
     fit_shared_t sh = { 0 };
     search_t s = { .opt = opt, .ctx = ctx, .owner = fit_owner(ctx, opt->name), .n_nodes = ctx->routine->n_nodes,
                    .sh = &sh };
@@ -410,7 +399,7 @@ int fit_sweep(const fit_options_t *opt, const budget_spec_t *budgets, int32_t n,
     s.base_prefs = calloc((size_t)s.n_nodes + 1, 1);
     s.cand_of = malloc(((size_t)s.n_nodes + 1) * sizeof *s.cand_of);
     int32_t *most = malloc(((size_t)n + 1) * sizeof *most);
-    int rc = !s.base_prefs || !s.cand_of || !most ? error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory") : RS_OK;
+    rc = !s.base_prefs || !s.cand_of || !most ? error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory") : RS_OK;
     if (!rc) {
         fit_context_prefs(ctx, s.base_prefs);
         rc = shared_baseline(&s, err);
@@ -425,6 +414,8 @@ int fit_sweep(const fit_options_t *opt, const budget_spec_t *budgets, int32_t n,
             rc = plan_search(&s, &budgets[i], most[i], err);
         if (!rc)
             rc = plan_end(&s, err);
+        if (!rc) /* from the baseline's lowering, past the counters: the floors are no scoring of the search */
+            rc = fit_floors(s.plan, sh.base, s.base_prefs, &ctx->cfg, err);
         plans[i] = s.plan;
         s.plan = NULL;
         if (!rc && opt->plan_done)

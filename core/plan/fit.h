@@ -10,6 +10,7 @@
 #include "lower/score.h"
 #include "model/routine.h"
 #include "model/units.h"
+#include "plan/floor.h"
 #include "plan/reuse.h"
 #include "util/error.h"
 
@@ -77,7 +78,8 @@ typedef struct fit_event {
 
 typedef struct fit_flip {
     int64_t relief;
-    int64_t cost;
+    int64_t cost;       /* the recompute-cost bound of §4 */
+    int64_t recompute;  /* final.compute after it minus before it (DESIGN §13); 0 for a held member */
     int32_t node;
     int32_t reserved;   /* 0: no padding */
 } fit_flip_t;
@@ -120,6 +122,8 @@ typedef struct fit_plan {
     int32_t n_members;
     fit_cand_t *cands;
     int32_t n_cands;
+    floor_t floor;       /* DESIGN §13: no plan's total is below it */
+    floor_t floor_cap;   /* with the candidates the cap dropped; = floor when it dropped none */
 } fit_plan_t;
 
 /* Called as scorings finish; a nonzero return cancels the fit. */
@@ -168,6 +172,24 @@ void fit_plan_free(fit_plan_t *p);
  * made (the scorings made so far).  On error plans[] holds nothing. */
 int fit_sweep(const fit_options_t *opt, const budget_spec_t *budgets, int32_t n, const fit_context_t *ctx,
               reuse_cell_t *cell, fit_plan_t **plans, rs_error_t *err);
+/* The candidate cap a fit under opt uses: max_candidates when given, else
+ * 32 for a byte budget and none (-1) for minimize (DESIGN §5 step 1). */
+int32_t fit_cap(const fit_options_t *opt, bool minimize);
+
+/* What a fit of ctx under opt faces, told before it runs (DESIGN §13):
+ * the baseline, the budget resolved, the cap and both floors.  A byte
+ * budget the baseline meets cuts nothing (as fit does: dropped 0). */
+typedef struct fit_outlook {
+    bool minimize;
+    int64_t budget;      /* bytes; -1 for minimize */
+    int32_t cap;         /* -1: none */
+    floor_fit_t floors;  /* baseline, floor, floor under the cap, candidates, dropped */
+} fit_outlook_t;
+
+/* Lowers ctx's routine (no reuse cell) and fills out.  Errors: the
+ * budget's resolution (RS_EINPUT, file "--budget"), buffer_aliasing off (as
+ * fit_run) and the scoring's. */
+int fit_outlook(const fit_options_t *opt, const fit_context_t *ctx, fit_outlook_t *out, rs_error_t *err);
 
 /* A deep copy of p (same routine borrowed), or RS_ENOMEM. */
 int fit_plan_copy(const fit_plan_t *p, fit_plan_t **out, rs_error_t *err);
@@ -179,7 +201,7 @@ int fit_context_child(const fit_context_t *ctx, const fit_plan_t *p, fit_context
 reuse_owner_t fit_owner(const fit_context_t *ctx, const char *name);
 
 _Static_assert(sizeof(fit_event_t) == 64, "fit_event_t has no padding");
-_Static_assert(sizeof(fit_flip_t) == 24, "fit_flip_t has no padding");
+_Static_assert(sizeof(fit_flip_t) == 32, "fit_flip_t has no padding");
 _Static_assert(sizeof(fit_cand_t) == 40, "fit_cand_t has no padding");
 
 #endif

@@ -4,7 +4,7 @@
  * cut, then the rounds in order); fit_round1.c scores every kept candidate
  * alone and orders them; fit_round2.c accepts, holds, commits and discards;
  * fit_plan.c records events, members and flips into the plan, copies and
- * frees it.  Not for use outside core/plan. */
+ * frees it; fit_outlook.c the cap and the floors, before a fit and in its plan.  Not for use outside core/plan. */
 #ifndef RS_FIT_INT_H
 #define RS_FIT_INT_H
 
@@ -92,7 +92,14 @@ int fit_emit(search_t *s, fit_event_t ev, const int32_t *members, int32_t n_memb
 fit_event_t fit_event(fit_event_kind_t kind, int round, int32_t node);
 
 /* Appends the flip of node to the plan. */
-int fit_add_flip(search_t *s, int32_t node, int64_t relief, int64_t cost, rs_error_t *err);
+int fit_add_flip(search_t *s, int32_t node, int64_t relief, int64_t cost, int64_t recompute, rs_error_t *err);
+
+/* RS_EINPUT (§5 step 0) when ctx's buffer_aliasing is off. */
+int fit_check_aliasing(const fit_context_t *ctx, rs_error_t *err);
+
+/* The plan's floors (DESIGN §13) from l scored with prefs under cfg, cut at
+ * p->cap as the plan was. */
+int fit_floors(fit_plan_t *p, const lowering_t *l, const uint8_t *prefs, const score_config_t *cfg, rs_error_t *err);
 
 /* score(context + extra[0..n)), through the reuse cell: against ref with
  * work (the incremental layout), or from scratch when ref is NULL.

@@ -51,7 +51,7 @@ static int accept(search_t *s, round_two_t *t, const ranked_t *c, int64_t alone,
     ev.cost = c->cost;
     int rc = fit_emit(s, ev, t->accepted, t->n_acc, err);
     if (!rc)
-        rc = fit_add_flip(s, c->node, t->cur - alone, c->cost, err);
+        rc = fit_add_flip(s, c->node, t->cur - alone, c->cost, fp->compute - t->cur_fp.compute, err);
     if (rc)
         return rc;
     t->accepted[t->n_acc++] = c->node;
@@ -290,7 +290,7 @@ static int try_candidate(search_t *s, round_two_t *t, const ranked_t *c, rs_erro
     if (!t->n_held)
         return judge_alone(s, t, c, alone, &fa, err);
     if (with < alone && with < t->cur) {
-        /* load-bearing: the held flips carry 0, c the whole relief */
+        /* load-bearing: the held flips carry 0, c the whole relief and recompute */
         fit_event_t cg = fit_event(EV_COMMIT_GROUP, 2, c->node);
         cg.relief = t->cur - with;
         cg.with = with;
@@ -301,12 +301,12 @@ static int try_candidate(search_t *s, round_two_t *t, const ranked_t *c, rs_erro
             return rc;
         for (int32_t i = 0; i < t->n_held; i++) {
             int32_t k = s->cand_of[t->held[i]];
-            if ((rc = fit_add_flip(s, t->held[i], 0, s->plan->cands[k].cost, err)))
+            if ((rc = fit_add_flip(s, t->held[i], 0, s->plan->cands[k].cost, 0, err)))
                 return rc;
             t->accepted[t->n_acc++] = t->held[i];
             set_status(s, t->held[i], ST_COMMITTED);
         }
-        if ((rc = fit_add_flip(s, c->node, t->cur - with, c->cost, err)))
+        if ((rc = fit_add_flip(s, c->node, t->cur - with, c->cost, fw.compute - t->cur_fp.compute, err)))
             return rc;
         t->accepted[t->n_acc++] = c->node;
         set_status(s, c->node, ST_COMMITTED);

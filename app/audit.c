@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 void audit_init(audit_t *a)
 {
@@ -73,6 +74,59 @@ int audit_fit_run(audit_t *a, const fit_options_t *opt, const fit_context_t *ctx
 {
     fit_call_t f = { opt, ctx, cell, out, err };
     return a ? reuse_with_audit(audit_check, a, fit_body, &f) : fit_body(&f);
+}
+
+/* A sweep's audit goes to the audit of the plan being made. */
+typedef struct sweep_call {
+    audit_t *audits;
+    int32_t current;
+    fit_options_t opt;
+    const budget_spec_t *budgets;
+    int32_t n;
+    const fit_context_t *ctx;
+    reuse_cell_t *cell;
+    fit_plan_t **plans;
+    int64_t *elapsed_us, t0;
+    rs_error_t *err;
+} sweep_call_t;
+
+static int64_t clock_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static void sweep_check(void *ud, const lowering_t *reused, const lowering_t *fresh)
+{
+    sweep_call_t *s = ud;
+    audit_check(&s->audits[s->current < s->n ? s->current : s->n - 1], reused, fresh);
+}
+
+static void sweep_plan_done(void *ud, int32_t i, const fit_plan_t *p)
+{
+    (void)p;
+    sweep_call_t *s = ud;
+    int64_t now = clock_us();
+    s->elapsed_us[i] = now - s->t0;
+    s->t0 = now;
+    s->current = i + 1;
+}
+
+static int sweep_body(void *ud)
+{
+    sweep_call_t *s = ud;
+    return fit_sweep(&s->opt, s->budgets, s->n, s->ctx, s->cell, s->plans, s->err);
+}
+
+int audit_sweep_run(audit_t *audits, const fit_options_t *opt, const budget_spec_t *budgets, int32_t n,
+                    const fit_context_t *ctx, reuse_cell_t *cell, fit_plan_t **plans, int64_t *elapsed_us,
+                    rs_error_t *err)
+{
+    sweep_call_t s = { audits, 0, *opt, budgets, n, ctx, cell, plans, elapsed_us, clock_us(), err };
+    s.opt.plan_done = sweep_plan_done;
+    s.opt.plan_done_ud = &s;
+    return audits ? reuse_with_audit(sweep_check, &s, sweep_body, &s) : sweep_body(&s);
 }
 
 char *audit_record(const audit_t *a)

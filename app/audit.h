@@ -31,6 +31,13 @@ void audit_check(void *ud, const lowering_t *reused, const lowering_t *fresh);
 int audit_fit_run(audit_t *a, const fit_options_t *opt, const fit_context_t *ctx, reuse_cell_t *cell,
                   fit_plan_t **out, rs_error_t *err);
 
+/* fit_sweep of budgets[0..n) with each plan's reuses checked into its own
+ * audit audits[i] (NULL: no audit); elapsed_us[i] gets how long each plan
+ * took after the one before (the first: with the baseline and round one). */
+int audit_sweep_run(audit_t *audits, const fit_options_t *opt, const budget_spec_t *budgets, int32_t n,
+                    const fit_context_t *ctx, reuse_cell_t *cell, fit_plan_t **plans, int64_t *elapsed_us,
+                    rs_error_t *err);
+
 /* The plan's record of a: "N reuses checked, D differences\n" then the
  * lines (and a line for those past AUDIT_MAX_LINES).  NULL when out of
  * memory; the caller frees it. */

@@ -30,7 +30,8 @@ typedef struct cmdline {
     bool exact, improve;     /* fit: DESIGN §12 */
     const char *budget, *budgets, *label, *strategy, *output, *what;
     const char *name;        /* import: the routine's name in the store, not its text's */
-    int64_t max_candidates;  /* -1: the default */
+    int64_t max_candidates;  /* -1: the default; INT32_MAX: all (FIT_CAP_ALL) */
+    const char *scoring;     /* fit, sweep: "full" (the check) or "incremental" (the default); NULL: the default */
     int64_t layers;          /* gen; -1: the kind's default */
     double time_limit;       /* layout --strategy tight, fit --exact/--improve; 0: none (fit: the default) */
     int64_t iterations;      /* layout --strategy tight; -1: the default */

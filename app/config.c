@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cmdline.h"
+#include "model/lex.h"
 #include "target.h"
 #include "theme.h"
 
@@ -28,9 +29,17 @@ void config_free(config_t *c)
     memset(c, 0, sizeof *c);
 }
 
-static int bad(rs_error_t *err, const char *path, int line, int col, const char *fmt, const char *arg)
+/* The longest value a key takes (a budget, a name): a longer one is an
+ * error that does not echo it. */
+#define VALUE_MAX 256
+
+/* fmt's one %s is the value v, cut to 60 bytes ("...") so the message
+ * keeps its end (what was expected). */
+static int bad(rs_error_t *err, const char *path, int line, int col, const char *fmt, const char *v)
 {
-    return error_set(err, RS_EINPUT, path, line, col, fmt, arg);
+    char shown[72];
+    snprintf(shown, sizeof shown, "%.60s%s", v, strlen(v) > 60 ? "..." : "");
+    return error_set(err, RS_EINPUT, path, line, col, fmt, shown);
 }
 
 /* A parse error of a core parser (units, layout names), moved from its own
@@ -103,9 +112,8 @@ int config_parse(const char *path, const char *text, size_t len, config_t *out, 
     int line = 0;
     for (size_t at = 0; at < len;) {
         line++;
-        size_t end = at;
-        while (end < len && text[end] != '\n')
-            end++;
+        size_t next;
+        size_t end = at + lex_line_span(text, len, at, &next);
         /* the line without its comment and the blanks around */
         size_t stop = at;
         while (stop < end && text[stop] != '#')
@@ -115,7 +123,6 @@ int config_parse(const char *path, const char *text, size_t len, config_t *out, 
             b++;
         while (e > b && isspace((unsigned char)text[e - 1]))
             e--;
-        size_t next = end + 1;
         if (b == e) {
             at = next;
             continue;
@@ -147,6 +154,9 @@ int config_parse(const char *path, const char *text, size_t len, config_t *out, 
         int val_col = (int)(v - at) + 1;
         if (v == e)
             return error_set(err, RS_EINPUT, path, line, val_col, "%s: expected a value", key);
+        if (e - v > VALUE_MAX)
+            return error_set(err, RS_EINPUT, path, line, val_col, "%s: a value of %zu bytes (at most %d)", key, e - v,
+                             VALUE_MAX);
         if (out->set[k])
             return error_set(err, RS_EINPUT, path, line, key_col, "%s is set twice (first at line %d)", key,
                              (int)out->line[k]);
@@ -208,7 +218,7 @@ int config_load(const char *path, const char *themes_dir, config_t *out, rs_erro
         theme_t t;
         if (theme_load(out->text[CONFIG_THEME], themes_dir, &t, err))
             rc = error_set(err, RS_EINPUT, out->path, out->line[CONFIG_THEME], out->col[CONFIG_THEME],
-                           "theme: %s (%s)", err->msg, err->file);
+                           "theme: %s%s%s%s", err->msg, err->file[0] ? " (" : "", err->file, err->file[0] ? ")" : "");
     }
     if (rc)
         config_free(out);
@@ -316,7 +326,7 @@ int settings_resolve(const cmdline_t *c, const config_t *f, const profile_t *p, 
     snprintf(num, sizeof num, "%lld", (long long)out->alignment);
     put(out, CONFIG_ALIGNMENT, out->src[CONFIG_ALIGNMENT], "%s", num);
     if (c->max_depth >= 0) {
-        out->max_inline_depth = c->max_depth > INT32_MAX ? INT32_MAX : (int32_t)c->max_depth;
+        out->max_inline_depth = (int32_t)c->max_depth; /* cli_parse refuses more than 32 bits */
         out->src[CONFIG_MAX_INLINE_DEPTH] = SRC_COMMAND_LINE;
     } else if (f && f->set[CONFIG_MAX_INLINE_DEPTH]) {
         out->max_inline_depth = f->max_inline_depth;

@@ -417,7 +417,7 @@ void svg_routine_arena(svg_arena_t *a, const routine_t *r, const view_buf_t *buf
                         .roles = SVG_ARENA_ROLES, .live_peak = fp->live_peak };
 }
 
-int svg_write_arena(const svg_arena_t *a, const char *path, svg_stats_t *stats, rs_error_t *err)
+int svg_write_arena(const svg_arena_t *a, const char *path, const char *store, svg_stats_t *stats, rs_error_t *err)
 {
     picture_t p, q;
     picture_frame_t main, inset;
@@ -433,7 +433,7 @@ int svg_write_arena(const svg_arena_t *a, const char *path, svg_stats_t *stats, 
                                : error_set(err, RS_EINVAL, path, 0, 0, "cannot draw: the frame is too small for a plot, or a role is out of range");
     }
     wfile_t w;
-    rc = wfile_open(&w, path, err);
+    rc = wfile_open(&w, path, store, "the picture", err);
     if (!rc) {
         write_svg(w.f, a, &p, &inset, zoom ? &q : NULL);
         rc = wfile_close(&w, true, err);
@@ -473,7 +473,7 @@ int svg_write_plan(store_t *s, const stored_plan_t *p, const char *path, svg_sta
         a.title = title;
         a.subtitle = sub;
         a.frame.budget = p->budget_bytes;
-        rc = svg_write_arena(&a, path, st, err);
+        rc = svg_write_arena(&a, path, store_path(s), st, err);
         free(v);
     }
     score_detail_free(&d);

@@ -59,16 +59,17 @@ typedef struct svg_stats {
     int32_t drawn, rects, merged; /* as in picture_t */
 } svg_stats_t;
 
-/* Writes a's picture to path whole (a temporary file renamed into place);
- * names are made safe for XML (control bytes and invalid UTF-8 shown
+/* Writes a's picture to path through wfile_open: never over the session
+ * store at store (NULL: the default location) or its -wal/-shm, and whole
+ * (a temporary file renamed into place); names are made safe for XML (control bytes and invalid UTF-8 shown
  * escaped, markup characters as entities).  stats may be NULL.  RS_EINPUT
  * naming path when it cannot be written, RS_EINVAL for a frame too small,
  * RS_ENOMEM. */
-int svg_write_arena(const svg_arena_t *a, const char *path, svg_stats_t *stats, rs_error_t *err);
+int svg_write_arena(const svg_arena_t *a, const char *path, const char *store, svg_stats_t *stats, rs_error_t *err);
 
-/* Writes the final arena of stored plan p (re-scored from the store, see
+/* Writes the final arena of stored plan p (re-scored from store s, see
  * export_plan_arena) with its budget line, headed by the plan's id, label,
- * routine, budget, flips and context.  Errors as export_plan_arena's and
+ * routine, budget, flips and context; path is never s's file.  Errors as export_plan_arena's and
  * svg_write_arena's. */
 int svg_write_plan(store_t *s, const stored_plan_t *p, const char *path, svg_stats_t *stats, rs_error_t *err);
 

@@ -4,29 +4,16 @@
 #include <string.h>
 
 #include "model/units.h"
+#include "util/utf8.h"
+#include "plan/floor.h"
 
-/* The length of the valid UTF-8 sequence at s, or 0: RFC 3629's, so no
- * overlong forms, no surrogates (which XML cannot hold either) and nothing
- * above U+10FFFF. */
-static size_t utf8_len(const unsigned char *s)
-{
-    if (s[0] < 0x80)
-        return 1;
-    size_t n = s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 && s[0] < 0xE0 ? 2 : 0;
-    for (size_t i = 1; i < n; i++)
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0) || (s[0] == 0xF0 && s[1] < 0x90) ||
-        (s[0] == 0xF4 && s[1] >= 0x90))
-        return 0;
-    return n;
-}
-
-/* Escapes the character at p into out (at most 5 bytes, no NUL); returns
- * how many bytes of p it took and sets *w to how many it wrote. */
+/* Escapes the character at p into out (at most 6 bytes, no NUL); returns
+ * how many bytes of p it took and sets *w to how many it wrote.  A C0
+ * control or a byte that is not UTF-8 is \xNN, a C1 control \u0080 to
+ * \u009f (a terminal takes U+009B for CSI as it takes \x1b[). */
 static size_t escape_one(const unsigned char *p, char *out, size_t *w)
 {
-    size_t len = utf8_len(p);
+    size_t len = utf8_seq_len((const char *)p, 4); /* p is NUL-terminated: the scan stops at the NUL */
     if (*p == '\n' || *p == '\t' || *p == '\r') {
         out[0] = '\\';
         out[1] = *p == '\n' ? 'n' : *p == '\t' ? 't' : 'r';
@@ -39,6 +26,13 @@ static size_t escape_one(const unsigned char *p, char *out, size_t *w)
         memcpy(out, tmp, 4);
         *w = 4;
         return 1;
+    }
+    if (utf8_is_c1((const char *)p, len)) {
+        char tmp[8];
+        snprintf(tmp, sizeof tmp, "\\u%04x", (unsigned)p[1]);
+        memcpy(out, tmp, 6);
+        *w = 6;
+        return len;
     }
     memcpy(out, p, len);
     *w = len;
@@ -75,6 +69,37 @@ void text_recompute(int64_t extra, int64_t baseline_compute, int64_t flops_per_s
         units_format_seconds((double)extra / (double)flops_per_s, t, sizeof t);
         snprintf(buf + w, n - (size_t)w, ", about %s%s on %s", extra >= 0 ? "+" : "", t, profile);
     }
+}
+
+void text_bytes_exact(int64_t bytes, char *buf, size_t n)
+{
+    char b[32];
+    units_format_bytes(bytes, b, sizeof b);
+    if (bytes < 1024 && bytes > -1024)
+        snprintf(buf, n, "%s", b);
+    else
+        snprintf(buf, n, "%s (%lld B)", b, (long long)bytes);
+}
+
+void text_roles(const int64_t role[4], const char *candidate, char *buf, size_t n)
+{
+    char r[32], o[32], p[32], c[32];
+    units_format_bytes(role[LOWER_RESIDENT], r, sizeof r);
+    units_format_bytes(role[LOWER_OUTPUT], o, sizeof o);
+    units_format_bytes(role[LOWER_PINNED], p, sizeof p);
+    int w = snprintf(buf, n, "resident %s, output %s, pinned %s", r, o, p);
+    if (candidate && w >= 0 && (size_t)w < n) {
+        units_format_bytes(role[LOWER_CANDIDATE], c, sizeof c);
+        snprintf(buf + w, n - (size_t)w, ", %s %s", candidate, c);
+    }
+}
+
+void text_floor(const floor_t *f, const char *candidate, char *buf, size_t n)
+{
+    char b[64], roles[192];
+    text_bytes_exact(f->bytes, b, sizeof b);
+    text_roles(f->role, candidate, roles, sizeof roles);
+    snprintf(buf, n, "%s at step %d: %s", b, (int)f->step, roles);
 }
 
 const char *text_shown(const char *s)

@@ -1,5 +1,5 @@
-/* text: making names safe to print: control characters and invalid UTF-8
- * are shown escaped (\n, \x01), so a hostile name cannot break a table or
+/* text: making names safe to print: control characters (C0 and C1) and
+ * invalid UTF-8 are shown escaped (\n, \x01, \u009b, \xff), so a hostile name cannot break a table or
  * a terminal; and recompute said in the units people use. */
 #ifndef RS_TEXT_H
 #define RS_TEXT_H
@@ -17,6 +17,22 @@ const char *text_escape(const char *s, char *buf, size_t n);
  * is known (> 0). */
 void text_recompute(int64_t extra, int64_t baseline_compute, int64_t flops_per_s, const char *profile, char *buf,
                     size_t n);
+
+/* Bytes for people with their exact count when rounding hides it:
+ * "4.00 MiB (4194304 B)", "512 B". */
+void text_bytes_exact(int64_t bytes, char *buf, size_t n);
+
+/* Bytes by role (DESIGN §13's four, indexed by lower_role_t) for people:
+ * "resident 620 MiB, output 607 MiB, pinned 0 B", then ", LABEL 19.0 MiB"
+ * for the candidate role when candidate (its label: "candidate", "dropped
+ * candidates") is not NULL. */
+void text_roles(const int64_t role[4], const char *candidate, char *buf, size_t n);
+
+/* A floor for people: "1.21 GiB (1299227648 B) at step 7995: resident 620
+ * MiB, output 607 MiB, pinned 0 B", the roles as text_roles gives them
+ * (candidate: the label of the bytes the cap dropped, or NULL). */
+struct floor;
+void text_floor(const struct floor *f, const char *candidate, char *buf, size_t n);
 
 /* s escaped into one of eight rotating buffers, for printf arguments: up
  * to eight in one call stay valid.  For the CLI's printing (one thread), of

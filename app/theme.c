@@ -114,11 +114,13 @@ static int parse_line(theme_t *t, lex_t *lx, rs_error_t *err)
 int theme_load(const char *name, const char *dir, theme_t *t, rs_error_t *err)
 {
     theme_builtin(t);
+    size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-");
+    if (!name[0] || name[n] || n >= sizeof t->name)
+        return error_set(err, RS_EINPUT, NULL, 0, 0, "'%.40s%s' is not a theme name: a theme is the name of a "
+                         "file NAME.theme in %s (letters, digits, - and _), never a path", name,
+                         strlen(name) > 40 ? "..." : "", dir);
     char path[4096];
-    if (strchr(name, '/'))
-        snprintf(path, sizeof path, "%s", name);
-    else
-        snprintf(path, sizeof path, "%s/%s.theme", dir, name);
+    snprintf(path, sizeof path, "%s/%s.theme", dir, name);
     FILE *f = fopen(path, "r");
     if (!f)
         return error_set(err, RS_EINPUT, path, 0, 0, "no such theme (themes are %s/*.theme)", dir);

@@ -22,8 +22,10 @@ typedef struct theme {
     unsigned attr[T_COUNT];
 } theme_t;
 
-/* Reads a theme: name is a path (with '/') or the name of a file NAME.theme
- * in dir.  Errors name the file, line and column. */
+/* Reads a theme: name is the name of a file NAME.theme in dir, letters,
+ * digits, - and _ only (a theme is a name, never a path: `--theme
+ * ../../etc/passwd` reads nothing).  Errors name the file, line and
+ * column. */
 int theme_load(const char *name, const char *dir, theme_t *t, rs_error_t *err);
 
 /* Where themes named without a path are: $RS_THEMES, else the installed

@@ -47,7 +47,7 @@ static int bench(const char *path, const minimalloc_problem_t *p, int32_t n)
     svg_stats_t st = { 0 };
     for (int r = 0; r < 5; r++) {
         double t0 = now_s();
-        if (svg_write_arena(&a, out, &st, &err)) {
+        if (svg_write_arena(&a, out, NULL, &st, &err)) {
             fprintf(stderr, "%s: %s\n", path, err.msg);
             return 1;
         }

@@ -9,10 +9,11 @@
 
 #include "csvio.h"
 #include "minimalloc.h"
+#include "plan/answer.h"
 #include "rebuild.h"
 #include "wfile.h"
 
-static const char *WHAT_NAMES[] = { "plans", "flips", "events", "layout" };
+static const char *WHAT_NAMES[] = { "plans", "flips", "events", "layout", "origins" };
 #define N_WHAT ((int)(sizeof WHAT_NAMES / sizeof WHAT_NAMES[0]))
 
 int export_what_parse(const char *s)
@@ -29,38 +30,10 @@ const char *export_what_name(int i) { return i >= 0 && i < N_WHAT ? WHAT_NAMES[i
  * (the tool writes one at a time). */
 static bool raw_text;
 
-/* Whether a spreadsheet would run text cell s as a formula. */
-static bool formula_like(const char *s) { return !raw_text && s[0] && strchr("=+-@\t\r", s[0]); }
-
-/* A copy of s as a cell: a leading ' when it looks like a formula (see
- * field); NULL when out of memory. */
-static char *cell_dup(const char *s)
-{
-    size_t n = strlen(s);
-    char *c = malloc(n + 2);
-    if (c)
-        snprintf(c, n + 2, "%s%s", formula_like(s) ? "'" : "", s);
-    return c;
-}
-
-/* A text cell; one a spreadsheet would run as a formula gets a leading '
- * unless raw_text. */
+/* A text cell (see csvio_write_cell) and its separator. */
 static int field(FILE *f, const char *s, bool last)
 {
-    int bad = 0;
-    if (formula_like(s)) {
-        size_t n = strlen(s);
-        char *q = malloc(n + 2);
-        if (!q)
-            return 1;
-        q[0] = '\'';
-        memcpy(q + 1, s, n + 1);
-        bad = csvio_write_field(f, q, n + 1) != 0;
-        free(q);
-    } else {
-        bad = csvio_write_field(f, s, strlen(s)) != 0;
-    }
-    return bad | (fputc(last ? '\n' : ',', f) == EOF);
+    return (csvio_write_cell(f, s, raw_text) != 0) | (fputc(last ? '\n' : ',', f) == EOF);
 }
 
 static int num(FILE *f, long long v, bool last) { return fprintf(f, last ? "%lld\n" : "%lld,", v) < 0; }
@@ -125,19 +98,47 @@ static routine_origin_t origin_parts(const routine_t *r, const char *node)
     return (routine_origin_t){ o.hlo ? o.hlo : "", o.op_name ? o.op_name : "", o.source ? o.source : "" };
 }
 
+/* A plan's recompute (a flip's, an origin's): empty for a plan saved
+ * before flips kept theirs. */
+static int recompute(FILE *f, const stored_plan_t *p, long long v) { return p->recompute_known ? num(f, v, false) : fputc(',', f) == EOF; }
+
 /* The flips CSV keeps where a node came from in three columns, as --json
  * does (the events and layout CSVs keep the one joined source text). */
 static int write_flips(FILE *f, const stored_plan_t *plans, routine_t *const *routines, int n)
 {
-    int bad = fputs("plan_id,seq,node,relief,cost,hlo,op_name,source\n", f) < 0;
+    int bad = fputs("plan_id,seq,node,relief,cost,recompute,hlo,op_name,source\n", f) < 0;
     for (int i = 0; i < n && !bad; i++)
         for (int32_t k = 0; k < plans[i].n_flips && !bad; k++) {
             const stored_flip_t *fl = &plans[i].flips[k];
             routine_origin_t o = origin_parts(routines[i], fl->node);
             bad |= num(f, plans[i].id, false) | num(f, k, false) | field(f, fl->node, false) |
-                   num(f, fl->relief, false) | num(f, fl->cost, false) | field(f, o.hlo, false) |
-                   field(f, o.op_name, false) | field(f, o.source, true);
+                   num(f, fl->relief, false) | num(f, fl->cost, false) | recompute(f, &plans[i], fl->recompute) |
+                   field(f, o.hlo, false) | field(f, o.op_name, false) | field(f, o.source, true);
         }
+    return bad;
+}
+
+/* Each plan's flips by origin (DESIGN §13), in the order show gives them:
+ * biggest relief first, ties by the origin's byte order. */
+static int write_origins(FILE *f, const stored_plan_t *plans, routine_t *const *routines, int n, rs_error_t *err)
+{
+    int bad = fputs("plan_id,rank,origin,flips,relief,recompute\n", f) < 0;
+    for (int i = 0; i < n && !bad; i++) {
+        fit_flip_t *fl;
+        answer_origin_t *g;
+        int32_t ng;
+        int rc = plans_flips(&plans[i], routines[i], &fl, err);
+        if (!rc)
+            rc = answer_by_origin(routines[i], fl, plans[i].n_flips, &g, &ng, NULL, err);
+        free(fl);
+        if (rc)
+            return -rc;
+        for (int32_t k = 0; k < ng && !bad; k++)
+            bad |= num(f, plans[i].id, false) | num(f, k + 1, false) | field(f, g[k].origin, false) |
+                   num(f, g[k].flips, false) | num(f, g[k].relief, false) |
+                   (plans[i].recompute_known ? num(f, g[k].recompute, true) : fputc('\n', f) == EOF);
+        free(g);
+    }
     return bad;
 }
 
@@ -208,9 +209,8 @@ static int layout_problem(store_t *s, const stored_plan_t *p, minimalloc_problem
             continue;
         char src[1024];
         (*offsets)[mp->n] = d.offset[i];
-        /* the layout file is the MiniMalloc format with a source column: an
-         * HLO op_name is text from the model, defused like any cell */
-        if (!((*sources)[mp->n] = cell_dup(routine_node_origin(rb.routine, i, src, sizeof src))))
+        /* an HLO op_name is text from the model: the writer defuses it */
+        if (!((*sources)[mp->n] = strdup(routine_node_origin(rb.routine, i, src, sizeof src))))
             rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
         if (minimalloc_add(mp, rb.routine->nodes[i].name,
                            (arena_buf_t){ rb.lowering->bytes[i], d.live.start[i], d.live.end[i] }, false, 0))
@@ -250,9 +250,6 @@ int export_plans_raw(store_t *s, const stored_plan_t *plans, int n, export_what_
 static int export_any(store_t *s, const stored_plan_t *plans, int n, export_what_t what, const char *path,
                       rs_error_t *err)
 {
-    int guard = store_refuse_output(store_path(s), path, "the export", err);
-    if (guard)
-        return guard;
     if (what == EXPORT_LAYOUT) {
         if (n != 1)
             return error_set(err, RS_EINPUT, "--what", 0, 0, "layout exports one plan at a time (%d given)", n);
@@ -261,7 +258,8 @@ static int export_any(store_t *s, const stored_plan_t *plans, int n, export_what
         char **sources;
         int rc = layout_problem(s, &plans[0], &mp, &offsets, &sources, err);
         if (!rc)
-            rc = minimalloc_write_solution_sources(path, &mp, offsets, (const char *const *)sources, err);
+            rc = minimalloc_write_solution(path, store_path(s), &mp, offsets, (const char *const *)sources, raw_text,
+                                           err);
         free_sources(sources, mp.n);
         minimalloc_free(&mp);
         free(offsets);
@@ -281,12 +279,18 @@ static int export_any(store_t *s, const stored_plan_t *plans, int n, export_what
     }
     wfile_t w;
     if (!rc)
-        rc = wfile_open(&w, path, err);
+        rc = wfile_open(&w, path, store_path(s), "the export", err);
     if (!rc) {
-        int bad = what == EXPORT_PLANS ? write_plans(w.f, plans, n)
-                  : what == EXPORT_FLIPS ? write_flips(w.f, plans, routines, n)
-                                         : write_events(w.f, plans, routines, n);
-        rc = wfile_close(&w, !bad, err);
+        int bad = what == EXPORT_PLANS     ? write_plans(w.f, plans, n)
+                  : what == EXPORT_FLIPS   ? write_flips(w.f, plans, routines, n)
+                  : what == EXPORT_ORIGINS ? write_origins(w.f, plans, routines, n, err)
+                                           : write_events(w.f, plans, routines, n);
+        if (bad < 0) { /* an error write_origins set: the file is left untouched */
+            wfile_close(&w, false, NULL);
+            rc = -bad;
+        } else {
+            rc = wfile_close(&w, !bad, err);
+        }
     }
     for (int i = 0; i < n; i++) {
         bool shared = false;

@@ -8,9 +8,10 @@
 #include "rebuild.h"
 #include "store.h"
 
-typedef enum export_what { EXPORT_PLANS, EXPORT_FLIPS, EXPORT_EVENTS, EXPORT_LAYOUT } export_what_t;
+typedef enum export_what { EXPORT_PLANS, EXPORT_FLIPS, EXPORT_EVENTS, EXPORT_LAYOUT, EXPORT_ORIGINS } export_what_t;
 
-/* "plans", "flips", "events", "layout", or -1. */
+/* "plans", "flips", "events", "layout", "origins" (flips by origin, DESIGN
+ * §13), or -1. */
 int export_what_parse(const char *s);
 /* The name of export kind i ("plans", ...), NULL past the last. */
 const char *export_what_name(int i);

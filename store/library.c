@@ -297,15 +297,16 @@ static void routine_row(sqlite3_stmt *st, void *elem)
     r->kind = store_col_text(st, 8);
 }
 
-static void routine_row_free(void *elem)
+void library_routine_row_free(routine_row_t *r)
 {
-    routine_row_t *r = elem;
     free(r->name);
     free(r->hash);
     free(r->kind);
     free(r->path);
     free(r->imported_at);
 }
+
+static void routine_row_free(void *elem) { library_routine_row_free(elem); }
 
 int library_routine_list(store_t *s, routine_row_t **rows, int *n, rs_error_t *err)
 {
@@ -318,7 +319,7 @@ int library_routine_list(store_t *s, routine_row_t **rows, int *n, rs_error_t *e
 void library_routine_rows_free(routine_row_t *rows, int n)
 {
     for (int i = 0; i < n; i++)
-        routine_row_free(&rows[i]);
+        library_routine_row_free(&rows[i]);
     free(rows);
 }
 

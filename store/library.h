@@ -84,6 +84,9 @@ int library_routine_source(store_t *s, int64_t id, char **source, size_t *len, c
 /* Every routine version, by name then version. */
 int library_routine_list(store_t *s, routine_row_t **rows, int *n, rs_error_t *err);
 void library_routine_rows_free(routine_row_t *rows, int n);
+/* Frees what one row owns (its strings), for a caller that drops rows
+ * from a list it keeps: the one place that knows a row's fields. */
+void library_routine_row_free(routine_row_t *r);
 
 /* Inserts or replaces the profile named p->name (inside a transaction). */
 int library_profile_put(store_t *s, const profile_t *p, int64_t *id, rs_error_t *err);

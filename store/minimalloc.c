@@ -20,14 +20,8 @@ typedef struct mm_reader {
 
 static bool field_is(const csvio_row_t *row, int k, const char *name)
 {
-    const char *s = row->field[k];
-    size_t n = row->len[k];
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
-        n--;
-    while (n && *s == ' ') {
-        s++;
-        n--;
-    }
+    size_t n;
+    const char *s = csvio_field_trim(row, k, &n);
     return n == strlen(name) && strncasecmp(s, name, n) == 0;
 }
 
@@ -171,27 +165,21 @@ void minimalloc_free(minimalloc_problem_t *p)
     memset(p, 0, sizeof *p);
 }
 
-int minimalloc_write_solution(const char *path, const minimalloc_problem_t *p, const int64_t *offsets,
-                              rs_error_t *err)
-{
-    return minimalloc_write_solution_sources(path, p, offsets, NULL, err);
-}
-
-int minimalloc_write_solution_sources(const char *path, const minimalloc_problem_t *p, const int64_t *offsets,
-                                      const char *const *sources, rs_error_t *err)
+int minimalloc_write_solution(const char *path, const char *store, const minimalloc_problem_t *p,
+                              const int64_t *offsets, const char *const *sources, bool raw, rs_error_t *err)
 {
     wfile_t w;
-    int rc = wfile_open(&w, path, err);
+    int rc = wfile_open(&w, path, store, "the solution", err);
     if (rc)
         return rc;
     bool ok = fputs(sources ? "id,lower,upper,size,offset,source\n" : "id,lower,upper,size,offset\n", w.f) >= 0;
     for (int32_t i = 0; i < p->n && ok; i++) {
-        ok = csvio_write_field(w.f, p->ids[i], strlen(p->ids[i])) == 0;
+        ok = csvio_write_cell(w.f, p->ids[i], raw) == 0;
         ok = ok && fprintf(w.f, ",%lld,%lld,%lld,%lld", (long long)p->bufs[i].start, (long long)p->bufs[i].end + 1,
                            (long long)p->bufs[i].size, (long long)offsets[i]) >= 0;
         if (ok && sources) {
             const char *src = sources[i] ? sources[i] : "";
-            ok = fputc(',', w.f) != EOF && csvio_write_field(w.f, src, strlen(src)) == 0;
+            ok = fputc(',', w.f) != EOF && csvio_write_cell(w.f, src, raw) == 0;
         }
         ok = ok && fputc('\n', w.f) != EOF;
     }

@@ -36,15 +36,14 @@ int minimalloc_read_stream(FILE *f, const char *path, minimalloc_problem_t *out,
 
 void minimalloc_free(minimalloc_problem_t *p);
 
-/* Writes the solution as id,lower,upper,size,offset through libcsv; the
- * file is written whole to a temporary name and renamed, so a failure
- * leaves no partial file. */
-int minimalloc_write_solution(const char *path, const minimalloc_problem_t *p, const int64_t *offsets,
-                              rs_error_t *err);
-
-/* The same with a sixth column, source (sources[i] may be NULL: empty);
- * minimalloc_read accepts it back and ignores it. */
-int minimalloc_write_solution_sources(const char *path, const minimalloc_problem_t *p, const int64_t *offsets,
-                                      const char *const *sources, rs_error_t *err);
+/* Writes the solution as id,lower,upper,size,offset through libcsv, with
+ * a sixth column, source, when sources is not NULL (sources[i] may be
+ * NULL: empty; minimalloc_read accepts it back and ignores it).  Ids and
+ * sources are text cells, defused unless raw (csvio_write_cell).  The
+ * file goes through wfile_open (never over the store at store; written
+ * whole to a temporary name and renamed, so a failure leaves no partial
+ * file). */
+int minimalloc_write_solution(const char *path, const char *store, const minimalloc_problem_t *p,
+                              const int64_t *offsets, const char *const *sources, bool raw, rs_error_t *err);
 
 #endif

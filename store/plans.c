@@ -160,7 +160,7 @@ int plans_save(store_t *s, const plan_save_t *in, int64_t *plan_id, rs_error_t *
     if ((rc = store_exec_stmt(s, st, "saving the plan", err)))
         return rc;
     *plan_id = sqlite3_last_insert_rowid(store_db(s));
-    if ((rc = store_prepare(s, "INSERT INTO flips(plan_id, seq, node, relief, cost) VALUES(?1, ?2, ?3, ?4, ?5)", &st,
+    if ((rc = store_prepare(s, "INSERT INTO flips(plan_id, seq, node, relief, cost, recompute) VALUES(?1, ?2, ?3, ?4, ?5, ?6)", &st,
                             err)))
         return rc;
     for (int32_t i = 0; i < p->n_flips && !rc; i++) {
@@ -169,6 +169,7 @@ int plans_save(store_t *s, const plan_save_t *in, int64_t *plan_id, rs_error_t *
         sqlite3_bind_text(st, 3, node_name(p, p->flips[i].node), -1, SQLITE_STATIC);
         sqlite3_bind_int64(st, 4, p->flips[i].relief);
         sqlite3_bind_int64(st, 5, p->flips[i].cost);
+        sqlite3_bind_int64(st, 6, p->flips[i].recompute);
         int r = sqlite3_step(st);
         if (r != SQLITE_DONE)
             rc = store_fail(s, r, "saving the plan's flips", err);
@@ -293,19 +294,23 @@ int plans_set_gap(store_t *s, int64_t id, const plan_gap_t *g, rs_error_t *err)
 static int load_flips(store_t *s, stored_plan_t *p, rs_error_t *err)
 {
     sqlite3_stmt *st;
-    int rc = store_prepare(s, "SELECT node, relief, cost FROM flips WHERE plan_id = ?1 ORDER BY seq", &st, err);
+    int rc = store_prepare(s, "SELECT node, relief, cost, recompute FROM flips WHERE plan_id = ?1 ORDER BY seq", &st, err);
     if (rc)
         return rc;
     sqlite3_bind_int64(st, 1, p->id);
     int32_t want = p->n_flips, cap = want > 0 ? want : 1;
     p->flips = calloc((size_t)cap, sizeof *p->flips);
     p->n_flips = 0;
+    p->recompute_known = true;
     int step;
     while (p->flips && (step = sqlite3_step(st)) == SQLITE_ROW && p->n_flips < cap) {
         stored_flip_t *f = &p->flips[p->n_flips++];
         f->node = store_col_text(st, 0);
         f->relief = sqlite3_column_int64(st, 1);
         f->cost = sqlite3_column_int64(st, 2);
+        f->recompute = sqlite3_column_int64(st, 3);
+        if (sqlite3_column_type(st, 3) == SQLITE_NULL)
+            p->recompute_known = false; /* saved before schema 7 */
     }
     sqlite3_finalize(st);
     if (!p->flips)
@@ -313,6 +318,25 @@ static int load_flips(store_t *s, stored_plan_t *p, rs_error_t *err)
     if (p->n_flips != want)
         return error_set(err, RS_ESTORE, store_path(s), 0, 0, "plan %lld is damaged: %d of its %d flips are stored",
                          (long long)p->id, (int)p->n_flips, (int)want);
+    return RS_OK;
+}
+
+int plans_flips(const stored_plan_t *p, const routine_t *r, fit_flip_t **out, rs_error_t *err)
+{
+    *out = calloc((size_t)p->n_flips + 1, sizeof **out);
+    if (!*out)
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    for (int32_t i = 0; i < p->n_flips; i++) {
+        const stored_flip_t *f = &p->flips[i];
+        int32_t node = routine_find_node(r, f->node);
+        if (node < 0) {
+            free(*out);
+            *out = NULL;
+            return error_set(err, RS_ESTORE, NULL, 0, 0, "plan %lld: flip '%s' names no node of %s", (long long)p->id,
+                             f->node, r->name);
+        }
+        (*out)[i] = (fit_flip_t){ .node = node, .relief = f->relief, .cost = f->cost, .recompute = f->recompute };
+    }
     return RS_OK;
 }
 

@@ -47,6 +47,7 @@ int plans_sweep_put(store_t *s, int64_t routine_id, const char *budgets, int64_t
 typedef struct stored_flip {
     char *node;
     int64_t relief, cost;
+    int64_t recompute;      /* DESIGN §13; 0 when the plan's recompute_known is false */
 } stored_flip_t;
 
 typedef struct stored_event {
@@ -78,6 +79,7 @@ typedef struct stored_plan {
     plan_gap_t gap;         /* kind "" when none */
     stored_flip_t *flips;
     int32_t n_flips;
+    bool recompute_known;   /* the flips carry their recompute (plans saved from schema 7 on) */
     stored_event_t *events; /* loaded when asked */
     int32_t n_events;
 } stored_plan_t;
@@ -91,6 +93,12 @@ const char *plans_budget_text(const stored_plan_t *p, char *buf, size_t n);
  * is no such plan. */
 int plans_load(store_t *s, int64_t id, bool with_events, stored_plan_t *out, rs_error_t *err);
 void stored_plan_free(stored_plan_t *p);
+
+/* p's flips (loaded) as the planner's, for core's answers (DESIGN §13):
+ * node indices in r (the plan's routine), relief, cost and recompute (0
+ * when not recompute_known).  A new array (*out, free()); RS_ESTORE when a
+ * flip names no node of r. */
+int plans_flips(const stored_plan_t *p, const routine_t *r, fit_flip_t **out, rs_error_t *err);
 
 /* Every plan, newest first, without flips and events. */
 int plans_list(store_t *s, stored_plan_t **out, int *n, rs_error_t *err);

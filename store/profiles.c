@@ -21,32 +21,30 @@ typedef struct prof_reader {
     strmap_t *seen; /* name -> row index, for "given twice" in constant time */
 } prof_reader_t;
 
-/* "312e12", "4096": an exact non-negative integer. */
-static bool parse_sci(const char *s, long long *out)
+/* "312e12", "4096": an exact non-negative integer, field k of row
+ * (blanks around it skipped). */
+static bool parse_sci(const csvio_row_t *row, int k, long long *out)
 {
     long long m = 0;
     int e = 0;
-    const char *p = s;
-    while (*p == ' ')
-        p++;
-    if (*p < '0' || *p > '9')
+    size_t n;
+    const char *p = csvio_field_trim(row, k, &n), *end = p + n;
+    if (p == end || *p < '0' || *p > '9')
         return false;
-    for (; *p >= '0' && *p <= '9'; p++)
+    for (; p < end && *p >= '0' && *p <= '9'; p++)
         if (__builtin_mul_overflow(m, 10, &m) || __builtin_add_overflow(m, *p - '0', &m))
             return false;
-    if (*p == 'e' || *p == 'E') {
+    if (p < end && (*p == 'e' || *p == 'E')) {
         p++;
-        if (*p < '0' || *p > '9')
+        if (p == end || *p < '0' || *p > '9')
             return false;
-        for (; *p >= '0' && *p <= '9'; p++) {
+        for (; p < end && *p >= '0' && *p <= '9'; p++) {
             e = e * 10 + (*p - '0');
             if (e > 30)
                 return false;
         }
     }
-    while (*p == ' ' || *p == '\r')
-        p++;
-    if (*p)
+    if (p != end)
         return false;
     for (int i = 0; i < e; i++)
         if (__builtin_mul_overflow(m, 10, &m))
@@ -63,8 +61,10 @@ static int on_row(void *ud, const csvio_row_t *row, rs_error_t *err)
             r->map[k] = -1;
         for (int i = 0; i < row->n; i++) {
             int k;
+            size_t n;
+            const char *h = csvio_field_trim(row, i, &n);
             for (k = 0; k < NCOLS; k++)
-                if (strcmp(row->field[i], COLS[k]) == 0)
+                if (n == strlen(COLS[k]) && memcmp(h, COLS[k], n) == 0)
                     break;
             if (k == NCOLS)
                 return error_set(err, RS_EINPUT, row->path, row->line, row->col[i],
@@ -86,15 +86,16 @@ static int on_row(void *ud, const csvio_row_t *row, rs_error_t *err)
         return rc;
     profile_t p;
     memset(&p, 0, sizeof p);
-    const char *name = row->field[r->map[COL_NAME]];
-    if (!name[0] || strlen(name) >= sizeof p.name)
+    size_t name_n;
+    const char *name = csvio_field_trim(row, r->map[COL_NAME], &name_n); /* a name is a word: blanks go */
+    if (!name_n || name_n >= sizeof p.name)
         return error_set(err, RS_EINPUT, row->path, row->line, row->col[r->map[COL_NAME]],
                          "a profile name must have 1 to %zu characters", sizeof p.name - 1);
-    snprintf(p.name, sizeof p.name, "%s", name);
+    snprintf(p.name, sizeof p.name, "%.*s", (int)name_n, name);
     long long v[NCOLS];
     for (int k = 1; k < NCOLS; k++) {
         int i = r->map[k];
-        if (!parse_sci(row->field[i], &v[k]))
+        if (!parse_sci(row, i, &v[k]))
             return error_set(err, RS_EINPUT, row->path, row->line, row->col[i],
                              "expected a non-negative integer (or 312e12) for %s, found '%.40s'", COLS[k],
                              row->field[i]);

@@ -12,7 +12,9 @@
 /* Each entry takes a store from version i to i + 1.  Version 1 is the
  * first release's schema; version 2 adds plan labels, the counts that make
  * a saved plan checkable as whole, sweeps, and layout problems; version 3
- * the kind of each routine's text; version 4 what `fit --audit` found. */
+ * the kind of each routine's text; version 4 what `fit --audit` found;
+ * 5 the gap to a better plan; 6 the budget as asked for; 7 each flip's
+ * recompute. */
 static const char *MIGRATIONS[STORE_SCHEMA_VERSION] = {
     /* 0 -> 1 */
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
@@ -89,6 +91,8 @@ static const char *MIGRATIONS[STORE_SCHEMA_VERSION] = {
     "ALTER TABLE plans ADD COLUMN gap_explored INTEGER;",
     /* 5 -> 6: the budget as it was asked for ("60%", "device", "48MiB"; NULL before) */
     "ALTER TABLE plans ADD COLUMN budget_spec TEXT;",
+    /* 6 -> 7: the compute each flip added (DESIGN §13; NULL for the flips of older plans) */
+    "ALTER TABLE flips ADD COLUMN recompute INTEGER;",
 };
 
 static int busy_timeout_ms(void)
@@ -293,37 +297,6 @@ int store_default_path(char *buf, size_t n, bool create_dir, rs_error_t *err)
         return error_set(err, RS_ESTORE, dir, 0, 0, "cannot create the store's folder: %s", strerror(errno));
     snprintf(buf, n, "%s/session.db", dir);
     return RS_OK;
-}
-
-int store_refuse_output(const char *db, const char *path, const char *what, rs_error_t *err)
-{
-    struct stat out;
-    char def[4096];
-    if (!path)
-        return RS_OK;
-    bool exists = stat(path, &out) == 0; /* a -wal or -shm not there yet is caught by its name */
-    if (!db) {
-        if (store_default_path(def, sizeof def, false, NULL))
-            return RS_OK; /* no default location: no store there to hit */
-        db = def;
-    }
-    static const char *const suffix[] = { "", "-wal", "-shm" };
-    size_t n = strlen(db) + 8;
-    char *name = malloc(n);
-    if (!name)
-        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-    int rc = RS_OK;
-    for (int i = 0; i < 3 && !rc; i++) {
-        struct stat st;
-        snprintf(name, n, "%s%s", db, suffix[i]);
-        bool same = exists ? stat(name, &st) == 0 && st.st_dev == out.st_dev && st.st_ino == out.st_ino
-                           : strcmp(name, path) == 0;
-        if (same)
-            rc = error_set(err, RS_EINPUT, path, 0, 0, "this is the session store%s (%s); writing %s there would destroy it",
-                           i ? (i == 1 ? "'s write-ahead log" : "'s shared memory") : "", name, what);
-    }
-    free(name);
-    return rc;
 }
 
 /* A rematscope store has the meta row app=rematscope; an empty database is

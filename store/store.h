@@ -10,7 +10,7 @@
 
 #include "util/error.h"
 
-#define STORE_SCHEMA_VERSION 6
+#define STORE_SCHEMA_VERSION 7
 
 typedef struct store store_t;
 
@@ -29,11 +29,6 @@ bool store_readonly(const store_t *s);
 /* Fills buf with the default store path (creating its directory when
  * create_dir). */
 int store_default_path(char *buf, size_t n, bool create_dir, rs_error_t *err);
-
-/* RS_EINPUT naming path when writing what (e.g. "the export") to path would
- * overwrite the store at db (NULL: the default location) or its -wal/-shm,
- * compared by device and inode so a symlink or second name is caught. */
-int store_refuse_output(const char *db, const char *path, const char *what, rs_error_t *err);
 
 /* Transactions: every write of the store_* functions below must run inside
  * one; store_rollback never fails. */

@@ -320,7 +320,7 @@ def export_plan_svg():
               if "".join(e.itertext()).startswith(("arena ", "budget "))}
     check(set(labels) == {"arena", "budget"} and abs(labels["arena"][0] - labels["budget"][0]) >= 12, labels)
     expect_error(["export", "1", "1", "--what", "svg", "--output", svg, "--db", db], "svg exports one plan at a time")
-    expect_error(["export", "1", "--what", "png", "--output", svg, "--db", db], "layout or svg")
+    expect_error(["export", "1", "--what", "png", "--output", svg, "--db", db], "origins or svg")
 
 
 @test
@@ -462,12 +462,12 @@ def fit_json_keys_and_values():
     check(rc == 0, err)
     j = json.loads(out)
     check(list(j.keys()) == ["routine", "budget", "baseline", "final", "flips", "considered", "dropped",
-                             "within_budget", "reuse"], list(j.keys()))
+                             "within_budget", "reuse", "floor", "by_origin"], list(j.keys()))
     check(j["budget"] == {"kind": "minimize", "spec": "minimize"}, j["budget"])  # spec: as asked, as plans keep it
     check(j["baseline"]["total"] == 104 and j["final"]["total"] == 4, j)
     # X is held (alone it relieves nothing), Y closes the load-bearing group
-    check(j["flips"] == [{"node": "X", "relief": 0, "cost": 100}, {"node": "Y", "relief": 100, "cost": 100}],
-          j["flips"])
+    check(j["flips"] == [{"node": "X", "relief": 0, "cost": 100, "recompute": 0, "pays": True},
+                         {"node": "Y", "relief": 100, "cost": 100, "recompute": 0, "pays": True}], j["flips"])
     check(j["considered"] == 2 and j["dropped"] == 0 and j["within_budget"] is True, j)
     # scorings: baseline (lowers), 2 solo, try X (alone), try Y (alone + with)
     check(j["reuse"] == {"reused": 5, "lowered": 1}, j["reuse"])
@@ -485,9 +485,9 @@ def fit_json_keys_and_values():
     rc, out, err = run("fit", p, "--budget", "1", "--json", "--max-candidates", "1")
     j = json.loads(out)
     check(j["considered"] == 1 and j["dropped"] == 1 and not j["within_budget"], j)
-    check(err == "", "nothing logged without --log-memory-budget")
+    check("memory budget:" not in err, "nothing logged without --log-memory-budget")
     rc, out, err = run("fit", p, "--budget", "1", "--json", "--max-candidates", "1", "--log-memory-budget")
-    check(rc == 0 and err.strip() == "rematscope: memory budget: dropped candidate Y (cost bound 100 FLOPs): over the cap of 1",
+    check(rc == 0 and "rematscope: memory budget: dropped candidate Y (cost bound 100 FLOPs): over the cap of 1\n" in err,
           err)
 
 
@@ -503,8 +503,11 @@ def fit_readable_and_sweep():
     check(len(j["plans"]) == 3, j)
     check(j["plans"][2]["budget"] == {"kind": "minimize", "spec": "minimize"}, j["plans"][2])
     check(j["plans"][0]["budget"] == {"kind": "bytes", "bytes": 9 << 20, "spec": "9MiB"}, j["plans"][0])
+    # one search: round one once, each budget's round two a prefix of the
+    # smallest's, so the counters count the scorings made so far (the 7MiB
+    # fit stops where the 9MiB one's tries already reach: no new scoring)
     r = [pl["reuse"]["reused"] for pl in j["plans"]]
-    check(r[0] < r[1] < r[2] and j["reuse"]["reused"] == r[2], r)
+    check(r[0] <= r[1] < r[2] and j["reuse"]["reused"] == r[2], r)
     check(all(pl["reuse"]["lowered"] == 1 for pl in j["plans"]) and j["reuse"]["lowered"] == 1, j["reuse"])
     rc, out, err = run("sweep", MLP, "--budgets", "9MiB,minimize")
     check(rc == 0 and "reuse (one search)" in out and "+gw1" in out, out)
@@ -837,7 +840,7 @@ def json_budget_spec_csv_origins_and_long_lists():
     rc, out, err = run("--db", db, "export", "1", "--what", "flips", "--output", path)
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
-    check(list(rows[0].keys()) == ["plan_id", "seq", "node", "relief", "cost", "hlo", "op_name", "source"], rows[0])
+    check(list(rows[0].keys()) == ["plan_id", "seq", "node", "relief", "cost", "recompute", "hlo", "op_name", "source"], rows[0])
     for r, fl in zip(rows, flips):
         check(r["node"] == fl["node"] and r["op_name"] == fl.get("op_name", "") and r["source"] == fl.get("source", ""),
               (r, fl))

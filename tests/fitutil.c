@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/hlo.h"
 #include "model/units.h"
 
 /* baseline 104: X [0,100) at steps 0-1 and Y [0,100) at steps 2-3 share the
@@ -88,10 +89,35 @@ void tf_fit_relower(tf_t *f, const char *text, const char *budget, int32_t cap, 
     fit_with(f, text, budget, cap, threads, true);
 }
 
+static void fit_loaded(tf_t *f, const char *budget, int32_t cap, int32_t threads, bool relower);
+
 static void fit_with(tf_t *f, const char *text, const char *budget, int32_t cap, int32_t threads, bool relower)
 {
     memset(f, 0, sizeof *f);
     tr_load(&f->t, text);
+    fit_loaded(f, budget, cap, threads, relower);
+}
+
+void tf_fit_file(tf_t *f, const char *path, const char *budget, int32_t cap)
+{
+    memset(f, 0, sizeof *f);
+    FILE *in = fopen(path, "rb");
+    if (!in)
+        fail_msg("cannot open %s", path);
+    static char text[1 << 20];
+    size_t len = fread(text, 1, sizeof text - 1, in);
+    fclose(in);
+    text[len] = 0;
+    rs_error_t err;
+    error_clear(&err);
+    if (hlo_read_any(path, text, len, &f->t.r, &err) || routine_bindings(f->t.r, NULL, 0, &f->t.b, &err) ||
+        lower_routine(f->t.r, &f->t.b, &f->t.l, &err))
+        fail_msg("%s: %d:%d: %s", path, err.line, err.col, err.msg);
+    fit_loaded(f, budget, cap, 0, false);
+}
+
+static void fit_loaded(tf_t *f, const char *budget, int32_t cap, int32_t threads, bool relower)
+{
     f->ctx = tf_root(&f->t);
     rs_error_t err;
     error_clear(&err);
@@ -100,6 +126,88 @@ static void fit_with(tf_t *f, const char *text, const char *budget, int32_t cap,
         fail_msg("budget %s: %s", budget, err.msg);
     if (fit_run(&opt, f->ctx, NULL, &f->plan, &err))
         fail_msg("fit failed: %s", err.msg);
+    tf_check_answers(f);
+}
+
+/* The floor written out plainly (DESIGN §13): at every step, the aligned
+ * bytes of the materialized buffers that are no candidate (or held) live
+ * there; the largest, the first step on ties. */
+static floor_t naive_floor(const lowering_t *l, const score_detail_t *d, const uint8_t *held)
+{
+    floor_t best = { 0 };
+    best.bytes = -1;
+    int32_t steps = l->n_steps > 0 ? l->n_steps : 1;
+    for (int32_t s = 0; s < steps; s++) {
+        floor_t here = { .step = s };
+        for (int32_t i = 0; i < l->n_nodes; i++) {
+            lower_role_t r = lower_role(l, i);
+            if (d->place.is_inline[i] || (r == LOWER_CANDIDATE && !(held && held[i])))
+                continue;
+            if (d->live.start[i] <= s && s <= d->live.end[i]) {
+                here.bytes += d->aligned[i];
+                here.role[r] += d->aligned[i];
+            }
+        }
+        if (here.bytes > best.bytes)
+            best = here;
+    }
+    return best;
+}
+
+void tf_check_answers(const tf_t *f)
+{
+    const fit_plan_t *p = f->plan;
+    const lowering_t *l = f->t.l;
+    rs_error_t err;
+    uint8_t *prefs = calloc((size_t)l->n_nodes + 1, 1);
+    uint8_t *held = calloc((size_t)l->n_nodes + 1, 1);
+    fit_context_prefs(f->ctx, prefs);
+    /* recompute per flip: final.compute after it minus before it, a held
+     * member 0 and the flip closing its group the group's addition */
+    int64_t before = p->baseline.compute, sum = 0;
+    for (int32_t i = 0; i < p->n_flips; i++) {
+        prefs[p->flips[i].node] = 1;
+        sum += p->flips[i].recompute;
+        if (p->flips[i].relief == 0) {
+            assert_int_equal(p->flips[i].recompute, 0);
+            continue;
+        }
+        footprint_t fp;
+        if (score_lowering(l, prefs, &f->ctx->cfg, &fp, NULL, &err))
+            fail_msg("score: %s", err.msg);
+        assert_int_equal(p->flips[i].recompute, fp.compute - before);
+        before = fp.compute;
+    }
+    assert_int_equal(sum, p->final.compute - p->baseline.compute);
+    /* the floors, from the baseline's scoring */
+    memset(prefs, 0, (size_t)l->n_nodes);
+    fit_context_prefs(f->ctx, prefs);
+    score_detail_t d;
+    footprint_t base;
+    if (score_lowering(l, prefs, &f->ctx->cfg, &base, &d, &err))
+        fail_msg("score: %s", err.msg);
+    floor_t fl = naive_floor(l, &d, NULL);
+    assert_int_equal(p->floor.bytes, fl.bytes);
+    assert_int_equal(p->floor.step, fl.step);
+    for (int r = 0; r < FLOOR_ROLES; r++)
+        assert_int_equal(p->floor.role[r], fl.role[r]);
+    int32_t dropped = 0;
+    for (int32_t k = 0; k < p->n_cands; k++)
+        if (p->cands[k].status == ST_DROPPED)
+            held[p->cands[k].node] = 1, dropped++;
+    assert_int_equal(dropped, p->dropped);
+    floor_t fc = naive_floor(l, &d, held);
+    assert_int_equal(p->floor_cap.bytes, fc.bytes);
+    assert_int_equal(p->floor_cap.step, fc.step);
+    for (int r = 0; r < FLOOR_ROLES; r++)
+        assert_int_equal(p->floor_cap.role[r], fc.role[r]);
+    /* what makes them floors: no plan goes below */
+    assert_true(p->floor.bytes <= p->floor_cap.bytes);
+    assert_true(p->floor_cap.bytes <= p->final.live_peak);
+    assert_true(p->final.live_peak <= p->final.total);
+    score_detail_free(&d);
+    free(prefs);
+    free(held);
 }
 
 void tf_free(tf_t *f)

@@ -21,7 +21,16 @@ fit_context_t *tf_root(const tr_t *t);
 void tf_fit(tf_t *f, const char *text, const char *budget, int32_t cap, int32_t threads);
 /* The same, lowering afresh for every scoring (no reuse cell): the plain path. */
 void tf_fit_relower(tf_t *f, const char *text, const char *budget, int32_t cap, int32_t threads);
+/* Reads path (a §1 routine or HLO text, under 1 MiB) and fits it likewise. */
+void tf_fit_file(tf_t *f, const char *path, const char *budget, int32_t cap);
 void tf_free(tf_t *f);
+
+/* DESIGN §13 on f's plan, checked against a plain recomputation: each
+ * flip's recompute (a prefix of the flips scored), their sum (final.compute
+ * - baseline.compute), the floor and the floor under the cap (every step
+ * summed) with their roles, floor <= floor_cap <= final.live_peak.  Every
+ * tf_fit runs it. */
+void tf_check_answers(const tf_t *f);
 
 /* The name of node i. */
 const char *tf_name(const tf_t *f, int32_t node);

@@ -171,7 +171,7 @@ def imports_the_installed_samples():
     rc, out, err = run("--db", db, "fit", "mlp_step", "--budget", "60%", "--json")
     check(rc == 0, err)
     j = json.loads(out)  # as store_cli_test and tui_test have it: 60% of 9927172 B, missed at 6978052 B
-    check(j["budget"] == {"kind": "bytes", "bytes": 5956303} and j["final"]["total"] == 6978052
+    check(j["budget"] == {"kind": "bytes", "bytes": 5956303, "spec": "60%"} and j["final"]["total"] == 6978052
           and j["within_budget"] is False, out[:300])
 
 

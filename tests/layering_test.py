@@ -17,7 +17,7 @@ BELOW = {
     'lower': {'model', 'layout', 'util'},
     'plan': {'lower', 'model', 'layout', 'util'},
 }
-LAYOUT_RANK = {'arena': 0, 'bestfit': 1, 'timeline': 1, 'canon': 1, 'tight': 2, 'layout': 3}
+LAYOUT_RANK = {'arena': 0, 'bestfit': 1, 'timeline': 1, 'canon': 1, 'tight': 2, 'relayout': 2, 'layout': 3}
 LIBC = {
     'assert.h', 'complex.h', 'ctype.h', 'errno.h', 'fenv.h', 'float.h', 'inttypes.h', 'iso646.h', 'limits.h',
     'locale.h', 'math.h', 'setjmp.h', 'signal.h', 'stdalign.h', 'stdarg.h', 'stdatomic.h', 'stdbool.h',

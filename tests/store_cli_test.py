@@ -55,12 +55,13 @@ def expect_verified(db, n):
 
 
 def as_schema_2(db):
-    """Makes db the store schema 2 wrote: no routine kind, audit, gap or budget_spec columns."""
+    """Makes db the store schema 2 wrote: no routine kind, audit, gap, budget_spec or flip recompute columns."""
     con = sqlite3.connect(db)
     con.execute("ALTER TABLE routines DROP COLUMN kind")
     for col in ("audit", "gap_kind", "gap_found", "gap_total", "gap_compute", "gap_flips", "gap_proved", "gap_explored",
                 "budget_spec"):
         con.execute(f"ALTER TABLE plans DROP COLUMN {col}")
+    con.execute("ALTER TABLE flips DROP COLUMN recompute")
     con.execute("PRAGMA user_version = 2")
     con.commit()
     con.close()
@@ -292,7 +293,8 @@ def verify_after_a_schema_migration():
     con = sqlite3.connect(db)
     check(con.execute("PRAGMA user_version").fetchone()[0] >= 3, "migrated")
     check(con.execute("SELECT count(*) FROM plans WHERE gap_kind IS NULL").fetchone()[0] == 3, "no gap yet")
-    check(con.execute("PRAGMA user_version").fetchone()[0] == 6, "migrated to 6")
+    check(con.execute("PRAGMA user_version").fetchone()[0] == 7, "migrated to 7")
+    check(con.execute("SELECT count(*) FROM flips WHERE recompute IS NULL").fetchone()[0] > 0, "no recompute kept")
     check(con.execute("SELECT count(*) FROM plans WHERE budget_spec IS NULL").fetchone()[0] == 3, "no spec kept")
     kinds = dict(con.execute("SELECT name, kind FROM routines").fetchall())
     check(kinds == {"mlp_step": "routine", "negative_relief": "routine", "jit_conv_block": "hlo"}, kinds)
@@ -388,6 +390,51 @@ def crash_safety():
 
 
 @test
+def recompute_per_flip_across_the_schema_7_migration():
+    """Flips keep the compute each added (DESIGN §13, schema 7).  A store of
+    schema 6 migrates: its plans' flips have none (show says '-', JSON null,
+    an empty CSV cell) and still verify; a plan saved after has them, and
+    verify checks them: a tampered one differs."""
+    db = os.path.join(TMP, "v6.db")
+    rc, out, err = run("fit", os.path.join(SAMPLES, "negative_relief.routine"), "--budget", "minimize", "--save", db=db)
+    check(rc == 0, err)
+    con = sqlite3.connect(db)
+    con.execute("ALTER TABLE flips DROP COLUMN recompute")
+    con.execute("PRAGMA user_version = 6")
+    con.commit()
+    con.close()
+    rc, out, err = run("show", "1", "--json", db=db)
+    check(rc == 0, err)
+    j = json.loads(out)
+    check(j["flips"] and all(f["recompute"] is None and f["pays"] is None for f in j["flips"]), j["flips"])
+    check(all(g["recompute"] is None for g in j["by_origin"]), j["by_origin"])
+    con = sqlite3.connect(db)
+    check(con.execute("PRAGMA user_version").fetchone()[0] == 7, "migrated to 7")
+    con.close()
+    rc, out, err = run("show", "1", db=db)
+    check(re.search(r"\n +1  \S+ +.* +- +\n", out), out)
+    path = os.path.join(TMP, "v6_flips.csv")
+    rc, out, err = run("export", "1", "--what", "flips", "--output", path, db=db)
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    check(rows and all(r["recompute"] == "" for r in rows), rows)
+    rc, out, err = run("fit", os.path.join(SAMPLES, "gen", "transformer_small.routine"), "--budget", "minimize", "--save",
+                       "--json", db=db)
+    check(rc == 0, err)
+    fitted = json.loads(out)
+    rc, out, err = run("show", "2", "--json", db=db)
+    shown = json.loads(out)
+    check([f["recompute"] for f in shown["flips"]] == [f["recompute"] for f in fitted["flips"]], (shown, fitted))
+    check(any(f["recompute"] > 0 for f in shown["flips"]), shown["flips"])
+    check(sum(f["recompute"] for f in shown["flips"]) == shown["final"]["compute"] - shown["baseline"]["compute"],
+          shown)
+    expect_verified(db, 2)
+    tamper(db, "UPDATE flips SET recompute = recompute + 7 WHERE plan_id = 2 AND seq = 0")
+    rc, out, err = run("verify", "2", db=db)
+    check(rc == 1 and "recompute of flip 1" in out and "recompute sum" in out, out + err)
+
+
+@test
 def export_guards_the_store_and_special_files():
     db = os.path.join(TMP, "guard.db")
     run("import", os.path.join(SAMPLES, "harmful_hold.routine"), db=db)
@@ -415,7 +462,7 @@ def export_guards_the_store_and_special_files():
     reader = subprocess.Popen(["cat", fifo], stdout=subprocess.PIPE)
     rc, out, err = run("export", "1", "--what", "flips", "--output", fifo, db=db)
     got = reader.communicate(timeout=30)[0].decode()
-    check(rc == 0 and got.startswith("plan_id,seq,node,relief,cost,hlo,op_name,source\n1,0,"), (rc, err, got[:80]))
+    check(rc == 0 and got.startswith("plan_id,seq,node,relief,cost,recompute,hlo,op_name,source\n1,0,"), (rc, err, got[:80]))
     check(stat.S_ISFIFO(os.lstat(fifo).st_mode), "the FIFO was replaced")
     # a device node stays one, and a full device is an error
     dev = os.path.join(TMP, "full.dev")

@@ -374,6 +374,24 @@ static void test_tight_windows(void **state)
     minimalloc_free(&p);
 }
 
+/* Issue 24 item 9: a height of INT64_MAX (the "open above" every layout
+ * keeps) overflows for greedy as for timeline and tight (greedy said
+ * height 9223372036854775807). */
+static void test_height_overflow_agrees(void **state)
+{
+    (void)state;
+    arena_buf_t b[2] = { { INT64_MAX, 0, 1 }, { INT64_MAX - 1, 2, 3 } };
+    int64_t off[2], h;
+    rs_error_t err;
+    const layout_strategy_t all[] = { LAYOUT_GREEDY, LAYOUT_TIMELINE, LAYOUT_TIGHT };
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(layout_run(b, 1, 1, all[k], off, &h, &err), RS_EINPUT);
+        assert_non_null(strstr(err.msg, "arena height overflows 64 bits"));
+        assert_int_equal(layout_run(b + 1, 1, 1, all[k], off, &h, &err), RS_OK); /* one byte less fits */
+        assert_int_equal(h, INT64_MAX - 1);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -389,6 +407,7 @@ int main(void)
         cmocka_unit_test(test_tight),
         cmocka_unit_test(test_pinned),
         cmocka_unit_test(test_tight_windows),
+        cmocka_unit_test(test_height_overflow_agrees),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -302,6 +302,43 @@ static void test_errors_located(void **state)
     config_free(&f);
 }
 
+/* Issue 24 items 4, 11: a lone CR ends a line (it did not at all: the
+ * file read as one line); a huge value is refused without being echoed,
+ * and a bad one is cut in the message so its end (what was expected)
+ * stays. */
+static void test_line_ends_and_long_values(void **state)
+{
+    (void)state;
+    expect_error("layout = greedy\rlayout = tight\r", 2, 1, "layout is set twice (first at line 1)");
+    expect_error("layout = greedy\r\n\ralignment = x\r", 3, 13, "alignment:");
+    expect_error("# a comment\ralignment = 8\rlayout = best\r", 3, 10, "unknown strategy 'best'");
+    config_t c;
+    rs_error_t err;
+    const char *ok = "layout = tight\ralignment = 64\r";
+    assert_int_equal(config_parse("cfg", ok, strlen(ok), &c, &err), RS_OK);
+    assert_int_equal(c.layout, LAYOUT_TIGHT);
+    assert_int_equal(c.alignment, 64);
+    assert_int_equal(c.line[CONFIG_ALIGNMENT], 2);
+    config_free(&c);
+    size_t n = 1 << 20;
+    char *big = malloc(n + 16);
+    memcpy(big, "layout = ", 9);
+    memset(big + 9, 'x', n);
+    memcpy(big + 9 + n, "\n", 2);
+    expect_error(big, 1, 10, "layout: a value of 1048576 bytes (at most 256)");
+    error_clear(&err);
+    assert_int_equal(config_parse("cfg", big, strlen(big), &c, &err), RS_EINPUT);
+    assert_true(strlen(err.msg) < 80);
+    config_free(&c);
+    big[9 + 200] = '\n';
+    big[9 + 201] = 0;
+    assert_int_equal(config_parse("cfg", big, strlen(big), &c, &err), RS_EINPUT);
+    assert_non_null(strstr(err.msg, "xxx...' (expected greedy, timeline or tight)"));
+    assert_true(strlen(err.msg) < 160);
+    config_free(&c);
+    free(big);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -313,6 +350,7 @@ int main(void)
         cmocka_unit_test(test_command_line_over_file),
         cmocka_unit_test(test_profile_name),
         cmocka_unit_test(test_errors_located),
+        cmocka_unit_test(test_line_ends_and_long_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

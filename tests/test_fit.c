@@ -1,6 +1,8 @@
 /* Tests for core/plan/fit.c: every round-two branch on routines worked by hand
  * (see tests/fitutil.c for their layouts), the candidate cap, budgets,
  * determinism, and properties on random routines. */
+#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -375,6 +377,80 @@ static void test_progress_and_cancel(void **state)
     tr_free(&t);
 }
 
+
+/* Recompute per flip (DESIGN §13), by hand.  X is read twice (u = g(X,
+ * X)): inlining it runs its cost 10 twice, +10; Y (cost 50) is read once:
+ * +0.  Both relieve 0 alone; X's bound 20 ranks it before Y's 50, so X is
+ * held and Y closes the group: X carries relief 0 and recompute 0, Y the
+ * group's 100 B and +10 FLOPs, though the 10 are X's.  Baseline compute
+ * 10 + 1 + 50 + 1 = 62; final 72. */
+static void test_recompute_group_credited_to_closer(void **state)
+{
+    (void)state;
+    tf_t f;
+    tf_fit(&f,
+           "routine pair2\ndtype u8\ninput x [4]\nX = f(x) [100] cost=10\nu = g(X, X) [0] @output\n"
+           "Y = f(x) [100] cost=50\nv = g(Y) [0] @output\n",
+           "minimize", -1, 1);
+    const char *names[] = { "X", "Y" };
+    const int64_t reliefs[] = { 0, 100 };
+    tf_expect_flips(&f, 2, names, reliefs);
+    assert_int_equal(f.plan->baseline.compute, 62);
+    assert_int_equal(f.plan->final.compute, 72);
+    assert_int_equal(f.plan->flips[0].recompute, 0);
+    assert_int_equal(f.plan->flips[1].recompute, 10);
+    assert_int_equal(f.plan->flips[0].reserved, 0);
+    tf_free(&f);
+}
+
+/* A node nothing reads runs 0 times once inline: its flip takes its cost
+ * away.  d (100 B, cost 30) is live at step 0 only, above x; inlined, the
+ * arena is x and o, 5 B: relief 99, recompute -30. */
+static void test_recompute_negative(void **state)
+{
+    (void)state;
+    tf_t f;
+    tf_fit(&f, "routine dead\ndtype u8\ninput x [4]\nd = f(x) [100] cost=30\no = g(x) [1] @output\n", "minimize",
+           -1, 1);
+    const char *names[] = { "d" };
+    const int64_t reliefs[] = { 99 };
+    tf_expect_flips(&f, 1, names, reliefs);
+    assert_int_equal(f.plan->flips[0].recompute, -30);
+    assert_int_equal(f.plan->final.compute - f.plan->baseline.compute, -30);
+    tf_free(&f);
+}
+
+/* Every sample (routines, generated ones, HLO modules) under minimize and
+ * 60 %: each flip's recompute is what a prefix of the flips scores to,
+ * they sum to final - baseline, and the floors hold (tf_check_answers). */
+static void test_answers_on_every_sample(void **state)
+{
+    (void)state;
+    const char *dirs[] = { RS_SAMPLES_DIR, RS_SAMPLES_DIR "/gen", RS_SAMPLES_DIR "/hlo" };
+    int files = 0;
+    for (int k = 0; k < 3; k++) {
+        DIR *d = opendir(dirs[k]);
+        assert_non_null(d);
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            size_t n = strlen(e->d_name);
+            if (!(n > 8 && strcmp(e->d_name + n - 8, ".routine") == 0) && !(n > 4 && strcmp(e->d_name + n - 4, ".hlo") == 0))
+                continue;
+            char path[1024];
+            snprintf(path, sizeof path, "%s/%s", dirs[k], e->d_name);
+            const char *budgets[] = { "minimize", "60%" };
+            for (int b = 0; b < 2; b++) {
+                tf_t f;
+                tf_fit_file(&f, path, budgets[b], b ? 4 : -1); /* a small cap: floors under it */
+                tf_free(&f);
+            }
+            files++;
+        }
+        closedir(d);
+    }
+    assert_true(files >= 20);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -390,6 +466,9 @@ int main(void)
         cmocka_unit_test(test_random_routines),
         cmocka_unit_test(test_aliasing_off_is_an_error),
         cmocka_unit_test(test_progress_and_cancel),
+        cmocka_unit_test(test_recompute_group_credited_to_closer),
+        cmocka_unit_test(test_recompute_negative),
+        cmocka_unit_test(test_answers_on_every_sample),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

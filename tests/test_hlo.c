@@ -6,6 +6,7 @@
 
 #include "model/hlo.h"
 #include "testutil.h"
+#include "util/utf8.h"
 
 typedef struct hl {
     routine_t *r;
@@ -507,6 +508,13 @@ static void errors_located(void **state)
     BAD("HloModule m\nENTRY %e {\n  %a = token[2] parameter(0)\n}\n", 3, 8, "a token has no dimensions");
     BAD("HloModule m\nENTRY %e {\n  %a = f32[2] parameter(0), sharding={devices=[2]0,1)\n}\n", 3, 53,
         "')' closes a '{'");
+    /* a contracting dimension that is negative or past 63 bits (it read as 1, or was cut) */
+    BAD("HloModule m\nENTRY %e {\n  %a = f32[4,3] parameter(0)\n  %b = f32[3,5] parameter(1)\n"
+        "  %d = f32[4,5] dot(%a, %b), lhs_contracting_dims={-1}, rhs_contracting_dims={0}\n}\n", 5, 52,
+        "lhs_contracting_dims: expected a dimension number");
+    BAD("HloModule m\nENTRY %e {\n  %a = f32[4,3] parameter(0)\n  %b = f32[3,5] parameter(1)\n"
+        "  %d = f32[4,5] dot(%a, %b), lhs_contracting_dims={99999999999999999999}, rhs_contracting_dims={0}\n}\n",
+        5, 52, "lhs_contracting_dims out of range");
     /* binary junk and NUL bytes */
     BAD("HloModule m\nENTRY %e {\n  \x01\x02\x03\n}\n", 3, 3, "found byte 0x01");
     BAD("HloModule m\nENTRY %e {\n  %a = f32[2] parameter(0)\x00\n}\n", 3, 27, "NUL byte");
@@ -867,6 +875,70 @@ static void donation_round_trips(void **state)
     hl_free(&h);
 }
 
+/* Issue 24 items 4, 7, 9: a lone CR ends a line for error locations; a
+ * trip count or tuple index that is negative or past 63 bits is a located
+ * error (they read as 1, 5 and 1); buffers whose bytes together pass 2^63
+ * are refused where the sum overflows. */
+static void reliability_numbers_and_lines(void **state)
+{
+    (void)state;
+    BAD("HloModule m\rENTRY e {\r  a = f32[4] parameter(0)\r  ROOT b = f32[4] negate(zz)\r}\r", 4, 26,
+        "operand 'zz' is not defined");
+    BAD("HloModule m\r\nENTRY e {\r\n  a = f32[4] parameter(0)\r\n  ROOT b = f32[4] negate(zz)\r\n}\r\n", 4, 26,
+        "operand 'zz' is not defined");
+    BAD("HloModule m // a comment\rENTRY e {\r  ROOT b = f32[4] negate(zz)\r}\r", 3, 26, "operand 'zz'");
+#define LOOP(N)                                                                                                  \
+    "HloModule m\n"                                                                                              \
+    "c {\n  p = (s32[], f32[4]) parameter(0)\n  i = s32[] get-tuple-element(p), index=0\n"                        \
+    "  ROOT lt = pred[] compare(i, i), direction=LT\n}\n"                                                          \
+    "b {\n  p = (s32[], f32[4]) parameter(0)\n  ROOT t = (s32[], f32[4]) tuple(p)\n}\n"                           \
+    "ENTRY e {\n  x = (s32[], f32[4]) parameter(0)\n"                                                            \
+    "  ROOT w = (s32[], f32[4]) while(x), condition=c, body=b, backend_config={\"known_trip_count\":{\"n\":\"" N \
+    "\"}}\n}\n"
+    BAD(LOOP("99999999999999999999"), 13, 100, "known_trip_count out of range (more than 63 bits)");
+    BAD(LOOP("-5"), 13, 100, "known_trip_count cannot be negative");
+    hl_t h;
+    hl_load(&h, LOOP("7"));
+    hl_free(&h);
+#undef LOOP
+    BAD("HloModule m\nENTRY e {\n  p = (f32[4], f32[8]) parameter(0)\n"
+        "  ROOT g = f32[8] get-tuple-element(p), index=-1\n}\n", 4, 47, "a get-tuple-element index cannot be negative");
+    BAD("HloModule m\nENTRY e {\n  p = (f32[4], f32[8]) parameter(0)\n"
+        "  ROOT g = f32[8] get-tuple-element(p), index=99999999999999999999\n}\n", 4, 47,
+        "a get-tuple-element index out of range");
+    /* each fits, together they do not: refused at the first that passes 2^63 */
+    const char *big = "HloModule m\nENTRY e {\n  a = u8[4611686018427387904] parameter(0)\n"
+                      "  b = u8[4611686018427387904] parameter(1)\n  ROOT c = u8[4] add(a, b)\n}\n";
+    routine_t *r;
+    rs_error_t err;
+    assert_int_equal(hlo_read("big.hlo", big, strlen(big), &r, &err), RS_OK); /* reads: sizes are checked lowered */
+    bindings_t b;
+    lowering_t *l;
+    assert_int_equal(routine_bindings(r, NULL, 0, &b, &err), RS_OK);
+    assert_int_equal(lower_routine(r, &b, &l, &err), RS_EINPUT);
+    assert_int_equal(err.line, 4);
+    assert_int_equal(err.col, 3);
+    assert_non_null(strstr(err.msg, "the buffers' bytes overflow 64 bits at 'b'"));
+    bindings_free(&b);
+    routine_free(r);
+    /* item 5: convert writes controls and bytes that are not UTF-8 as \xHH
+     * (they went out raw), and they read back as the same bytes */
+    const char *meta = "HloModule m\nENTRY e {\n  ROOT a = f32[4] parameter(0), metadata={op_name=\"x\xc2\x9b" "2J\xff"
+                       "\xc3\xa9\"}\n}\n";
+    char *out;
+    size_t n;
+    assert_int_equal(hlo_convert("m.hlo", meta, strlen(meta), &out, &n, &err), RS_OK);
+    if (!strstr(out, "op_name=\"x\\xc2\\x9b" "2J\\xff\xc3\xa9\""))
+        fail_msg("%s", out);
+    for (size_t i = 0, k; i < n; i += k) /* valid UTF-8 throughout, no C1 control */
+        if (!(k = utf8_seq_len(out + i, n - i)) || utf8_is_c1(out + i, k))
+            fail_msg("byte 0x%02x at %zu of %s", (unsigned char)out[i], i, out);
+    assert_int_equal(routine_parse("m.routine", out, n, &r, &err), RS_OK);
+    assert_string_equal(r->nodes[0].origin->op_name, "x\xc2\x9b" "2J\xff\xc3\xa9");
+    routine_free(r);
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -885,6 +957,7 @@ int main(void)
         cmocka_unit_test(donation_edges),
         cmocka_unit_test(donation_syntax),
         cmocka_unit_test(donation_round_trips),
+        cmocka_unit_test(reliability_numbers_and_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 /* Tests for core/lower/live.c: spans with transitive inline substitution, R(N),
  * exec(N) and compute, each worked by hand. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "lower/live.h"
 #include "testutil.h"
@@ -141,6 +142,53 @@ static void test_empty_routine(void **state)
     tr_free(&t);
 }
 
+/* Issue 24 item 8: a recompute past 2^63 is a located error (it saturated:
+ * "compute 9223372036854775807"), at the node whose run overflows. */
+static void test_compute_overflow_located(void **state)
+{
+    (void)state;
+    const char *text = "routine o\ninput x [4]\na = f(x) [4] cost=4611686018427387904 @inline\nb = g(a) [4]\n"
+                       "c = g(a) [4]\nd = h(b, c) [4] @output\n";
+    tr_t t;
+    placement_t p;
+    liveness_t lv;
+    tr_load(&t, text);
+    uint8_t *prefs = calloc((size_t)t.l->n_nodes, 1);
+    prefs[tr_node(&t, "a")] = 1;
+    rs_error_t err;
+    assert_int_equal(virtualizer_run(t.l, prefs, 8, &p, &err), RS_OK);
+    assert_int_equal(live_compute(t.l, &p, &lv, &err), RS_EINPUT);
+    assert_int_equal(err.line, 3);
+    assert_int_equal(err.col, 1);
+    assert_non_null(strstr(err.msg, "the total compute overflows 64 bits at 'a' (cost 4611686018427387904, run 2 times)"));
+    virtualizer_free(&p);
+    /* one below: 2 * (2^62 - 1) fits, and b's 4 more do not, at b */
+    tr_free(&t);
+    free(prefs);
+    tr_load(&t, "routine o\ninput x [4]\na = f(x) [4] cost=4611686018427387903 @inline\nb = g(a) [4]\n"
+                "c = g(a) [4]\nd = h(b, c) [4] @output\n");
+    prefs = calloc((size_t)t.l->n_nodes, 1);
+    prefs[tr_node(&t, "a")] = 1;
+    assert_int_equal(virtualizer_run(t.l, prefs, 8, &p, &err), RS_OK);
+    assert_int_equal(live_compute(t.l, &p, &lv, &err), RS_EINPUT);
+    assert_int_equal(err.line, 4);
+    assert_non_null(strstr(err.msg, "at 'b' (cost 4, run 1 time)"));
+    virtualizer_free(&p);
+    /* materialized, a runs once: 2^62 - 1 + 16 fits */
+    tr_free(&t);
+    free(prefs);
+    tr_load(&t, "routine o\ninput x [4]\na = f(x) [4] cost=4611686018427387903\nb = g(a) [4]\n"
+                "c = g(a) [4]\nd = h(b, c) [4] @output\n");
+    prefs = calloc((size_t)t.l->n_nodes, 1);
+    assert_int_equal(virtualizer_run(t.l, prefs, 8, &p, &err), RS_OK);
+    assert_int_equal(live_compute(t.l, &p, &lv, &err), RS_OK);
+    assert_int_equal(lv.compute, 4611686018427387903LL + 4 + 4 + 8); /* b, c, and d of two arguments */
+    live_free(&lv);
+    virtualizer_free(&p);
+    free(prefs);
+    tr_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -149,6 +197,7 @@ int main(void)
         cmocka_unit_test(test_two_level_inline),
         cmocka_unit_test(test_reads_multiply),
         cmocka_unit_test(test_empty_routine),
+        cmocka_unit_test(test_compute_overflow_located),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

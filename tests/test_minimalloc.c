@@ -50,7 +50,7 @@ static void test_example12(void **state)
     /* round trip through a solution file */
     char out[64];
     snprintf(out, sizeof out, "/tmp/rs_test_sol_%d.csv", (int)getpid());
-    assert_int_equal(minimalloc_write_solution(out, &p, off, &err), RS_OK);
+    assert_int_equal(minimalloc_write_solution(out, ":memory:", &p, off, NULL, false, &err), RS_OK);
     minimalloc_problem_t q;
     assert_int_equal(minimalloc_read(out, &q, &err), RS_OK);
     assert_int_equal(q.n, 5);
@@ -109,12 +109,95 @@ static void test_errors(void **state)
     expect_bad("\x7f\x45\x4c\x46\x02\x01\x01\n", 1, 1, "expected the header");
 }
 
+/* Issue 24 item 4: a lone CR ends a line as LF and CRLF do, for error
+ * locations too (it read as one line: 1:4 for 3:3). */
+static void test_line_ends(void **state)
+{
+    (void)state;
+    expect_bad("id,lower,upper,size\r0,0,3,4\r1,x,5,8\r", 3, 3, "expected an integer for lower, found 'x'");
+    expect_bad("id,lower,upper,size\r\n0,0,3,4\r\n1,x,5,8\r\n", 3, 3, "expected an integer for lower");
+    expect_bad("id,lower,upper,size\n0,0,3,4\n1,x,5,8\n", 3, 3, "expected an integer for lower");
+    expect_bad("id,lower,upper,size\r0,0,3,4\r\r\n1,0,5,-8\r", 4, 7, "size must be >= 0");
+    /* a quoted field over a lone CR counts it as a line */
+    expect_bad("id,lower,upper,size\r\"a\rb\",0,3,4\r1,0,x,8\r", 4, 5, "expected an integer for upper");
+    char *path = write_tmp("id,lower,upper,size\r\"a\rb\",0,3,4\rc,1,2,8");
+    minimalloc_problem_t p;
+    rs_error_t err;
+    assert_int_equal(minimalloc_read(path, &p, &err), RS_OK);
+    assert_int_equal(p.n, 2);
+    assert_string_equal(p.ids[0], "a\rb");
+    assert_string_equal(p.ids[1], "c");
+    minimalloc_free(&p);
+    unlink(path);
+}
+
+static char *write_tmp_n(const char *content, size_t n)
+{
+    char *path = write_tmp("");
+    FILE *f = fopen(path, "wb");
+    fwrite(content, 1, n, f);
+    fclose(f);
+    return path;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    static char buf[4096];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    return buf;
+}
+
+/* Issue 24 items 6, 11: an id is kept as written (libcsv trimmed "\tt" to
+ * "t"), a NUL in one is refused where it stands, and a solution's ids are
+ * defused like every export's text cells unless raw. */
+static void test_ids_as_written(void **state)
+{
+    (void)state;
+    char *path = write_tmp("id , lower,upper ,size\n\tt,0,3,4\n b ,0, 1 ,\t1\n \"  q\" ,0,1,1\n=HYPERLINK(1),1,2,3\n"
+                           "+a,1,2,3\n-b,1,2,3\n@c,0,1,1\n\"x,=y\",0,1,1\n");
+    minimalloc_problem_t p;
+    rs_error_t err;
+    if (minimalloc_read(path, &p, &err))
+        fail_msg("%d:%d: %s", err.line, err.col, err.msg);
+    unlink(path);
+    assert_int_equal(p.n, 8);
+    const char *want[] = { "\tt", " b ", "  q", "=HYPERLINK(1)", "+a", "-b", "@c", "x,=y" };
+    for (int i = 0; i < 8; i++)
+        assert_string_equal(p.ids[i], want[i]);
+    assert_int_equal(p.bufs[1].end, 0); /* " 1 " is 1: numbers skip blanks */
+    assert_int_equal(p.bufs[1].size, 1);
+    int64_t off[8] = { 0, 4, 5, 0, 3, 6, 6, 7 };
+    char out[64];
+    snprintf(out, sizeof out, "/tmp/rs_test_ids_%d.csv", (int)getpid());
+    assert_int_equal(minimalloc_write_solution(out, ":memory:", &p, off, NULL, false, &err), RS_OK);
+    assert_string_equal(slurp(out), "id,lower,upper,size,offset\n'\tt,0,3,4,0\n b ,0,1,1,4\n  q,0,1,1,5\n"
+                                    "'=HYPERLINK(1),1,2,3,0\n'+a,1,2,3,3\n'-b,1,2,3,6\n'@c,0,1,1,6\n\"x,=y\",0,1,1,7\n");
+    assert_int_equal(minimalloc_write_solution(out, ":memory:", &p, off, NULL, true, &err), RS_OK);
+    assert_string_equal(slurp(out), "id,lower,upper,size,offset\n\tt,0,3,4,0\n b ,0,1,1,4\n  q,0,1,1,5\n"
+                                    "=HYPERLINK(1),1,2,3,0\n+a,1,2,3,3\n-b,1,2,3,6\n@c,0,1,1,6\n\"x,=y\",0,1,1,7\n");
+    unlink(out);
+    minimalloc_free(&p);
+    /* a NUL byte: at its field, saying which byte */
+    static const char nul[] = "id,lower,upper,size\n0,0,3,4\nde\0v,0,3,4\n";
+    path = write_tmp_n(nul, sizeof nul - 1);
+    assert_int_equal(minimalloc_read(path, &p, &err), RS_EINPUT);
+    assert_int_equal(err.line, 3);
+    assert_int_equal(err.col, 1);
+    assert_non_null(strstr(err.msg, "a NUL byte in field 1 (byte 3)"));
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_example12),
         cmocka_unit_test(test_half_open_spans),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_line_ends),
+        cmocka_unit_test(test_ids_as_written),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

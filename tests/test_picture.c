@@ -226,7 +226,7 @@ static void test_svg_writer(void **state)
     snprintf(path, sizeof path, "/tmp/rs_picture_%d.svg", (int)getpid());
     svg_stats_t st;
     rs_error_t err;
-    assert_int_equal(svg_write_arena(&a, path, &st, &err), RS_OK);
+    assert_int_equal(svg_write_arena(&a, path, ":memory:", &st, &err), RS_OK);
     assert_int_equal(st.drawn, 3);
     assert_int_equal(st.rects, 2);
     assert_int_equal(st.merged, 2);
@@ -247,7 +247,7 @@ static void test_svg_writer(void **state)
     assert_null(strchr(s, '\x01'));
     unlink(path);
     /* an unwritable path: an error naming it, nothing written */
-    assert_int_equal(svg_write_arena(&a, "/nonexistent-dir/x.svg", NULL, &err), RS_EINPUT);
+    assert_int_equal(svg_write_arena(&a, "/nonexistent-dir/x.svg", ":memory:", NULL, &err), RS_EINPUT);
     assert_non_null(strstr(err.file, "/nonexistent-dir/x.svg"));
 }
 
@@ -295,7 +295,7 @@ static void test_inset(void **state)
     char path[64];
     snprintf(path, sizeof path, "/tmp/rs_inset_%d.svg", (int)getpid());
     rs_error_t err;
-    assert_int_equal(svg_write_arena(&a, path, NULL, &err), RS_OK);
+    assert_int_equal(svg_write_arena(&a, path, ":memory:", NULL, &err), RS_OK);
     const char *s = slurp(path);
     assert_non_null(strstr(s, "<g id=\"inset\">"));
     assert_non_null(strstr(s, "<rect x=\"1012\" y=\""));

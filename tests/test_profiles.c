@@ -59,6 +59,48 @@ static void test_errors(void **state)
     unlink(path);
 }
 
+static const char *tmp_n(const char *content, size_t n)
+{
+    const char *path = tmp("");
+    FILE *f = fopen(path, "wb");
+    fwrite(content, 1, n, f);
+    fclose(f);
+    return path;
+}
+
+/* Issue 24 items 4, 11: a lone CR ends a line for error locations too; a
+ * name holding a NUL is refused (it was stored cut short, "dev"); blanks
+ * around a header word, a name or a number are skipped. */
+static void test_line_ends_nul_and_blanks(void **state)
+{
+    (void)state;
+    profile_list_t l;
+    rs_error_t err;
+    const char *path = tmp("name,memory_bytes,alignment,max_inline_depth,flops_per_s,bytes_per_s\r"
+                           "a,1,1,1,1,1\rb,1,1,1,1,1\rc,1,1,1,1,x\r");
+    assert_int_equal(profiles_read(path, &l, &err), RS_EINPUT);
+    assert_int_equal(err.line, 4);
+    assert_int_equal(err.col, 11);
+    assert_non_null(strstr(err.msg, "for bytes_per_s, found 'x'"));
+    static const char nul[] = "name,memory_bytes,alignment,max_inline_depth,flops_per_s,bytes_per_s\n"
+                              "ok,1,1,1,1,1\ndev\0x,1,1,1,1,1\n";
+    path = tmp_n(nul, sizeof nul - 1);
+    assert_int_equal(profiles_read(path, &l, &err), RS_EINPUT);
+    assert_int_equal(err.line, 3);
+    assert_int_equal(err.col, 1);
+    assert_non_null(strstr(err.msg, "a NUL byte in field 1 (byte 4)"));
+    path = tmp("name, memory_bytes ,alignment,max_inline_depth,flops_per_s,bytes_per_s\n"
+               " gpu ,\t85899345920 , 256,8,312e12 ,2039e9\n");
+    assert_int_equal(profiles_read(path, &l, &err), RS_OK);
+    assert_int_equal(l.n, 1);
+    assert_string_equal(l.items[0].name, "gpu");
+    assert_int_equal(l.items[0].memory_bytes, 85899345920LL);
+    assert_int_equal(l.items[0].alignment, 256);
+    assert_int_equal(l.items[0].flops_per_s, 312000000000000LL);
+    profiles_free(&l);
+    unlink(path);
+}
+
 static void test_bundled(void **state)
 {
     (void)state;
@@ -76,6 +118,7 @@ int main(void)
         cmocka_unit_test(test_read),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_bundled),
+        cmocka_unit_test(test_line_ends_nul_and_blanks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

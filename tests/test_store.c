@@ -122,6 +122,9 @@ static void test_round_trip(void **state)
     assert_int_equal(p.within_budget, f.plan->within_budget);
     assert_string_equal(p.child_prefs, "P Y");
     assert_string_equal(p.budget_spec, "minimize");
+    assert_true(p.recompute_known);
+    for (int32_t i = 0; i < p.n_flips; i++)
+        assert_int_equal(p.flips[i].recompute, f.plan->flips[i].recompute);
     /* plans CSV */
     char *csv = path_of("plans.csv");
     assert_int_equal(export_plans(s, &p, 1, EXPORT_PLANS, csv, &err), RS_OK);
@@ -154,6 +157,8 @@ static void test_round_trip(void **state)
         assert_string_equal(r.cells[1 + i][2], tf_name(&f, f.plan->flips[i].node));
         assert_int_equal(num(r.cells[1 + i][3]), f.plan->flips[i].relief);
         assert_int_equal(num(r.cells[1 + i][4]), f.plan->flips[i].cost);
+        assert_string_equal(r.cells[0][5], "recompute");
+        assert_int_equal(num(r.cells[1 + i][5]), f.plan->flips[i].recompute);
     }
     rows_free(&r);
     /* events CSV: the sentences hold commas and braces */
@@ -380,6 +385,80 @@ static void test_migration_from_1(void **state)
     store_close(s);
     /* and opens again without migrating twice */
     assert_int_equal(store_open(p, &s, &err), RS_OK);
+    store_close(s);
+}
+
+/* A store of schema 6 (before flips kept their recompute): migrating adds
+ * the column, the old plan's flips have none (recompute_known false, an
+ * empty CSV cell), and a plan saved afterwards has them. */
+static void test_migration_from_6(void **state)
+{
+    (void)state;
+    rs_error_t err;
+    store_t *s;
+    char *p = path_of("v6.db");
+    assert_int_equal(store_open(p, &s, &err), RS_OK);
+    tf_t f;
+    int64_t old_id = save_fit(s, &f, "old");
+    tf_free(&f);
+    store_close(s);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "ALTER TABLE flips DROP COLUMN recompute; PRAGMA user_version = 6;", NULL, NULL,
+                                  NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    assert_int_equal(store_open(p, &s, &err), RS_OK);
+    assert_int_equal(store_schema_version(s), 7);
+    stored_plan_t pl;
+    assert_int_equal(plans_load(s, old_id, false, &pl, &err), RS_OK);
+    assert_true(pl.n_flips > 0);
+    assert_false(pl.recompute_known);
+    char *csv = path_of("v6_flips.csv");
+    assert_int_equal(export_plans(s, &pl, 1, EXPORT_FLIPS, csv, &err), RS_OK);
+    rows_t r = { 0 };
+    assert_int_equal(csvio_read_file(csv, collect, &r, &err), RS_OK);
+    assert_string_equal(r.cells[0][5], "recompute");
+    assert_string_equal(r.cells[1][5], "");
+    rows_free(&r);
+    stored_plan_free(&pl);
+    int64_t new_id = save_fit(s, &f, "new");
+    assert_int_equal(plans_load(s, new_id, false, &pl, &err), RS_OK);
+    assert_true(pl.recompute_known);
+    for (int32_t i = 0; i < pl.n_flips; i++)
+        assert_int_equal(pl.flips[i].recompute, f.plan->flips[i].recompute);
+    stored_plan_free(&pl);
+    tf_free(&f);
+    store_close(s);
+}
+
+/* export --what origins: each plan's flips by origin, biggest relief
+ * first; the groups add up to the plan. */
+static void test_export_origins(void **state)
+{
+    (void)state;
+    rs_error_t err;
+    store_t *s;
+    assert_int_equal(store_open(path_of("origins.db"), &s, &err), RS_OK);
+    tf_t f;
+    int64_t id = save_fit(s, &f, NULL);
+    stored_plan_t p;
+    assert_int_equal(plans_load(s, id, false, &p, &err), RS_OK);
+    char *csv = path_of("origins.csv");
+    assert_int_equal(export_plans(s, &p, 1, EXPORT_ORIGINS, csv, &err), RS_OK);
+    rows_t r = { 0 };
+    assert_int_equal(csvio_read_file(csv, collect, &r, &err), RS_OK);
+    assert_string_equal(r.cells[0][0], "plan_id");
+    assert_string_equal(r.cells[0][2], "origin");
+    /* ROUTINE_HARMFUL's flips P and Y are both f(x): one origin, f */
+    assert_int_equal(r.n, 2);
+    assert_string_equal(r.cells[1][2], "f");
+    assert_int_equal(num(r.cells[1][3]), f.plan->n_flips);
+    assert_int_equal(num(r.cells[1][4]), f.plan->baseline.total - f.plan->final.total);
+    assert_int_equal(num(r.cells[1][5]), f.plan->final.compute - f.plan->baseline.compute);
+    rows_free(&r);
+    stored_plan_free(&p);
+    tf_free(&f);
     store_close(s);
 }
 
@@ -701,6 +780,8 @@ int main(void)
         cmocka_unit_test(test_routine_versions),
         cmocka_unit_test(test_routine_names),
         cmocka_unit_test(test_migration_from_1),
+        cmocka_unit_test(test_migration_from_6),
+        cmocka_unit_test(test_export_origins),
         cmocka_unit_test(test_not_a_store_and_newer),
         cmocka_unit_test(test_locked),
         cmocka_unit_test(test_read_only),

@@ -125,6 +125,50 @@ static void test_rounding_shows_the_difference(void **state)
     tf_free(&f);
 }
 
+/* A try and an accept whose totals print alike give them in bytes (the
+ * issue's `alone 9.75 TiB, current 9.75 TiB` hid 512 MiB); totals that
+ * print apart, or are equal, stay as they were. */
+static void test_try_and_accept_show_what_decided(void **state)
+{
+    (void)state;
+    tf_t f;
+    tf_fit(&f, ROUTINE_PAIR, "minimize", -1, 0);
+    int32_t k = tf_find_event(&f, EV_TRY, "Y");
+    assert_true(k >= 0);
+    fit_event_t *e = &f.plan->events[k];
+    char buf[512];
+    trace_describe(f.plan, k, buf, sizeof buf);
+    assert_string_equal(buf, "round two: try Y: alone 104 B, with held {X} 4 B, current 104 B");
+    const int64_t tib = 1LL << 40;
+    e->cur = 9 * tib + 3 * (tib / 4);         /* 9.75 TiB */
+    e->alone = e->cur - (512LL << 20);        /* 512 MiB less: 9.75 TiB too */
+    e->with = 5 * tib;
+    trace_describe(f.plan, k, buf, sizeof buf);
+    assert_string_equal(buf, "round two: try Y: alone 9.75 TiB (10719701499904 B), with held {X} 5.00 TiB, "
+                             "current 9.75 TiB (10720238370816 B)");
+    e->with = e->alone; /* equal to alone, alike to current */
+    trace_describe(f.plan, k, buf, sizeof buf);
+    assert_string_equal(buf, "round two: try Y: alone 9.75 TiB (10719701499904 B), with held {X} 9.75 TiB "
+                             "(10719701499904 B), current 9.75 TiB (10720238370816 B)");
+    e->alone = e->with = e->cur; /* all equal: nothing hidden */
+    trace_describe(f.plan, k, buf, sizeof buf);
+    assert_string_equal(buf, "round two: try Y: alone 9.75 TiB, with held {X} 9.75 TiB, current 9.75 TiB");
+    tf_free(&f);
+
+    tf_fit(&f, ROUTINE_NEUTRAL, "minimize", -1, 0);
+    k = tf_find_event(&f, EV_ACCEPT, "P");
+    assert_true(k >= 0);
+    e = &f.plan->events[k];
+    trace_describe(f.plan, k, buf, sizeof buf);
+    assert_string_equal(buf, "P accepted: relieved 10 B (110 B -> 100 B)");
+    e->cur = 9 * tib + 3 * (tib / 4);
+    e->alone = e->cur - (512LL << 20);
+    e->relief = 512LL << 20;
+    trace_describe(f.plan, k, buf, sizeof buf);
+    assert_string_equal(buf, "P accepted: relieved 512 MiB (10720238370816 B -> 10719701499904 B)");
+    tf_free(&f);
+}
+
 static void test_every_event_describes(void **state)
 {
     (void)state;
@@ -268,6 +312,7 @@ int main(void)
         cmocka_unit_test(test_round_two_harmful),
         cmocka_unit_test(test_round_two_group_and_reject),
         cmocka_unit_test(test_round_two_budget_and_cap),
+        cmocka_unit_test(test_try_and_accept_show_what_decided),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

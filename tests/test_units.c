@@ -24,6 +24,9 @@ static void test_bytes(void **state)
     assert_int_equal(parse_ok("2kB").bytes, 2000);
     assert_int_equal(parse_ok("2KiB").bytes, 2048);
     assert_int_equal(parse_ok("0.5B").bytes, 0);                    /* rounds down */
+    assert_int_equal(parse_ok("-0").bytes, 0);                      /* a zero, not a negative */
+    assert_int_equal(parse_ok("-0.0MiB").bytes, 0);
+    assert_int_equal(parse_ok("-0%").kind, BUDGET_PERCENT);
     assert_int_equal(parse_ok("8TiB").bytes, 8LL << 40);
     assert_int_equal(parse_ok("48MiB").kind, BUDGET_BYTES);
 }
@@ -74,6 +77,9 @@ static void test_bad(void **state)
     expect_bad("99999999999999999999", "too large");
     expect_bad("9000000TiB", "too large");
     expect_bad("5%x", "after '%'");
+    /* issue 24 item 11: -0 is a zero (it said "negative"), -0.5B too */
+    expect_bad("-0.5", "negative");
+    expect_bad("-1%", "negative");
 }
 
 static void test_format(void **state)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fitutil.h"
@@ -406,16 +407,27 @@ static void test_themes(void **state)
     assert_int_equal(t.bg[T_HEADER], 6);   /* cyan */
     assert_int_equal(t.fg[T_PEAK], 9);     /* bright-red */
     assert_true(t.attr[T_HEADER] & THEME_BOLD);
-    char path[64];
-    snprintf(path, sizeof path, "/tmp/rs_theme_%d.theme", (int)getpid());
+    char dir[64], path[96];
+    snprintf(dir, sizeof dir, "/tmp/rs_themes_%d", (int)getpid());
+    mkdir(dir, 0700);
+    snprintf(path, sizeof path, "%s/bad.theme", dir);
     FILE *f = fopen(path, "w");
     fputs("normal = default default\nheader = black purple\n", f);
     fclose(f);
-    assert_int_equal(theme_load(path, RS_THEMES_DIR, &t, &err), RS_EINPUT);
+    assert_int_equal(theme_load("bad", dir, &t, &err), RS_EINPUT);
     assert_int_equal(err.line, 2);
     assert_int_equal(err.col, 16);
     assert_non_null(strstr(err.msg, "background colour"));
+    /* a theme is a name, never a path: the file is not read even where it is one */
+    assert_int_equal(theme_load(path, dir, &t, &err), RS_EINPUT);
+    assert_non_null(strstr(err.msg, "is not a theme name"));
+    assert_int_equal(err.line, 0);
+    assert_int_equal(theme_load("../../etc/passwd", dir, &t, &err), RS_EINPUT);
+    assert_non_null(strstr(err.msg, "never a path"));
+    assert_int_equal(theme_load(".", dir, &t, &err), RS_EINPUT);
+    assert_int_equal(theme_load("", dir, &t, &err), RS_EINPUT);
     unlink(path);
+    rmdir(dir);
     assert_int_equal(theme_load("nope", RS_THEMES_DIR, &t, &err), RS_EINPUT);
 }
 

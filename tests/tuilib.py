@@ -35,6 +35,9 @@ class Tui:
         self.name = name
         e = {"LANG": "C.UTF-8", "LC_ALL": "", "TERM": "xterm-256color", "XDG_DATA_HOME": TMP,
              "XDG_CONFIG_HOME": TMP}  # no config file unless a test writes one
+        for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):  # a tmux server may not carry them
+            if k in os.environ:
+                e[k] = os.environ[k]
         e.update(env or {})
         envs = " ".join(f"{k}='{v}'" for k, v in e.items())
         argv = " ".join(args if args is not None else ["--db", db or DB])

@@ -29,9 +29,9 @@ static const cmd_entry_t COMMANDS[CMD_COUNT] = {
     [CMD_SCORE] = { "score", "ROUTINE [common] [--json]", "footprint and per-buffer table", cmd_score, 1, 1 },
     [CMD_LAYOUT] = { "layout", "BUFFERS.csv [--alignment N] [--strategy greedy|timeline|tight] [--time-limit S] [--iterations N] [--output SOLUTION.csv] [--svg F.svg] [--json]",
                      "lay out a MiniMalloc buffer CSV", cmd_layout, 1, 1 },
-    [CMD_FIT] = { "fit", "ROUTINE [--budget B] [--max-candidates N] [common] [--events] [--json] [--audit] [--exact] [--improve] [--time-limit S] [--iterations N] [--save [--label L]]",
+    [CMD_FIT] = { "fit", "ROUTINE [--budget B] [--max-candidates N|all] [--scoring full] [common] [--events] [--json] [--audit] [--exact] [--improve] [--time-limit S] [--iterations N] [--save [--label L]]",
                   "run the recompute-vs-store planner", cmd_fit, 1, 1 },
-    [CMD_SWEEP] = { "sweep", "ROUTINE --budgets B1,B2,... [common] [--json] [--audit] [--save [--label L]]",
+    [CMD_SWEEP] = { "sweep", "ROUTINE --budgets B1,B2,... [--max-candidates N|all] [--scoring full] [common] [--json] [--audit] [--save [--label L]]",
                     "several budgets as one search (one reuse cell)", cmd_sweep, 1, 1 },
     [CMD_GEN] = { "gen", "KIND [--layers N] [--bind K=V]... [--dtype T] [-o FILE]",
                   "write a training-step routine: transformer, resnet, unet, chain, mlp", cmd_gen, 1, 1 },
@@ -42,7 +42,7 @@ static const cmd_entry_t COMMANDS[CMD_COUNT] = {
     [CMD_PLANS] = { "plans", "[--json]", "saved plans, newest first", cmd_plans, 0, 0 },
     [CMD_SHOW] = { "show", "PLAN [--events] [--json]", "one saved plan", cmd_show, 1, 1 },
     [CMD_COMPARE] = { "compare", "PLAN PLAN", "two saved plans side by side", cmd_compare, 2, 2 },
-    [CMD_EXPORT] = { "export", "PLAN... --what plans|flips|events|layout|svg --output F.csv [--raw]", "saved plans as CSV (svg: one plan's arena)",
+    [CMD_EXPORT] = { "export", "PLAN... --what plans|flips|events|layout|origins|svg --output F.csv [--raw]", "saved plans as CSV (svg: one plan's arena)",
                      cmd_export, 1, 100000 },
     [CMD_DELETE] = { "delete", "PLAN...", "delete saved plans", cmd_delete, 1, 100000 },
     [CMD_TUI] = { "tui", "[FILE...] [--theme NAME] [--no-mouse]",
@@ -55,7 +55,7 @@ static const cmd_entry_t COMMANDS[CMD_COUNT] = {
                      cmd_verify, 0, 100000 },
 };
 
-typedef enum opt_kind { OPT_FLAG, OPT_STR, OPT_LIST, OPT_INT, OPT_SECONDS } opt_kind_t;
+typedef enum opt_kind { OPT_FLAG, OPT_STR, OPT_LIST, OPT_INT, OPT_SECONDS, OPT_CAP } opt_kind_t;
 
 typedef struct opt_entry {
     const char *name;
@@ -83,11 +83,13 @@ static const opt_entry_t OPTIONS[] = {
     { "--no-mouse", NULL, OPT_FLAG, F(no_mouse), 0, M(CMD_TUI), "      the TUI ignores the mouse" },
     { "--budget", NULL, OPT_STR, F(budget), 0, M(CMD_FIT) | M(CMD_CONFIG), "B     48MiB, 1.5GB, 60%, device, minimize (else memory_budget)" },
     { "--budgets", NULL, OPT_STR, F(budgets), 0, M(CMD_SWEEP), "B,... budgets of a sweep" },
-    { "--max-candidates", NULL, OPT_INT, F(max_candidates), 0, M(CMD_FIT) | M(CMD_SWEEP), "N     candidate cap" },
+    { "--max-candidates", NULL, OPT_CAP, F(max_candidates), 0, M(CMD_FIT) | M(CMD_SWEEP), "N|all candidate cap (all: every candidate)" },
+    { "--scoring", NULL, OPT_STR, F(scoring), 0, M(CMD_FIT) | M(CMD_SWEEP),
+      "full  a check: lay every scoring out from scratch (same output, slower)" },
     { "--events", NULL, OPT_FLAG, F(events), 0, M(CMD_FIT) | M(CMD_SHOW), "      print the trace" },
     { "--save", NULL, OPT_FLAG, F(save), 0, M(CMD_FIT) | M(CMD_SWEEP), "      record the plan(s) in the store" },
     { "--label", NULL, OPT_STR, F(label), 0, M(CMD_FIT) | M(CMD_SWEEP), "L     a label for saved plans" },
-    { "--what", NULL, OPT_STR, F(what), 0, M(CMD_EXPORT), "W     plans, flips, events, layout or svg" },
+    { "--what", NULL, OPT_STR, F(what), 0, M(CMD_EXPORT), "W     plans, flips, events, layout, origins or svg" },
     { "--audit", NULL, OPT_FLAG, F(audit), 0, M(CMD_FIT) | M(CMD_SWEEP), "      re-lower on every reuse and compare" },
     { "--log-memory-budget", NULL, OPT_FLAG, F(log_budget), 0, M(CMD_FIT) | M(CMD_SWEEP) | M(CMD_CONFIG),
       "      log each candidate the cap drops (stderr)" },
@@ -103,7 +105,7 @@ static const opt_entry_t OPTIONS[] = {
     { "--svg", NULL, OPT_STR, F(svg), 0, M(CMD_LAYOUT), "F.svg the arena as an SVG picture" },
     { "--layers", NULL, OPT_INT, F(layers), 0, M(CMD_GEN), "N     layers (blocks, levels) to generate" },
     { "--dtype", NULL, OPT_STR, F(dtype), 0, M(CMD_GEN), "T     element type of what gen writes" },
-    { "--raw", NULL, OPT_FLAG, F(raw), 0, M(CMD_EXPORT), "      text cells verbatim (no ' before = + - @)" },
+    { "--raw", NULL, OPT_FLAG, F(raw), 0, M(CMD_EXPORT) | M(CMD_LAYOUT), "      text cells verbatim (no ' before = + - @)" },
     { "--version", "-V", OPT_FLAG, F(version), 0, ANY, "      the version, then SQLite's, ncurses' and libcsv's" },
     { "--completion", NULL, OPT_STR, F(completion), 0, ANY, "SHELL the completion script for SHELL (bash)" },
     { "--names", NULL, OPT_STR, F(names), 0, ANY, "KIND  list themes, profiles, routines or plans" },
@@ -152,6 +154,24 @@ static int push(const char ***list, int *n, const char *v)
     return 0;
 }
 
+/* The largest value an integer option takes: what fits the 32 bits its
+ * reader has (so 4294967296 is refused as the configuration file refuses
+ * it, never clamped), else 64 bits. */
+static int64_t int_max(const opt_entry_t *o)
+{
+    size_t narrow[] = { offsetof(cmdline_t, max_depth), offsetof(cmdline_t, layers),
+                        offsetof(cmdline_t, max_candidates) };
+    for (size_t k = 0; k < sizeof narrow / sizeof narrow[0]; k++)
+        if (o->offset == narrow[k])
+            return INT32_MAX;
+    return INT64_MAX;
+}
+
+/* --time-limit's one rule: from a millisecond to a million seconds (0,
+ * 0.0, 1e-320 and nan alike are refused). */
+#define SECONDS_MIN 1e-3
+#define SECONDS_MAX 1e6
+
 static int set_option(const opt_entry_t *o, cmdline_t *c, const char *val, rs_error_t *err)
 {
     char *base = (char *)c;
@@ -167,12 +187,19 @@ static int set_option(const opt_entry_t *o, cmdline_t *c, const char *val, rs_er
             return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
         return RS_OK;
     case OPT_INT:
-        return units_parse_int(val, o->name, 0, INT64_MAX, (int64_t *)(base + o->offset), err);
+        return units_parse_int(val, o->name, 0, int_max(o), (int64_t *)(base + o->offset), err);
+    case OPT_CAP: /* a count, or every candidate */
+        if (strcmp(val, "all") == 0) {
+            *(int64_t *)(base + o->offset) = INT32_MAX;
+            return RS_OK;
+        }
+        return units_parse_int(val, o->name, 0, int_max(o), (int64_t *)(base + o->offset), err);
     case OPT_SECONDS: {
         char *end;
         double v = strtod(val, &end);
-        if (*end || end == val || !(v > 0) || v > 1e6)
-            return error_set(err, RS_EINPUT, o->name, 0, 0, "expected seconds (e.g. 2.5), found '%s'", val);
+        if (*end || end == val || !(v >= SECONDS_MIN && v <= SECONDS_MAX))
+            return error_set(err, RS_EINPUT, o->name, 0, 0, "expected seconds from 0.001 to 1000000 (e.g. 2.5), "
+                             "found '%.40s'", val);
         *(double *)(base + o->offset) = v;
         return RS_OK;
     }

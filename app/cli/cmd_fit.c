@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "audit.h"
+#include "cli/answer_out.h"
 #include "cli/best_out.h"
 #include "cli/cli.h"
 #include "cli/json.h"
@@ -52,6 +53,13 @@ static void json_events(json_t *j, const fit_plan_t *p)
     json_arr_end(j);
 }
 
+/* A fit's flips as the answers print them (DESIGN §13). */
+static answer_flips_t answers_of(const fit_plan_t *p)
+{
+    return (answer_flips_t){ .r = p->routine, .f = p->flips, .n = p->n_flips, .recompute_known = true,
+                             .baseline = p->baseline };
+}
+
 /* The keys of DESIGN §9, in its order; events when asked.  The budget also
  * carries spec, as it was asked for ("60%", "device", "48MiB"), as a
  * saved plan's does (show --json). */
@@ -72,16 +80,8 @@ static void json_plan(json_t *j, const char *key, const fit_plan_t *p, bool even
     json_obj_end(j);
     json_footprint(j, "baseline", &p->baseline);
     json_footprint(j, "final", &p->final);
-    json_arr_begin(j, "flips");
-    for (int32_t i = 0; i < p->n_flips; i++) {
-        json_obj_begin(j, NULL);
-        json_str(j, "node", p->routine->nodes[p->flips[i].node].name);
-        json_int(j, "relief", p->flips[i].relief);
-        json_int(j, "cost", p->flips[i].cost);
-        json_node_origin(j, p->routine, p->flips[i].node);
-        json_obj_end(j);
-    }
-    json_arr_end(j);
+    answer_flips_t a = answers_of(p);
+    answer_out_json_flips(j, &a);
     json_int(j, "considered", p->considered);
     json_int(j, "dropped", p->dropped);
     json_bool(j, "within_budget", p->within_budget);
@@ -89,6 +89,11 @@ static void json_plan(json_t *j, const char *key, const fit_plan_t *p, bool even
     json_int(j, "reused", p->reused);
     json_int(j, "lowered", p->lowered);
     json_obj_end(j);
+    /* DESIGN §13 */
+    answer_out_json_floor(j, "floor", &p->floor);
+    if (p->dropped > 0)
+        answer_out_json_floor(j, "floor_cap", &p->floor_cap);
+    answer_out_json_origins(j, &a);
     if (plan_id)
         json_int(j, "plan_id", plan_id);
     for (int k = 0; best && k < 2; k++)
@@ -122,7 +127,9 @@ static void print_plan(const target_t *t, const fit_plan_t *p, bool events)
     char a[32], b[32], f[32];
     printf("fit %s: budget ", p->routine->name);
     print_budget(p);
-    printf(", candidate cap %s\n", p->cap < 0 ? "none" : (snprintf(a, sizeof a, "%d", (int)p->cap), a));
+    printf(", candidate cap %s\n", p->cap < 0              ? "none"
+                                    : p->cap == FIT_CAP_ALL ? "all"
+                                                            : (snprintf(a, sizeof a, "%d", (int)p->cap), a));
     units_format_bytes(p->baseline.total, a, sizeof a);
     units_format_flops(p->baseline.compute, f, sizeof f);
     printf("baseline   %-10s (%lld B), compute %s\n", a, (long long)p->baseline.total, f);
@@ -131,21 +138,16 @@ static void print_plan(const target_t *t, const fit_plan_t *p, bool events)
     units_format_flops(p->final.compute, f, sizeof f);
     printf("final      %-10s (%lld B), compute %s, relieved %s\n", a, (long long)p->final.total, f, b);
     print_recompute(t, p);
+    answer_out_floors(&p->floor, &p->floor_cap, p->considered, p->dropped);
     printf("within budget: %s", p->within_budget ? "yes" : "no");
-    if (!p->within_budget && p->dropped > 0)
+    if (!p->within_budget && !p->minimize && p->budget < p->floor.bytes)
+        printf(" (the budget is below the floor: no plan can reach it)");
+    else if (!p->within_budget && p->dropped > 0)
         printf(" (the cap kept the %d cheapest of %d candidates: --max-candidates %d considers every one)",
                (int)p->considered, (int)(p->considered + p->dropped), (int)(p->considered + p->dropped));
-    printf("\n\nflips (%d, in acceptance order):\n", (int)p->n_flips);
-    if (p->n_flips)
-        printf("  %3s  %-20s %12s %14s %16s\n", "#", "node", "relief", "relief B", "cost bound");
-    for (int32_t i = 0; i < p->n_flips; i++) {
-        units_format_bytes(p->flips[i].relief, a, sizeof a);
-        char src[1024], shown[1024];
-        routine_node_origin(p->routine, p->flips[i].node, src, sizeof src);
-        units_format_flops(p->flips[i].cost, f, sizeof f);
-        printf("  %3d  %-20s %12s %14lld %16s  %s\n", (int)i + 1, p->routine->nodes[p->flips[i].node].name, a,
-               (long long)p->flips[i].relief, f, text_escape(src, shown, sizeof shown));
-    }
+    printf("\n");
+    answer_flips_t af = answers_of(p);
+    answer_out_flips(&af);
     printf("\ncandidates: %d considered, %d dropped\n", (int)p->considered, (int)p->dropped);
     printf("reuse: %lld reused, %lld lowered\n", (long long)p->reused, (long long)p->lowered);
     if (!events)
@@ -175,11 +177,40 @@ static void log_dropped(const target_t *t, const fit_plan_t *p)
         }
 }
 
+/* --scoring: "full" (the check) or "incremental"; RS_EINPUT otherwise. */
+static int parse_scoring(const cmdline_t *c, bool *full, rs_error_t *err)
+{
+    *full = false;
+    if (!c->scoring || strcmp(c->scoring, "incremental") == 0)
+        return RS_OK;
+    if (strcmp(c->scoring, "full") == 0) {
+        *full = true;
+        return RS_OK;
+    }
+    return error_set(err, RS_EINPUT, "--scoring", 0, 0, "expected full or incremental, found '%s'", c->scoring);
+}
+
+/* DESIGN §13: says on stderr, before a fit starts, when its budget is below
+ * the floor or the floor under the cap (the fit still runs: §5's outcome
+ * is the contract).  A budget that does not resolve is the fit's error to
+ * report, so nothing is said then. */
+static void warn_floor(const fit_options_t *opt, const fit_context_t *ctx)
+{
+    fit_outlook_t o;
+    rs_error_t ignored;
+    if (!fit_outlook(opt, ctx, &o, &ignored) && !o.minimize)
+        answer_out_warn(o.budget, &o.floors);
+}
+
 static void fill_options(const cmdline_t *c, const target_t *t, fit_options_t *o)
 {
     memset(o, 0, sizeof *o);
     o->max_candidates = c->max_candidates > INT32_MAX ? INT32_MAX : (int32_t)c->max_candidates;
     o->device_bytes = t->has_profile ? t->profile.memory_bytes : -1;
+    bool full;
+    rs_error_t ignored;
+    if (!parse_scoring(c, &full, &ignored)) /* checked before the routine is read */
+        o->full_scoring = full;
 }
 
 /* --audit: the summary and each difference on stderr; returns the exit
@@ -205,7 +236,8 @@ int cmd_fit(const cmdline_t *c)
     error_clear(&err);
     fit_options_t opt;
     budget_spec_t spec; /* a bad --budget is told before the routine is read */
-    if (c->budget && units_parse_budget(c->budget, "--budget", &spec, &err))
+    bool full;
+    if ((c->budget && units_parse_budget(c->budget, "--budget", &spec, &err)) || parse_scoring(c, &full, &err))
         return fail_print(&err);
     target_t t;
     if (target_open(c, c->pos[0], &t, &err))
@@ -223,6 +255,8 @@ int cmd_fit(const cmdline_t *c)
     fit_plan_t *plan = NULL;
     best_plan_t best[2] = { { 0 }, { 0 } };
     int rc = target_context(&t, &ctx, &err);
+    if (!rc)
+        warn_floor(&opt, ctx);
     int64_t t0 = now_us(), elapsed = 0, plan_id = 0;
     audit_t audit;
     audit_init(&audit);
@@ -311,6 +345,20 @@ static int parse_budgets(const char *list, budget_spec_t **out, const char ***te
     return RS_OK;
 }
 
+/* A sweep row's within column: "yes", "no", or why no plan could have met
+ * the budget: "no, floor" (below the floor), "no, cap" (below the floor
+ * under the cap). */
+static const char *within_text(const fit_plan_t *p)
+{
+    if (p->within_budget)
+        return "yes";
+    if (!p->minimize && p->budget < p->floor.bytes)
+        return "no, floor";
+    if (!p->minimize && p->dropped > 0 && p->budget < p->floor_cap.bytes)
+        return "no, cap";
+    return "no";
+}
+
 static bool has_flip(const fit_plan_t *p, int32_t node)
 {
     for (int32_t k = 0; p && k < p->n_flips; k++)
@@ -386,14 +434,13 @@ int cmd_sweep(const cmdline_t *c)
         rc = error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     for (int i = 0; audits && i < n; i++)
         audit_init(&audits[i]);
+    /* one search: the baseline and round one once, round two once per
+     * candidate list, each budget's plan exactly its own fit's */
+    if (!rc)
+        rc = audit_sweep_run(c->audit ? audits : NULL, &opt, specs, n, ctx, cell, plans, elapsed, &err);
     for (int i = 0; i < n && !rc; i++) {
-        opt.budget = specs[i];
-        int64_t t0 = now_us();
-        rc = audit_fit_run(c->audit ? &audits[i] : NULL, &opt, ctx, cell, &plans[i], &err);
-        elapsed[i] = now_us() - t0;
-        if (!rc)
-            log_dropped(&t, plans[i]);
-        if (!rc && c->audit && !(records[i] = audit_record(&audits[i])))
+        log_dropped(&t, plans[i]);
+        if (c->audit && !(records[i] = audit_record(&audits[i])))
             rc = error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     }
     if (!rc && c->save) {
@@ -424,9 +471,10 @@ int cmd_sweep(const cmdline_t *c)
         char a[32], b[32], f[32];
         units_format_bytes(plans[0]->baseline.total, a, sizeof a);
         units_format_flops(plans[0]->baseline.compute, f, sizeof f);
-        printf("sweep %s: %d budgets, baseline %s (%lld B), compute %s\n\n", t.routine->name, n, a,
+        printf("sweep %s: %d budgets, baseline %s (%lld B), compute %s\n", t.routine->name, n, a,
                (long long)plans[0]->baseline.total, f);
-        printf("%-22s %12s %14s %6s %12s %10s %8s %s\n", "budget", "final", "final B", "flips", "recompute", "",
+        answer_out_floors(&plans[0]->floor, NULL, 0, 0);
+        printf("\n%-22s %12s %14s %6s %12s %10s %-9s %s\n", "budget", "final", "final B", "flips", "recompute", "",
                "within", "flips changed from the budget above");
         for (int i = 0; i < n; i++) {
             const fit_plan_t *p = plans[i];
@@ -440,11 +488,22 @@ int cmd_sweep(const cmdline_t *c)
             char rec[40];
             units_format_flops(extra, f, sizeof f);
             snprintf(rec, sizeof rec, "%s%s", extra >= 0 ? "+" : "", f);
-            printf("%-22s %12s %14lld %6d %12s %+9.3f%% %8s ", bud, b, (long long)p->final.total, (int)p->n_flips,
-                   rec, pct, p->within_budget ? "yes" : "no");
+            printf("%-22s %12s %14lld %6d %12s %+9.3f%% %-9s ", bud, b, (long long)p->final.total, (int)p->n_flips,
+                   rec, pct, within_text(p));
             print_flip_changes(&t, i > 0 ? plans[i - 1] : NULL, p);
             printf("\n");
         }
+        /* what "no, floor" and "no, cap" say, once each */
+        for (int k = 0; k < 2; k++)
+            for (int i = 0; i < n; i++)
+                if (strcmp(within_text(plans[i]), k ? "no, cap" : "no, floor") == 0) {
+                    char fl[512];
+                    text_floor(k ? &plans[i]->floor_cap : &plans[i]->floor, k ? "dropped candidates" : NULL, fl,
+                               sizeof fl);
+                    printf(k ? "\nno, cap: below the floor under the cap, %s\n"
+                             : "\nno, floor: the budget is below the floor: no plan can reach it\n", fl);
+                    break;
+                }
         /* a byte budget missed while the cap dropped candidates: say so once */
         for (int i = 0; i < n; i++)
             if (!plans[i]->within_budget && plans[i]->dropped > 0) {

@@ -8,7 +8,6 @@
 #include "cli/cli.h"
 #include "fail.h"
 #include "model/gen.h"
-#include "store.h"
 #include "wfile.h"
 
 int cmd_gen(const cmdline_t *c)
@@ -20,7 +19,7 @@ int cmd_gen(const cmdline_t *c)
         error_set(&err, RS_EINPUT, NULL, 0, 0, "unknown kind '%s' (transformer, resnet, unet, chain, mlp)", c->pos[0]);
         return fail_print(&err);
     }
-    gen_options_t o = { .kind = (gen_kind_t)kind, .layers = c->layers > INT32_MAX ? INT32_MAX : (int32_t)c->layers,
+    gen_options_t o = { .kind = (gen_kind_t)kind, .layers = (int32_t)c->layers, /* at most INT32_MAX: cli_parse */
                         .dtype = c->dtype, .binds = c->binds, .n_binds = c->n_binds };
     char *text;
     if (gen_routine(&o, &text, &err))
@@ -36,7 +35,7 @@ int cli_write_text(const cmdline_t *c, const char *path, const char *text, size_
     error_clear(&err);
     if (path) {
         wfile_t w;
-        if (store_refuse_output(c->db, path, "the routine", &err) || wfile_open(&w, path, &err) ||
+        if (wfile_open(&w, path, c->db, "the routine", &err) ||
             wfile_close(&w, fwrite(text, 1, n, w.f) == n, &err))
             return fail_print(&err);
     } else if (fwrite(text, 1, n, stdout) != n) {

@@ -13,6 +13,7 @@
 #include "model/units.h"
 #include "svg.h"
 #include "text.h"
+#include "wfile.h"
 
 static double deadline_s;
 
@@ -56,7 +57,7 @@ static int write_svg(const cmdline_t *c, const minimalloc_problem_t *p, const in
         svg_arena_t a = { title, sub, v, p->n, buffer_id, p,
                           { SVG_WIDTH, SVG_HEIGHT, 0, steps, height, -1, p->n ? peak : -1, 1, 0, 0 }, SVG_PLAIN_ROLE,
                           lower, NULL };
-        rc = svg_write_arena(&a, c->svg, st, err);
+        rc = svg_write_arena(&a, c->svg, c->db, st, err);
     }
     free(size);
     free(v);
@@ -105,10 +106,13 @@ int cmd_layout(const cmdline_t *c)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (rc && !err.file[0])
         error_set(&err, err.code, c->pos[0], 0, 0, "%s", err.msg);
-    if (!rc && c->output && !(rc = store_refuse_output(c->db, c->output, "the solution", &err)))
-        rc = minimalloc_write_solution(c->output, &p, off, &err);
+    /* neither output is written when the other would hit the store */
+    if (!rc && c->output && c->svg)
+        rc = wfile_refuse(c->output, c->db, "the solution", &err) || wfile_refuse(c->svg, c->db, "the picture", &err);
+    if (!rc && c->output)
+        rc = minimalloc_write_solution(c->output, c->db, &p, off, NULL, c->raw, &err);
     svg_stats_t svg_st = { 0 };
-    if (!rc && c->svg && !(rc = store_refuse_output(c->db, c->svg, "the picture", &err)))
+    if (!rc && c->svg)
         rc = write_svg(c, &p, off, alignment, height, (layout_strategy_t)strategy, &svg_st, &err);
     int status = 0;
     if (rc) {

@@ -3,11 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/answer_out.h"
 #include "cli/cli.h"
 #include "cli/json.h"
 #include "fail.h"
 #include "model/units.h"
 #include "plan/cand.h"
+#include "plan/floor.h"
 #include "util/checked.h"
 #include "target.h"
 #include "text.h"
@@ -21,28 +23,33 @@ static void print_shape(const lowering_t *l, int32_t i, char *buf, size_t n)
         snprintf(buf + w, n - w, "]");
 }
 
-/* The table's role column: "input", "param", "output", "pinned", "into P"
- * (written into input P's buffer: donated), or "" for a candidate. */
+/* The table's role column: lower_role's (DESIGN §13) with the detail a
+ * reader wants: "input" or "param" for a resident, "into P" for an output
+ * written into input P's buffer (donated), "output", "pinned", or "" for a
+ * candidate. */
 static const char *role(const lowering_t *l, int32_t i, char *buf, size_t n)
 {
-    if (l->kind[i] == NODE_INPUT)
-        return "input";
-    if (l->kind[i] == NODE_PARAM)
-        return "param";
-    int32_t into = lower_into(l, i);
-    if (into >= 0) {
-        snprintf(buf, n, "into %s", l->routine->nodes[into].name);
+    switch (lower_role(l, i)) {
+    case LOWER_RESIDENT: return l->kind[i] == NODE_INPUT ? "input" : "param";
+    case LOWER_OUTPUT:
+        if (lower_into(l, i) < 0)
+            return "output";
+        snprintf(buf, n, "into %s", l->routine->nodes[lower_into(l, i)].name);
         return buf;
+    case LOWER_PINNED: return "pinned";
+    case LOWER_CANDIDATE: break;
     }
-    if (l->flags[i] & FLAG_OUTPUT)
-        return "output";
-    if (l->flags[i] & FLAG_PINNED)
-        return "pinned";
     return "";
 }
 
+/* DESIGN §13's floor and the peak's bytes by role, of one scoring. */
+typedef struct answers {
+    floor_t floor;
+    int64_t peak[FLOOR_ROLES];
+} answers_t;
+
 static void print_json(const target_t *t, const footprint_t *fp, const score_detail_t *d,
-                       const flip_candidate_t *cand, int32_t n_cand)
+                       const flip_candidate_t *cand, int32_t n_cand, const answers_t *a)
 {
     const lowering_t *l = t->lowering;
     const routine_t *r = t->routine;
@@ -90,6 +97,8 @@ static void print_json(const target_t *t, const footprint_t *fp, const score_det
         json_obj_end(&j);
     }
     json_arr_end(&j);
+    answer_out_json_floor(&j, "floor", &a->floor);
+    answer_out_json_roles(&j, "peak_by_role", a->peak);
     json_obj_end(&j);
     json_finish(&j);
 }
@@ -119,7 +128,7 @@ static void print_donation(const routine_t *r, const lowering_t *l)
 }
 
 static void print_table(const target_t *t, const footprint_t *fp, const score_detail_t *d,
-                        const flip_candidate_t *cand, int32_t n_cand)
+                        const flip_candidate_t *cand, int32_t n_cand, const answers_t *ans)
 {
     const lowering_t *l = t->lowering;
     const routine_t *r = t->routine;
@@ -143,6 +152,8 @@ static void print_table(const target_t *t, const footprint_t *fp, const score_de
         units_format_bytes(t->profile.memory_bytes, c, sizeof c);
         printf("device     %s memory: %s\n", c, fp->total <= t->profile.memory_bytes ? "fits" : "does not fit");
     }
+    answer_out_peak(fp, ans->peak);
+    answer_out_floors(&ans->floor, NULL, 0, 0);
     print_donation(r, l);
     printf("\n%-20s %-12s %-18s %-5s %10s %11s %14s  %-6s  %s\n", "node", "op", "shape", "type", "bytes", "span",
            "offset", "role", "from");
@@ -194,16 +205,21 @@ int cmd_score(const cmdline_t *c)
     score_detail_t d;
     flip_candidate_t *cand = NULL;
     int32_t n_cand = 0;
+    answers_t a;
     rc = score_lowering(t.lowering, t.prefs, &t.cfg, &fp, &d, &err);
     if (!rc)
         rc = flip_candidates(t.lowering, &d.place, &d.live, &cand, &n_cand, &err);
+    if (!rc)
+        rc = floor_compute(t.lowering, &d, &t.cfg, NULL, &a.floor, &err);
+    if (!rc)
+        floor_split_at(t.lowering, &d, &t.cfg, fp.peak_step, a.peak);
     int status = 0;
     if (rc)
         status = fail_print(&err);
     else if (c->json)
-        print_json(&t, &fp, &d, cand, n_cand);
+        print_json(&t, &fp, &d, cand, n_cand, &a);
     else
-        print_table(&t, &fp, &d, cand, n_cand);
+        print_table(&t, &fp, &d, cand, n_cand, &a);
     free(cand);
     score_detail_free(&d);
     target_free(&t);

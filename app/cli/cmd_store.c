@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli/answer_out.h"
 #include "cli/cli.h"
 #include "cli/json.h"
 #include "datadir.h"
@@ -16,6 +17,7 @@
 #include "library.h"
 #include "minimalloc.h"
 #include "model/units.h"
+#include "plan/floor.h"
 #include "plans.h"
 #include "profiles.h"
 #include "rebuild.h"
@@ -198,7 +200,51 @@ static int parse_plan_id(const char *arg, int64_t *id, rs_error_t *err)
     return units_parse_int(arg, "PLAN", 1, INT64_MAX, id, err);
 }
 
-static void show_plan(const stored_plan_t *p, const routine_t *r, bool events)
+/* What show says beside a stored plan (DESIGN §13): its context rebuilt
+ * from the store (the routine for the flips' origins, the baseline for the
+ * floors), its flips as the planner's.  A plan still shows without it. */
+typedef struct shown {
+    rebuilt_t rb;
+    bool rebuilt;
+    floor_fit_t floors;
+    bool has_floors;
+    fit_flip_t *flips;
+    const char **names;
+    answer_flips_t a;
+} shown_t;
+
+static void shown_open(store_t *s, const stored_plan_t *p, shown_t *out)
+{
+    memset(out, 0, sizeof *out);
+    rs_error_t ignored;
+    out->rebuilt = rebuild_plan(s, p, &out->rb, &ignored) == RS_OK;
+    const routine_t *r = out->rebuilt ? out->rb.routine : NULL;
+    if (r && plans_flips(p, r, &out->flips, &ignored))
+        r = NULL, out->flips = NULL;
+    out->has_floors = out->rebuilt &&
+                      floor_of_fit(out->rb.lowering, out->rb.root_prefs, &out->rb.cfg, p->cap, &out->floors, &ignored) == RS_OK;
+    if (!r) { /* names alone */
+        out->flips = calloc((size_t)p->n_flips + 1, sizeof *out->flips);
+        out->names = calloc((size_t)p->n_flips + 1, sizeof *out->names);
+        for (int32_t i = 0; out->flips && out->names && i < p->n_flips; i++) {
+            out->flips[i] = (fit_flip_t){ .node = -1, .relief = p->flips[i].relief, .cost = p->flips[i].cost,
+                                          .recompute = p->flips[i].recompute };
+            out->names[i] = p->flips[i].node;
+        }
+    }
+    out->a = (answer_flips_t){ .r = r, .f = out->flips, .names = out->names, .n = out->flips ? p->n_flips : 0,
+                               .recompute_known = p->recompute_known, .baseline = p->baseline };
+}
+
+static void shown_free(shown_t *w)
+{
+    if (w->rebuilt)
+        rebuild_free(&w->rb);
+    free(w->flips);
+    free(w->names);
+}
+
+static void show_plan(const stored_plan_t *p, const shown_t *w, bool events)
 {
     char a[32], b[64], f[32], label[256], rec[192];
     plans_budget_text(p, b, sizeof b);
@@ -222,21 +268,18 @@ static void show_plan(const stored_plan_t *p, const routine_t *r, bool events)
     printf("final      %-10s (%lld B), compute %s\n", a, (long long)p->final.total, f);
     text_recompute(p->final.compute - p->baseline.compute, p->baseline.compute, p->flops_per_s, text_shown(p->profile), rec,
                    sizeof rec);
-    printf("recompute  %s", rec);
-    printf("\nwithin budget: %s; %d considered, %d dropped; reuse %lld reused, %lld lowered; %.3f s; %s\n",
-           p->within_budget ? "yes" : "no", (int)p->considered, (int)p->dropped, (long long)p->reused,
-           (long long)p->lowered, (double)p->elapsed_us / 1e6, p->created_at);
+    printf("recompute  %s\n", rec);
+    if (w->has_floors)
+        answer_out_floors(&w->floors.floor, &w->floors.cap, w->floors.candidates - w->floors.dropped,
+                          w->floors.dropped);
+    printf("within budget: %s", p->within_budget ? "yes" : "no");
+    if (!p->within_budget && w->has_floors && p->budget_bytes >= 0 && p->budget_bytes < w->floors.floor.bytes)
+        printf(" (the budget is below the floor: no plan can reach it)");
+    printf("; %d considered, %d dropped; reuse %lld reused, %lld lowered; %.3f s; %s\n", (int)p->considered,
+           (int)p->dropped, (long long)p->reused, (long long)p->lowered, (double)p->elapsed_us / 1e6, p->created_at);
     if (p->audit)
         printf("audit: %s", p->audit);
-    printf("\nflips (%d):\n", (int)p->n_flips);
-    for (int32_t i = 0; i < p->n_flips; i++) {
-        char src[1024], shown[1024];
-        int32_t node = r ? routine_find_node(r, p->flips[i].node) : -1;
-        units_format_bytes(p->flips[i].relief, a, sizeof a);
-        units_format_flops(p->flips[i].cost, f, sizeof f);
-        printf("  %3d  %-24s %12s %14lld %16s  %s\n", (int)i + 1, text_shown(p->flips[i].node), a, (long long)p->flips[i].relief, f,
-               node < 0 ? "" : text_escape(routine_node_origin(r, node, src, sizeof src), shown, sizeof shown));
-    }
+    answer_out_flips(&w->a);
     if (!events)
         return;
     printf("\nevents:\n");
@@ -317,12 +360,8 @@ int cmd_show(const cmdline_t *c)
         store_close(s);
         return fail_print(&err);
     }
-    /* where each flip came from, from the plan's stored routine; a plan
-     * still shows without it */
-    routine_t *r = NULL;
-    rs_error_t ignored;
-    if (rebuild_routine(s, p->routine_id, &r, &ignored))
-        r = NULL;
+    shown_t w;
+    shown_open(s, p, &w);
     if (c->json) {
         json_t j;
         json_init(&j, stdout);
@@ -338,16 +377,7 @@ int cmd_show(const cmdline_t *c)
         json_obj_end(&j);
         json_footprint(&j, "baseline", &p->baseline);
         json_footprint(&j, "final", &p->final);
-        json_arr_begin(&j, "flips");
-        for (int32_t i = 0; i < p->n_flips; i++) {
-            json_obj_begin(&j, NULL);
-            json_str(&j, "node", p->flips[i].node);
-            json_int(&j, "relief", p->flips[i].relief);
-            json_int(&j, "cost", p->flips[i].cost);
-            json_node_origin(&j, r, r ? routine_find_node(r, p->flips[i].node) : -1);
-            json_obj_end(&j);
-        }
-        json_arr_end(&j);
+        answer_out_json_flips(&j, &w.a);
         json_int(&j, "considered", p->considered);
         json_int(&j, "dropped", p->dropped);
         json_bool(&j, "within_budget", p->within_budget);
@@ -355,16 +385,22 @@ int cmd_show(const cmdline_t *c)
         json_int(&j, "reused", p->reused);
         json_int(&j, "lowered", p->lowered);
         json_obj_end(&j);
+        if (w.has_floors) { /* DESIGN §13, from the rebuilt baseline */
+            answer_out_json_floor(&j, "floor", &w.floors.floor);
+            if (w.floors.dropped > 0)
+                answer_out_json_floor(&j, "floor_cap", &w.floors.cap);
+        }
+        answer_out_json_origins(&j, &w.a);
         if (p->audit)
             json_str(&j, "audit", p->audit);
         json_gap(&j, &p->gap);
         json_obj_end(&j);
         json_finish(&j);
     } else {
-        show_plan(p, r, c->events);
+        show_plan(p, &w, c->events);
         show_gap(p);
     }
-    routine_free(r);
+    shown_free(&w);
     stored_plan_free(p);
     free(p);
     store_close(s);
@@ -465,7 +501,7 @@ int cmd_export(const cmdline_t *c)
     bool svg = c->what && strcmp(c->what, "svg") == 0;
     int what = c->what ? export_what_parse(c->what) : -1;
     if (what < 0 && !svg) {
-        error_set(&err, RS_EINPUT, "--what", 0, 0, "expected --what plans, flips, events, layout or svg");
+        error_set(&err, RS_EINPUT, "--what", 0, 0, "expected --what plans, flips, events, layout, origins or svg");
         return fail_print(&err);
     }
     if (!c->output) {

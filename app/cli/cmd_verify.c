@@ -126,7 +126,9 @@ static int real_layout_check(const rebuilt_t *rb, const uint8_t *prefs, check_t 
 
 /* The flips replayed in acceptance order: a flip with relief 0 joins a
  * held group (§5: only group members carry 0); a positive one is accepted
- * (alone) or closes the group, and carries cur - score(everything so far). */
+ * (alone) or closes the group, and carries cur - score(everything so far),
+ * and (§13, when the plan kept it) the compute added since the last
+ * scoring; a member carries recompute 0. */
 static int check_reliefs(const rebuilt_t *rb, const stored_plan_t *p, const footprint_t *base, check_t *k,
                          rs_error_t *err)
 {
@@ -135,7 +137,7 @@ static int check_reliefs(const rebuilt_t *rb, const stored_plan_t *p, const foot
     if (!prefs)
         return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     memcpy(prefs, rb->root_prefs, nn);
-    int64_t cur = base->total, sum = 0;
+    int64_t cur = base->total, sum = 0, cur_compute = base->compute, rec_sum = 0;
     int32_t pending = 0;
     int rc = RS_OK;
     for (int32_t i = 0; i < p->n_flips && !rc; i++) {
@@ -147,7 +149,13 @@ static int check_reliefs(const rebuilt_t *rb, const stored_plan_t *p, const foot
         }
         prefs[id] = 1;
         sum += p->flips[i].relief;
+        rec_sum += p->flips[i].recompute;
+        char field[300];
         if (p->flips[i].relief == 0) {
+            if (p->recompute_known) {
+                snprintf(field, sizeof field, "recompute of flip %d (%s)", (int)i + 1, p->flips[i].node);
+                differ(k, field, p->flips[i].recompute, 0);
+            }
             pending++;
             continue;
         }
@@ -158,15 +166,21 @@ static int check_reliefs(const rebuilt_t *rb, const stored_plan_t *p, const foot
         strbuf_free(&quiet.diff);
         if (rc)
             break;
-        char field[300];
         snprintf(field, sizeof field, "relief of flip %d (%s)", (int)i + 1, p->flips[i].node);
         differ(k, field, p->flips[i].relief, cur - fp.total);
+        if (p->recompute_known) {
+            snprintf(field, sizeof field, "recompute of flip %d (%s)", (int)i + 1, p->flips[i].node);
+            differ(k, field, p->flips[i].recompute, fp.compute - cur_compute);
+        }
         cur = fp.total;
+        cur_compute = fp.compute;
         pending = 0;
     }
     if (!rc && pending)
         differ_text(k, "the last flips carry relief 0: a held group is never committed at the end");
     differ(k, "relief sum", sum, p->baseline.total - p->final.total);
+    if (p->recompute_known)
+        differ(k, "recompute sum", rec_sum, p->final.compute - p->baseline.compute);
     free(prefs);
     return rc;
 }

@@ -4,6 +4,7 @@
 
 #include "lower/score.h"
 #include "model/routine.h"
+#include "util/utf8.h"
 
 void json_init(json_t *j, FILE *f)
 {
@@ -12,10 +13,26 @@ void json_init(json_t *j, FILE *f)
     j->first[0] = true;
 }
 
+/* s as a JSON string.  JSON must be UTF-8: a byte that is not is written
+ * \u00XX, the byte read as Latin-1 (so a script can tell which bytes the
+ * name held: a real U+0080 to U+00FF arrives as UTF-8, never escaped);
+ * C0 and C1 controls and DEL are escaped too, so the JSON is safe to show
+ * on a terminal. */
 static void put_string(FILE *f, const char *s)
 {
     fputc('"', f);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        size_t len = utf8_seq_len((const char *)p, 4);
+        if (len == 0 || *p == 0x7f || utf8_is_c1((const char *)p, len)) {
+            fprintf(f, "\\u%04x", len == 2 ? p[1] : *p);
+            p += len ? len - 1 : 0;
+            continue;
+        }
+        if (len > 1) {
+            fwrite(p, 1, len, f);
+            p += len - 1;
+            continue;
+        }
         switch (*p) {
         case '"': fputs("\\\"", f); break;
         case '\\': fputs("\\\\", f); break;
@@ -43,7 +60,7 @@ static void prefix(json_t *j, const char *key)
     }
 }
 
-static void open(json_t *j, const char *key, char c)
+static void nest(json_t *j, const char *key, char c)
 {
     prefix(j, key);
     fputc(c, j->f);
@@ -52,14 +69,14 @@ static void open(json_t *j, const char *key, char c)
     j->first[j->depth] = true;
 }
 
-void json_obj_begin(json_t *j, const char *key) { open(j, key, '{'); }
+void json_obj_begin(json_t *j, const char *key) { nest(j, key, '{'); }
 
 void json_null(json_t *j, const char *key)
 {
     prefix(j, key);
     fputs("null", j->f);
 }
-void json_arr_begin(json_t *j, const char *key) { open(j, key, '['); }
+void json_arr_begin(json_t *j, const char *key) { nest(j, key, '['); }
 
 void json_obj_end(json_t *j)
 {

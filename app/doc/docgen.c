@@ -11,6 +11,7 @@
 #include "cli/completion.h"
 #include "cli/manpage.h"
 #include "target.h"
+#include "wfile.h"
 
 static int usage(void)
 {
@@ -32,23 +33,25 @@ int main(int argc, char **argv)
         fprintf(stderr, "rematscope-docgen: %s: %s\n", err.file, err.msg);
         return 2;
     }
-    FILE *f = fopen(out_path, "w");
-    if (!f) {
-        perror(out_path);
-        free(tmpl);
-        return 1;
-    }
-    int rc = man                       ? manpage_write(f, tmpl, len, argv[2], &err)
-             : completion_write_bash(f) ? error_set(&err, RS_EINPUT, out_path, 0, 0, "cannot write")
-                                        : RS_OK;
+    wfile_t w; /* whole or not at all: no half page for make to take as done */
+    int rc = wfile_open(&w, out_path, ":memory:", "the generated file", &err);
+    if (!rc)
+        rc = man                         ? manpage_write(w.f, tmpl, len, argv[2], &err)
+             : completion_write_bash(w.f) ? error_set(&err, RS_EINPUT, out_path, 0, 0, "cannot write")
+                                          : RS_OK;
     free(tmpl);
-    if (fclose(f) != 0 && !rc)
-        rc = error_set(&err, RS_EINPUT, out_path, 0, 0, "cannot write");
+    if (w.f) {
+        rs_error_t cerr;
+        int crc = wfile_close(&w, rc == RS_OK, &cerr);
+        if (!rc && crc) {
+            rc = crc;
+            err = cerr;
+        }
+    }
     if (rc) {
         char msg[1024];
         error_format(&err, msg, sizeof msg);
         fprintf(stderr, "rematscope-docgen: %s\n", msg);
-        remove(out_path); /* no half page for make to take as done */
         return 2;
     }
     return 0;

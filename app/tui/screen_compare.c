@@ -104,6 +104,22 @@ static void format_seconds(const tui_t *t, double s, char *buf, size_t n)
         snprintf(buf, n, "%+.3g s", s);
 }
 
+/* Each row's time: since the row before was made. */
+typedef struct compare_clock {
+    tui_t *t;
+    const int *at;
+    int64_t t0;
+} compare_clock_t;
+
+static void compare_plan_done(void *ud, int32_t i, const fit_plan_t *p)
+{
+    (void)p;
+    compare_clock_t *c = ud;
+    int64_t now = tui_now_us();
+    c->t->cmp_elapsed[c->at[i]] = now - c->t0;
+    c->t0 = now;
+}
+
 /* Fits every budget as one search. */
 static void run_all(tui_t *t)
 {
@@ -139,14 +155,35 @@ static void run_all(tui_t *t)
     tui_fill(t, t->rows - 2, 0, t->cols, t->attr[T_NORMAL]);
     tui_put(t, t->rows - 2, 0, t->cols, t->attr[T_NORMAL] | A_BOLD, "fitting every budget as one search...");
     refresh();
-    for (int i = 0; cell && i < t->n_budgets; i++) {
-        int64_t t0 = tui_now_us();
-        if (units_parse_budget(t->budgets[i], "budget", &opt.budget, &err) ||
-            fit_run(&opt, ctx, cell, &t->cmp[i], &err)) {
+    /* one search for every budget (the baseline and round one once, round
+     * two shared); a budget that fails alone is told on its own row */
+    budget_spec_t specs[TUI_MAX_BUDGETS];
+    int at[TUI_MAX_BUDGETS], n = 0;
+    for (int i = 0; i < t->n_budgets; i++) {
+        t->cmp_elapsed[i] = 0;
+        if (units_parse_budget(t->budgets[i], "budget", &specs[n], &err))
             tui_error(t, t->budgets[i], &err);
-            t->cmp[i] = NULL;
+        else
+            at[n++] = i;
+    }
+    fit_plan_t *plans[TUI_MAX_BUDGETS];
+    compare_clock_t clk = { t, at, tui_now_us() };
+    opt.plan_done = compare_plan_done;
+    opt.plan_done_ud = &clk;
+    if (cell && n && fit_sweep(&opt, specs, n, ctx, cell, plans, &err) == RS_OK) {
+        for (int k = 0; k < n; k++)
+            t->cmp[at[k]] = plans[k];
+    } else if (cell) {
+        opt.plan_done = NULL;
+        for (int k = 0; k < n; k++) {
+            int64_t t0 = tui_now_us();
+            opt.budget = specs[k];
+            if (fit_run(&opt, ctx, cell, &t->cmp[at[k]], &err)) {
+                tui_error(t, t->budgets[at[k]], &err);
+                t->cmp[at[k]] = NULL;
+            }
+            t->cmp_elapsed[at[k]] = tui_now_us() - t0;
         }
-        t->cmp_elapsed[i] = tui_now_us() - t0;
     }
     sort_rows(t);
     if (cell)

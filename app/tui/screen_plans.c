@@ -22,6 +22,7 @@
 #include "tui/tui_pair.h"
 #include "tui/tui_widgets.h"
 #include "util/strbuf.h"
+#include "wfile.h"
 
 #define TABLE_Y 4
 enum { COL_ID, COL_LABEL, COL_ROUTINE, COL_BUDGET, COL_FINAL, COL_FLIPS, COL_WITHIN, COL_CREATED, N_COLS };
@@ -443,6 +444,15 @@ static void export_chosen(tui_t *t)
             snprintf(paths[i], sizeof paths[i], "%s-%lld", path, (long long)pick[i]->id);
         existing += access(paths[i], F_OK) == 0;
     }
+    rs_error_t err;
+    for (int i = 0; i < files; i++) /* before asking to overwrite it */
+        if (wfile_refuse(paths[i], store_path(t->store), "the export", &err)) {
+            tui_error(t, NULL, &err);
+            free(paths);
+            free(full);
+            free(pick);
+            return;
+        }
     if (existing) {
         char q[700];
         snprintf(q, sizeof q, "%s exist%s: overwrite?", files == 1 ? paths[0] : "some of the files",
@@ -455,7 +465,6 @@ static void export_chosen(tui_t *t)
             return;
         }
     }
-    rs_error_t err;
     int rc = RS_OK, loaded = 0;
     for (; !rc && loaded < n; loaded++)
         rc = plans_load(t->store, pick[loaded]->id, w == EXPORT_EVENTS, &full[loaded], &err);

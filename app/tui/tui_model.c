@@ -401,10 +401,7 @@ void tui_reload(tui_t *t)
     int m = 0;
     for (int i = 0; i < t->n_routines; i++) {
         if (i + 1 < t->n_routines && strcmp(t->routines[i].name, t->routines[i + 1].name) == 0) {
-            free(t->routines[i].name);
-            free(t->routines[i].hash);
-            free(t->routines[i].path);
-            free(t->routines[i].imported_at);
+            library_routine_row_free(&t->routines[i]);
             continue;
         }
         t->routines[m++] = t->routines[i];

@@ -1,12 +1,15 @@
 /* tui_picture: E on the Arena writes what is on screen — the steps in
- * view, the budget line — as the same SVG picture the command line writes. */
+ * view, the budget line — as the same SVG picture the command line writes;
+ * never over the session store, and over another file only when asked. */
 #include "tui/tui_picture.h"
 
 #include <stdio.h>
+#include <unistd.h>
 
 #include "model/units.h"
 #include "svg.h"
 #include "tui/tui_widgets.h"
+#include "wfile.h"
 
 void tui_export_svg(tui_t *t)
 {
@@ -16,6 +19,17 @@ void tui_export_svg(tui_t *t)
     snprintf(path, sizeof path, "%s.svg", t->tgt.routine->name);
     if (!tui_prompt(t, "write the arena as SVG to (Tab completes): ", path, sizeof path, true) || !path[0])
         return;
+    rs_error_t err;
+    if (wfile_refuse(path, store_path(t->store), "the picture", &err)) {
+        tui_error(t, NULL, &err);
+        return;
+    }
+    char q[600];
+    snprintf(q, sizeof q, "%s exists: overwrite?", path);
+    if (access(path, F_OK) == 0 && !tui_confirm(t, q)) {
+        tui_status(t, false, "nothing written");
+        return;
+    }
     const arena_view_t *a = &t->arena;
     svg_arena_t s;
     svg_routine_arena(&s, t->tgt.routine, a->bufs, a->n, a->steps, &a->fp);
@@ -34,9 +48,8 @@ void tui_export_svg(tui_t *t)
     s.title = title;
     s.subtitle = sub;
     svg_stats_t st;
-    rs_error_t err;
-    if (svg_write_arena(&s, path, &st, &err))
-        tui_status(t, true, "%s", err.msg);
+    if (svg_write_arena(&s, path, store_path(t->store), &st, &err))
+        tui_error(t, NULL, &err);
     else
         tui_status(t, false, "wrote %s: %d buffer%s as %d rectangle%s", path, (int)st.drawn, st.drawn == 1 ? "" : "s", (int)st.rects, st.rects == 1 ? "" : "s");
 }

@@ -337,11 +337,13 @@ void bestfit_greedy_order(const bestfit_t *p, int32_t *order)
 
 const int64_t *bestfit_aligned(const bestfit_t *p) { return p->g.aligned; }
 
-/* Puts buffer id at off in the trees; false when the top overflows. */
+/* Puts buffer id at off in the trees; false when the top overflows: reaches
+ * INT64_MAX, which every layout keeps for "open above" (timeline's last
+ * gap, tight's "none found"), so all three refuse the same heights. */
 static bool occupy(greedy_t *g, int32_t id, int64_t off, int64_t *top)
 {
     int64_t end;
-    if (!checked_add(off, g->aligned[id], &end))
+    if (!checked_add(off, g->aligned[id], &end) || end == INT64_MAX)
         return false;
     if (end > *top)
         *top = end;

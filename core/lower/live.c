@@ -65,8 +65,17 @@ int live_compute(const lowering_t *l, const placement_t *p, liveness_t *out, rs_
     int64_t compute = 0;
     for (int32_t s = 0; s < S; s++) {
         int32_t owner = l->step_owner[s];
-        int64_t times = inl[owner] ? out->reads[owner] : 1;
-        compute = sat_add(compute, sat_mul(times, l->step_cost[s]));
+        int64_t times = inl[owner] ? out->reads[owner] : 1, cost;
+        /* a read count that saturated stands for more than it says */
+        if (!checked_mul(times, l->step_cost[s], &cost) || !checked_add(compute, cost, &compute) ||
+            (times == INT64_MAX && l->step_cost[s] > 0)) {
+            const routine_node_t *n = &l->routine->nodes[owner];
+            live_free(out);
+            return error_set(err, RS_EINPUT, l->routine->path, n->line, n->col,
+                             "the total compute overflows 64 bits at '%s' (cost %lld, run %s%lld time%s)", n->name,
+                             (long long)l->step_cost[s], times == INT64_MAX ? "more than " : "", (long long)times,
+                             times == 1 ? "" : "s");
+        }
     }
     out->compute = compute;
     return RS_OK;

@@ -16,11 +16,13 @@ typedef struct liveness {
     int32_t *last_read; /* last effective read step, -1 when never read */
     int64_t *reads;     /* R(N), saturating at INT64_MAX */
     int64_t *exec;      /* exec(N) */
-    int64_t compute;    /* footprint.compute, saturating */
+    int64_t compute;    /* footprint.compute */
 } liveness_t;
 
 /* Computes liveness of l under p into out (initialized here; free with
- * live_free).  Linear in the size of the lowering. */
+ * live_free).  Linear in the size of the lowering.  RS_EINPUT at the
+ * node whose recompute takes the total compute past 64 bits (nothing to
+ * free then). */
 int live_compute(const lowering_t *l, const placement_t *p, liveness_t *out, rs_error_t *err);
 
 void live_free(liveness_t *lv);

@@ -122,6 +122,7 @@ int lower_routine(const routine_t *r, const bindings_t *b, lowering_t **out, rs_
         l->ndefs[n]++;
     }
     int32_t doff = 0;
+    int64_t total = 0;
     for (int32_t i = 0; i < r->n_nodes; i++) {
         const routine_node_t *nd_ = &r->nodes[i];
         const expr_t *shape = &nd_->shape;
@@ -141,6 +142,16 @@ int lower_routine(const routine_t *r, const bindings_t *b, lowering_t **out, rs_
         }
         if (nd_->flags & FLAG_INTO)
             l->bytes[i] = 0; /* written into its input's buffer (§1 @into) */
+        /* every arena is at most every buffer's bytes (unaligned): past 2^63
+         * no layout could say its height, so say here whose bytes do it */
+        int64_t sum;
+        if (!checked_add(total, l->bytes[i], &sum) || sum == INT64_MAX) { /* a height layouts refuse */
+            rc = error_set(err, RS_EINPUT, r->path, nd_->line, nd_->col,
+                           "the buffers' bytes overflow 64 bits at '%s' (%lld B after %lld B)", nd_->name,
+                           (long long)l->bytes[i], (long long)total);
+            goto fail;
+        }
+        total = sum;
     }
     l->dim_off[r->n_nodes] = doff;
 

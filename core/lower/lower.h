@@ -39,7 +39,8 @@ typedef struct lowering {
 } lowering_t;
 
 /* Lowers r under b.  Errors (RS_EINPUT) name the file, line and column of
- * the expression or statement at fault: unbound symbol, overflow, a
+ * the expression or statement at fault: unbound symbol, overflow (the
+ * bytes of every node together included: no arena may pass 2^63), a
  * negative dimension, a `+=` whose shape differs from the node's. */
 int lower_routine(const routine_t *r, const bindings_t *b, lowering_t **out, rs_error_t *err);
 

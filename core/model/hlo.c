@@ -41,7 +41,7 @@ static int convert(const char *path, const char *text, size_t len, char **out, s
     if (nul) {
         /* find its line for the location */
         for (size_t i = 0; i < (size_t)(nul - text); i++)
-            if (text[i] == '\n') {
+            if (lex_line_ends(text, len, i)) {
                 p.line++;
                 p.line_start = i + 1;
             }

@@ -7,19 +7,34 @@
 #include <string.h>
 
 #include "model/routine.h"
+#include "util/utf8.h"
 #include "util/vec.h"
 
 /* ---- the ENTRY as §1 text ------------------------------------------------- */
 
+/* How many bytes at s (n left) go into a §1 string as they are: printable
+ * ASCII but the quote and backslash, or a valid UTF-8 sequence that is not
+ * a C1 control; 0 for a byte to escape. */
+static size_t plain_len(const char *s, size_t n)
+{
+    unsigned char c = (unsigned char)s[0];
+    if (c < 0x80)
+        return c >= 0x20 && c != '"' && c != '\\' && c != 0x7f;
+    size_t len = utf8_seq_len(s, n);
+    return utf8_is_c1(s, len) ? 0 : len;
+}
+
 /* s[0..n) escaped for a §1 string (the quotes are the caller's); with
- * hlo_escapes, the HLO printer's C escapes are decoded first. */
+ * hlo_escapes, the HLO printer's C escapes are decoded first.  Controls
+ * and bytes that are not UTF-8 are \xHH: the text is valid UTF-8, safe to
+ * show, and reads back to the same bytes. */
 static void put_chars(strbuf_t *b, const char *s, size_t n, bool hlo_escapes)
 {
     for (size_t i = 0; i < n; i++) {
         /* a run that needs no escaping goes in whole */
-        size_t run = i;
-        while (run < n && run - i < (1u << 30) && (unsigned char)s[run] >= 0x20 && s[run] != '"' && s[run] != '\\' && s[run] != 0x7f)
-            run++;
+        size_t run = i, plain;
+        while (run < n && run - i < (1u << 30) && (plain = plain_len(s + run, n - run)) > 0)
+            run += plain;
         if (run > i) {
             strbuf_printf(b, "%.*s", (int)(run - i), s + i);
             i = run - 1;
@@ -49,7 +64,7 @@ static void put_chars(strbuf_t *b, const char *s, size_t n, bool hlo_escapes)
             strbuf_printf(b, "\\n");
         else if (c == '\t')
             strbuf_printf(b, "\\t");
-        else if (c < 0x20 || c == 0x7f)
+        else if (c < 0x20 || c >= 0x7f)
             strbuf_printf(b, "\\x%02x", c);
         else
             strbuf_printf(b, "%c", c);

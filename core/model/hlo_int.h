@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "model/routine.h"
+#include "model/lex.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/strmap.h"
@@ -107,7 +108,7 @@ static inline loc_t hlo_here(const hp_t *p) { return (loc_t){ p->pos, p->line_st
 
 static inline void hlo_advance(hp_t *p)
 {
-    if (p->s[p->pos] == '\n') {
+    if (lex_line_ends(p->s, p->len, p->pos)) {
         p->line++;
         p->line_start = p->pos + 1;
     }
@@ -166,6 +167,22 @@ int hlo_cost_direct(hp_t *p, ins_t *in, const int64_t *contract, int32_t n_contr
 /* Costs every computation, callees first (fusion, while with its trip
  * count, conditional, call); a computation that calls itself is an error. */
 int hlo_cost_calls(hp_t *p);
+
+/* ---- hlo_shape.c ---- */
+
+/* One shape as the reader needs it. */
+typedef struct shape {
+    bool array;        /* one array (not a tuple, not a token) */
+    uint8_t dtype;
+    int64_t bytes, elems;
+    int32_t ndims;     /* array: dims in the caller's buffer */
+} shape_t;
+
+/* TYPE[DIMS]{LAYOUT} or (S, S, ...), token[] at the cursor; dims of an
+ * array go to dims (room for 64) when it is not NULL.  In a signature
+ * (sig), a '{' after an array is its layout only when no '=' comes before
+ * its '}' (otherwise it opens the computation's body). */
+int hlo_parse_shape(hp_t *p, shape_t *sh, int64_t *dims, bool sig, int depth);
 
 /* Shapes as trees, for following an output index into a tuple-shaped
  * node: node[i] is an array (n_kids -1, its bytes), a token (-2) or a

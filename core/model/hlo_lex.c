@@ -77,7 +77,7 @@ int hlo_skip_ws(hp_t *p)
                 return hlo_fail_at(p, at, "unterminated comment");
             p->pos += 2;
         } else if (c == '/' && p->pos + 1 < p->len && p->s[p->pos + 1] == '/') {
-            while (p->pos < p->len && p->s[p->pos] != '\n')
+            while (p->pos < p->len && p->s[p->pos] != '\n' && p->s[p->pos] != '\r')
                 p->pos++;
         } else {
             break;

@@ -10,171 +10,6 @@
 #include "util/checked.h"
 #include "util/vec.h"
 
-/* ---- shapes ------------------------------------------------------------- */
-
-typedef struct shape {
-    bool array;        /* one array (not a tuple, not a token) */
-    uint8_t dtype;
-    int64_t bytes, elems;
-    int32_t ndims;     /* array: dims in the caller's buffer */
-} shape_t;
-
-/* TYPE[DIMS]{LAYOUT} or (S, S, ...), token[]; dims of an array go to dims
- * (room for 64) when it is not NULL.  In a signature (sig), a '{' after an
- * array is its layout only when no '=' comes before its '}' (otherwise it
- * opens the computation's body). */
-static int parse_shape(hp_t *p, shape_t *sh, int64_t *dims, bool sig, int depth)
-{
-    memset(sh, 0, sizeof *sh);
-    int rc = hlo_skip_ws(p);
-    if (rc)
-        return rc;
-    if (hlo_peek(p) == '(') {
-        if (depth >= MAX_NEST / 4)
-            return hlo_fail_at(p, hlo_here(p), "tuple shapes nested deeper than %d levels", MAX_NEST / 4);
-        hlo_advance(p);
-        if ((rc = hlo_skip_ws(p)))
-            return rc;
-        if (hlo_accept(p, ')'))
-            return RS_OK;
-        for (;;) {
-            shape_t leaf;
-            loc_t at = hlo_here(p);
-            if ((rc = parse_shape(p, &leaf, NULL, false, depth + 1)))
-                return rc;
-            if (!checked_add(sh->bytes, leaf.bytes, &sh->bytes) || !checked_add(sh->elems, leaf.elems, &sh->elems))
-                return hlo_fail_at(p, at, "the tuple's size overflows 64 bits");
-            bool done;
-            if ((rc = hlo_list_sep(p, ')', "',' or ')' in a tuple shape", &done)) || done)
-                return rc;
-        }
-    }
-    loc_t at = hlo_here(p);
-    if (!hlo_name_start(hlo_peek(p)))
-        return hlo_expected(p, "a shape (TYPE[DIMS] or a tuple)");
-    size_t b = p->pos;
-    while ((hlo_peek(p) >= 'a' && hlo_peek(p) <= 'z') || (hlo_peek(p) >= '0' && hlo_peek(p) <= '9'))
-        p->pos++;
-    size_t tl = p->pos - b;
-    bool token = (tl == 5 && memcmp(p->s + b, "token", 5) == 0) || (tl == 6 && memcmp(p->s + b, "opaque", 6) == 0);
-    int t = token ? -1 : dtype_lookup(p->s + b, tl);
-    if (!token && (t < 0 || t == DT_I8 || t == DT_I32 || t == DT_I64)) /* §1's own names are not XLA's */
-        return hlo_fail_at(p, at, "unknown element type '%.*s'", (int)(tl > 40 ? 40 : tl), p->s + b);
-    if (!hlo_accept(p, '['))
-        return hlo_expected(p, "'[' after the element type");
-    int64_t elems = 1;
-    int32_t nd = 0;
-    if ((rc = hlo_skip_ws(p)))
-        return rc;
-    if (!hlo_accept(p, ']')) {
-        for (;;) {
-            if ((rc = hlo_skip_ws(p)))
-                return rc;
-            loc_t dat = hlo_here(p);
-            if (hlo_peek(p) == '<' && p->pos + 1 < p->len && p->s[p->pos + 1] == '=')
-                p->pos += 2; /* a bounded dynamic dim counts its bound */
-            int64_t d = 0;
-            if (hlo_peek(p) == '?')
-                return hlo_fail_at(p, dat, "an unbounded dynamic dimension has no size");
-            if ((rc = hlo_read_int(p, &d, "a dimension")))
-                return rc;
-            if (nd == 64)
-                return hlo_fail_at(p, dat, "more than 64 dimensions");
-            if (dims)
-                dims[nd] = d;
-            nd++;
-            if (!checked_mul(elems, d, &elems))
-                return hlo_fail_at(p, dat, "the shape's element count overflows 64 bits");
-            bool done;
-            if ((rc = hlo_list_sep(p, ']', "',' or ']' in the dimensions", &done)))
-                return rc;
-            if (done)
-                break;
-        }
-    }
-    if (token) {
-        if (nd)
-            return hlo_fail_at(p, at, "a token has no dimensions");
-        return RS_OK;
-    }
-    sh->array = true;
-    sh->dtype = (uint8_t)t;
-    sh->elems = elems;
-    sh->ndims = nd;
-    if (!dtype_bytes((dtype_t)t, elems, &sh->bytes))
-        return hlo_fail_at(p, at, "the shape's byte count overflows 64 bits");
-    /* the layout, tiling and memory space are skipped */
-    if (hlo_peek(p) == '{') {
-        if (sig) {
-            for (size_t i = p->pos + 1; i < p->len && p->s[i] != '}'; i++)
-                if (p->s[i] == '=')
-                    return RS_OK;
-        }
-        slice_t v;
-        return hlo_skip_value(p, &v);
-    }
-    return RS_OK;
-}
-
-/* One shape of the tree at q's position (blanks before it skipped), its
- * node index in *at; a tuple's children go through the stack stk, so that
- * each tuple's children end up contiguous in t->kid. */
-static int tree_node(hp_t *q, shape_tree_t *t, int32_t **stk, int32_t *n_stk, int32_t *cap_stk, int depth,
-                     int32_t *at)
-{
-    int rc = hlo_skip_ws(q);
-    if (rc)
-        return rc;
-    if (vec_reserve((void **)&t->node, &t->cap, (int64_t)t->n + 1, sizeof *t->node))
-        return hlo_oom(q);
-    int32_t me = t->n++;
-    *at = me;
-    if (hlo_peek(q) != '(') {
-        shape_t sh;
-        if ((rc = parse_shape(q, &sh, NULL, false, depth)))
-            return rc;
-        t->node[me] = (shape_node_t){ sh.array ? sh.bytes : 0, 0, sh.array ? -1 : -2 };
-        return RS_OK;
-    }
-    if (depth >= MAX_NEST / 4)
-        return hlo_fail_at(q, hlo_here(q), "tuple shapes nested deeper than %d levels", MAX_NEST / 4);
-    hlo_advance(q);
-    int32_t base = *n_stk;
-    if ((rc = hlo_skip_ws(q)))
-        return rc;
-    if (!hlo_accept(q, ')'))
-        for (bool done = false; !done;) {
-            int32_t kid;
-            if ((rc = tree_node(q, t, stk, n_stk, cap_stk, depth + 1, &kid)))
-                return rc;
-            if (vec_reserve((void **)stk, cap_stk, (int64_t)*n_stk + 1, sizeof **stk))
-                return hlo_oom(q);
-            (*stk)[(*n_stk)++] = kid;
-            if ((rc = hlo_list_sep(q, ')', "',' or ')' in a tuple shape", &done)))
-                return rc;
-        }
-    int32_t k = *n_stk - base;
-    if (vec_reserve((void **)&t->kid, &t->cap_kid, (int64_t)t->n_kid + k, sizeof *t->kid))
-        return hlo_oom(q);
-    memcpy(t->kid + t->n_kid, *stk + base, (size_t)k * sizeof *t->kid);
-    t->node[me] = (shape_node_t){ 0, t->n_kid, k };
-    t->n_kid += k;
-    *n_stk = base;
-    return RS_OK;
-}
-
-int hlo_shape_tree(hp_t *p, size_t pos, shape_tree_t *t, int32_t *root)
-{
-    /* the shape was parsed once already: read again from a copy of the
-     * parser, which cannot fail but for memory */
-    hp_t q = *p;
-    q.pos = pos;
-    int32_t *stk = NULL, n_stk = 0, cap_stk = 0;
-    int rc = tree_node(&q, t, &stk, &n_stk, &cap_stk, 0, root);
-    free(stk);
-    return rc;
-}
-
 /* ---- the instruction ------------------------------------------------------ */
 
 static const struct {
@@ -238,7 +73,7 @@ static int parse_operands(hp_t *p, ins_t *in, comp_t *c)
         /* a shape first, when one is printed: '(' or TYPE '[' */
         if (hlo_peek(p) == '(') {
             shape_t sh;
-            if ((rc = parse_shape(p, &sh, NULL, false, 0)))
+            if ((rc = hlo_parse_shape(p, &sh, NULL, false, 0)))
                 return rc;
         } else if (hlo_name_start(hlo_peek(p))) {
             size_t e = p->pos;
@@ -246,7 +81,7 @@ static int parse_operands(hp_t *p, ins_t *in, comp_t *c)
                 e++;
             if (e < p->len && p->s[e] == '[') {
                 shape_t sh;
-                if ((rc = parse_shape(p, &sh, NULL, false, 0)))
+                if ((rc = hlo_parse_shape(p, &sh, NULL, false, 0)))
                     return rc;
             }
         }
@@ -296,27 +131,62 @@ static int add_refs(hp_t *p, ins_t *in, slice_t v)
     return RS_OK;
 }
 
-/* The first decimal number after `key` inside v, or -1. */
-static int64_t find_number_after(const hp_t *p, slice_t v, const char *key)
+typedef enum { NUM_ABSENT, NUM_OK, NUM_NEGATIVE, NUM_TOO_BIG } num_t;
+
+/* The first decimal number after `key` inside v (before a '}'): NUM_OK
+ * with *x, NUM_NEGATIVE when a '-' stands before it, NUM_TOO_BIG past 63
+ * bits, NUM_ABSENT when there is none; *at is where it stands. */
+static num_t find_number_after(const hp_t *p, slice_t v, const char *key, int64_t *x, size_t *at)
 {
-    size_t kl = strlen(key);
-    for (size_t i = v.off; i + kl <= v.off + v.len; i++) {
+    size_t kl = strlen(key), end = v.off + v.len;
+    *x = -1;
+    *at = v.off;
+    for (size_t i = v.off; i + kl <= end; i++) {
         if (memcmp(p->s + i, key, kl) != 0)
             continue;
         size_t j = i + kl;
-        while (j < v.off + v.len && (p->s[j] < '0' || p->s[j] > '9') && p->s[j] != '}')
+        while (j < end && (p->s[j] < '0' || p->s[j] > '9') && p->s[j] != '}')
             j++;
-        int64_t x = 0;
-        bool any = false;
-        while (j < v.off + v.len && p->s[j] >= '0' && p->s[j] <= '9') {
-            if (!checked_mul(x, 10, &x) || !checked_add(x, p->s[j] - '0', &x))
-                return -1;
-            any = true;
-            j++;
-        }
-        return any ? x : -1;
+        if (j >= end || p->s[j] < '0' || p->s[j] > '9')
+            return NUM_ABSENT;
+        bool neg = j > i + kl && p->s[j - 1] == '-';
+        *at = neg ? j - 1 : j;
+        int64_t n = 0;
+        for (; j < end && p->s[j] >= '0' && p->s[j] <= '9'; j++)
+            if (!checked_mul(n, 10, &n) || !checked_add(n, p->s[j] - '0', &n))
+                return NUM_TOO_BIG;
+        if (neg)
+            return NUM_NEGATIVE;
+        *x = n;
+        return NUM_OK;
     }
-    return -1;
+    return NUM_ABSENT;
+}
+
+/* Where byte pos stands, counted on from a location before it. */
+static loc_t loc_at(const hp_t *p, loc_t from, size_t pos)
+{
+    for (size_t i = from.pos; i < pos && i < p->len; i++)
+        if (lex_line_ends(p->s, p->len, i)) {
+            from.line++;
+            from.line_start = i + 1;
+        }
+    from.pos = pos;
+    return from;
+}
+
+/* An attribute's number (what names it) read with find_number_after:
+ * RS_OK with *x (-1 when absent), or an error where a negative or
+ * too-large one stands. */
+static int attribute_number(hp_t *p, slice_t v, const char *key, loc_t kat, const char *what, int64_t *x)
+{
+    size_t at;
+    num_t k = find_number_after(p, v, key, x, &at);
+    if (k == NUM_NEGATIVE)
+        return hlo_fail_at(p, loc_at(p, kat, at), "%s cannot be negative", what);
+    if (k == NUM_TOO_BIG)
+        return hlo_fail_at(p, loc_at(p, kat, at), "%s out of range (more than 63 bits)", what);
+    return RS_OK;
 }
 
 /* metadata={op_type="..." op_name="..." source_file="..." source_line=N}. */
@@ -353,8 +223,10 @@ static void parse_metadata(const hp_t *p, ins_t *in, slice_t v)
             in->op_name = val;
         else if (hlo_slice_is(p, key, "source_file"))
             in->source_file = val;
-        else if (hlo_slice_is(p, key, "source_line"))
-            in->source_line = find_number_after(p, (slice_t){ val.off, val.len }, "");
+        else if (hlo_slice_is(p, key, "source_line")) {
+            size_t at; /* where a model's source is shown, not read: a bad number is unknown */
+            (void)find_number_after(p, (slice_t){ val.off, val.len }, "", &in->source_line, &at);
+        }
     }
 }
 
@@ -369,23 +241,32 @@ static int attribute(hp_t *p, ins_t *in, slice_t key, loc_t kat, int64_t *lhs_co
     if (hlo_slice_is(p, key, "metadata")) {
         parse_metadata(p, in, v);
     } else if (hlo_slice_is(p, key, "index") && in->cls == OPC_GTE) {
-        in->index = find_number_after(p, v, "");
+        if ((rc = attribute_number(p, v, "", kat, "a get-tuple-element index", &in->index)))
+            return rc;
         if (in->index < 0)
             return hlo_fail_at(p, kat, "index= needs a number");
     } else if (hlo_slice_is(p, key, "backend_config") && in->cls == OPC_WHILE) {
-        int64_t n = find_number_after(p, v, "known_trip_count");
+        int64_t n;
+        if ((rc = attribute_number(p, v, "known_trip_count", kat, "known_trip_count", &n)))
+            return rc;
         in->trip = n >= 0 ? n : 1;
     } else if (hlo_slice_is(p, key, "lhs_contracting_dims") && in->cls == OPC_DOT) {
         for (size_t i = v.off; i < v.off + v.len;) {
-            if (p->s[i] < '0' || p->s[i] > '9') {
+            char ch = p->s[i];
+            if (ch == '{' || ch == '}' || ch == ',' || ch == ' ') {
                 i++;
                 continue;
             }
+            if (ch < '0' || ch > '9')
+                return hlo_fail_at(p, loc_at(p, kat, i), "lhs_contracting_dims: expected a dimension number");
+            size_t at = i;
             int64_t d = 0;
-            while (i < v.off + v.len && p->s[i] >= '0' && p->s[i] <= '9' && d < 1000000)
-                d = d * 10 + (p->s[i++] - '0');
-            if (*n_contract < 64)
-                lhs_contract[(*n_contract)++] = d;
+            while (i < v.off + v.len && p->s[i] >= '0' && p->s[i] <= '9')
+                if (!checked_mul(d, 10, &d) || !checked_add(d, p->s[i++] - '0', &d))
+                    return hlo_fail_at(p, loc_at(p, kat, at), "lhs_contracting_dims out of range (more than 63 bits)");
+            if (*n_contract == 64)
+                return hlo_fail_at(p, loc_at(p, kat, at), "lhs_contracting_dims names more than 64 dimensions");
+            lhs_contract[(*n_contract)++] = d;
         }
     } else if (hlo_slice_is(p, key, "dim_labels")) {
         *dim_labels = v;
@@ -451,7 +332,7 @@ static int parse_instruction(hp_t *p, int32_t ci)
         return hlo_oom(p);
     shape_t sh;
     in->shape_pos = p->pos;
-    if ((rc = parse_shape(p, &sh, p->dims + p->n_dims, false, 0)))
+    if ((rc = hlo_parse_shape(p, &sh, p->dims + p->n_dims, false, 0)))
         return rc;
     in->array = sh.array;
     in->dtype = sh.dtype;
@@ -479,12 +360,14 @@ static int parse_instruction(hp_t *p, int32_t ci)
     if (in->cls == OPC_CONSTANT || in->cls == OPC_PARAMETER) {
         /* a literal or the parameter's number: no operands */
         p->pos--;
+        loc_t vat = hlo_here(p);
         slice_t v;
         if ((rc = hlo_skip_value(p, &v)))
             return rc;
         in->opd_off = p->n_opds;
-        if (in->cls == OPC_PARAMETER)
-            in->index = find_number_after(p, v, ""); /* -1 when it says none */
+        if (in->cls == OPC_PARAMETER && /* -1 when it says none */
+            (rc = attribute_number(p, v, "", vat, "a parameter number", &in->index)))
+            return rc;
     } else if ((rc = parse_operands(p, in, c))) {
         return rc;
     }
@@ -552,7 +435,7 @@ static int parse_computation(hp_t *p)
         if (!(hlo_accept(p, '-') && hlo_accept(p, '>')))
             return hlo_expected(p, "'->' and the result shape");
         shape_t sh;
-        if ((rc = parse_shape(p, &sh, p->scratch_dims, true, 0)))
+        if ((rc = hlo_parse_shape(p, &sh, p->scratch_dims, true, 0)))
             return rc;
     }
     if ((rc = hlo_expect(p, '{', "'{' opening the computation's body")))

@@ -80,3 +80,12 @@ void lex_describe_next(lex_t *lx, char *buf, size_t n)
         snprintf(buf, n, "byte 0x%02x", c);
     }
 }
+
+size_t lex_line_span(const char *text, size_t len, size_t i, size_t *next)
+{
+    size_t e = i;
+    while (e < len && text[e] != '\n' && text[e] != '\r')
+        e++;
+    *next = e + (e < len) + (e + 1 < len && text[e] == '\r' && text[e + 1] == '\n');
+    return e - i;
+}

@@ -18,6 +18,19 @@ typedef struct lex {
     int col_at;
 } lex_t;
 
+/* Whether text[i] ends a line: an LF, or a CR not before an LF.  LF,
+ * CRLF and a lone CR (old Mac files) each end one, in every text the tool
+ * reads (routines, HLO, CSV, the configuration file), so a CR-only file is
+ * not read as one long line and its errors are placed where they stand. */
+static inline bool lex_line_ends(const char *text, size_t len, size_t i)
+{
+    return text[i] == '\n' || (text[i] == '\r' && (i + 1 >= len || text[i + 1] != '\n'));
+}
+
+/* The line starting at text[i]: its length without the line end, and in
+ * *next where the next one starts. */
+size_t lex_line_span(const char *text, size_t len, size_t i, size_t *next);
+
 /* Skips blanks (space, tab, CR). */
 void lex_skip_ws(lex_t *lx);
 

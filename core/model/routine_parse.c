@@ -7,17 +7,6 @@
 
 #include "util/vec.h"
 
-/* The line starting at text[i]: its length without the line end, and how
- * far the next one starts.  LF, CRLF and a lone CR (old Mac files) all end
- * a line, so a CR-only file is not read as one long line. */
-static size_t line_span(const char *text, size_t len, size_t i, size_t *next)
-{
-    size_t e = i;
-    while (e < len && text[e] != '\n' && text[e] != '\r')
-        e++;
-    *next = e + (e < len) + (e + 1 < len && text[e] == '\r' && text[e + 1] == '\n');
-    return e - i;
-}
 
 static char *dup_n(const char *s, size_t n)
 {
@@ -264,7 +253,7 @@ int32_t routine_later_definition(const parse_t *p, const char *name, size_t nl)
 {
     int32_t line = p->lx.line;
     for (size_t i = (size_t)(p->lx.s - p->text), next; i < p->text_len; i = next, line++) {
-        size_t ll = line_span(p->text, p->text_len, i, &next);
+        size_t ll = lex_line_span(p->text, p->text_len, i, &next);
         lex_t lx = { .file = p->r->path, .s = p->text + i, .len = ll, .line = line };
         const char *n;
         size_t wl;
@@ -524,7 +513,7 @@ int routine_parse(const char *path, const char *text, size_t len, routine_t **ou
     }
     int line = 1;
     for (size_t i = 0, next; i < len && !rc; line++, i = next) {
-        size_t ll = line_span(text, len, i, &next);
+        size_t ll = lex_line_span(text, len, i, &next);
         p.lx = (lex_t){ .file = r->path, .s = text + i, .len = ll, .line = line };
         rc = parse_line(&p);
     }

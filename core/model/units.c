@@ -76,9 +76,9 @@ int units_parse_budget(const char *text, const char *what, budget_spec_t *out, r
         out->kind = BUDGET_DEVICE;
         return RS_OK;
     }
-    if (text[i] == '-')
-        return bad(err, what, text, i, "a budget cannot be negative");
-    if (text[i] == '+')
+    size_t sign = i;
+    bool neg = text[i] == '-';
+    if (text[i] == '+' || neg)
         i++;
     int64_t mant;
     int fd;
@@ -87,6 +87,8 @@ int units_parse_budget(const char *text, const char *what, budget_spec_t *out, r
     if (end < 0)
         return bad(err, what, text, i, ovf ? "number too large" :
                    "expected a number with an optional unit (48MiB, 1.5GB), N%, device or minimize");
+    if (neg && mant != 0) /* -0 is a zero like 0 */
+        return bad(err, what, text, sign, "a budget cannot be negative");
     size_t u = (size_t)end;
     int64_t pow10 = 1;
     for (int k = 0; k < fd; k++)

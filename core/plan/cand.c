@@ -30,6 +30,20 @@ int flip_candidates(const lowering_t *l, const placement_t *p, const liveness_t 
     return RS_OK;
 }
 
+static int cmp_cheapest(const void *pa, const void *pb)
+{
+    const flip_candidate_t *a = pa, *b = pb;
+    if (a->cost_bound != b->cost_bound)
+        return a->cost_bound < b->cost_bound ? -1 : 1;
+    return (a->node > b->node) - (a->node < b->node);
+}
+
+int32_t flip_candidates_cut(flip_candidate_t *c, int32_t n, int32_t cap)
+{
+    qsort(c, (size_t)n, sizeof *c, cmp_cheapest);
+    return cap < 0 || cap > n ? n : cap;
+}
+
 /* floor(a / b) and the remainder in [0, b), for b > 0, without overflow */
 static void floor_divmod(int64_t a, int64_t b, int64_t *q, int64_t *r)
 {

@@ -23,6 +23,11 @@ typedef struct flip_candidate {
 int flip_candidates(const lowering_t *l, const placement_t *p, const liveness_t *lv,
                     flip_candidate_t **out, int32_t *n, rs_error_t *err);
 
+/* Sorts c[0..n) cheapest first (cost bound ascending, then definition
+ * order) and returns how many of them the cap keeps (the first ones; all
+ * when cap < 0): fit's candidate cut (DESIGN §5 step 1). */
+int32_t flip_candidates_cut(flip_candidate_t *c, int32_t n, int32_t cap);
+
 /* Compares ra/ca with rb/cb exactly (ca, cb > 0; ra, rb any int64): <0, 0,
  * >0.  A continued-fraction descent with floor division: no
  * cross-multiplication, no floating point, no overflow. */

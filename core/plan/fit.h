@@ -10,6 +10,7 @@
 #include "lower/score.h"
 #include "model/routine.h"
 #include "model/units.h"
+#include "plan/floor.h"
 #include "plan/reuse.h"
 #include "util/error.h"
 
@@ -77,7 +78,8 @@ typedef struct fit_event {
 
 typedef struct fit_flip {
     int64_t relief;
-    int64_t cost;
+    int64_t cost;       /* the recompute-cost bound of §4 */
+    int64_t recompute;  /* final.compute after it minus before it (DESIGN §13); 0 for a held member */
     int32_t node;
     int32_t reserved;   /* 0: no padding */
 } fit_flip_t;
@@ -120,20 +122,32 @@ typedef struct fit_plan {
     int32_t n_members;
     fit_cand_t *cands;
     int32_t n_cands;
+    floor_t floor;       /* DESIGN §13: no plan's total is below it */
+    floor_t floor_cap;   /* with the candidates the cap dropped; = floor when it dropped none */
 } fit_plan_t;
 
 /* Called as scorings finish; a nonzero return cancels the fit. */
 typedef int (*fit_progress_fn)(void *ud, int32_t done, int32_t total);
 
+/* Called when a sweep's plan i is made (on the calling thread), before the
+ * next one starts. */
+typedef void (*fit_plan_done_fn)(void *ud, int32_t i, const struct fit_plan *p);
+
+/* A cap that keeps every candidate (`--max-candidates all`, the TUI's C). */
+#define FIT_CAP_ALL INT32_MAX
+
 typedef struct fit_options {
     const char *name;          /* part of the reuse cell's owner; may be NULL */
-    int32_t max_candidates;    /* -1: 32 for bytes, unbounded for minimize */
+    int32_t max_candidates;    /* -1: 32 for bytes, unbounded for minimize; FIT_CAP_ALL: every one */
     budget_spec_t budget;
     int64_t device_bytes;      /* for BUDGET_DEVICE; -1 when there is no profile */
     int32_t threads;           /* round one; 0: one per core */
     bool relower;              /* benchmarks only: lower afresh for every scoring, no reuse */
+    bool full_scoring;         /* a check: lay every scoring out from scratch (the same plans, slower) */
     fit_progress_fn progress;
     void *progress_ud;
+    fit_plan_done_fn plan_done;  /* may be NULL */
+    void *plan_done_ud;
 } fit_options_t;
 
 /* Runs fit on ctx.  cell may be NULL (the fit makes its own, one search) or
@@ -148,6 +162,35 @@ int fit_run(const fit_options_t *opt, const fit_context_t *ctx, reuse_cell_t *ce
             rs_error_t *err);
 void fit_plan_free(fit_plan_t *p);
 
+/* fit_run for each of budgets[0..n) (opt->budget is ignored) as one
+ * search: plans[i] is exactly what fit_run would return for budgets[i]
+ * (the same plan and trace), but the baseline is scored once, round one
+ * once for all of them (solo scores depend on the routine, context and
+ * candidates, not on the budget), and round two once per candidate list:
+ * each budget stops where its trajectory meets it, a prefix of the
+ * smallest budget's.  Each plan's counters are the cell's when it was
+ * made (the scorings made so far).  On error plans[] holds nothing. */
+int fit_sweep(const fit_options_t *opt, const budget_spec_t *budgets, int32_t n, const fit_context_t *ctx,
+              reuse_cell_t *cell, fit_plan_t **plans, rs_error_t *err);
+/* The candidate cap a fit under opt uses: max_candidates when given, else
+ * 32 for a byte budget and none (-1) for minimize (DESIGN §5 step 1). */
+int32_t fit_cap(const fit_options_t *opt, bool minimize);
+
+/* What a fit of ctx under opt faces, told before it runs (DESIGN §13):
+ * the baseline, the budget resolved, the cap and both floors.  A byte
+ * budget the baseline meets cuts nothing (as fit does: dropped 0). */
+typedef struct fit_outlook {
+    bool minimize;
+    int64_t budget;      /* bytes; -1 for minimize */
+    int32_t cap;         /* -1: none */
+    floor_fit_t floors;  /* baseline, floor, floor under the cap, candidates, dropped */
+} fit_outlook_t;
+
+/* Lowers ctx's routine (no reuse cell) and fills out.  Errors: the
+ * budget's resolution (RS_EINPUT, file "--budget"), buffer_aliasing off (as
+ * fit_run) and the scoring's. */
+int fit_outlook(const fit_options_t *opt, const fit_context_t *ctx, fit_outlook_t *out, rs_error_t *err);
+
 /* A deep copy of p (same routine borrowed), or RS_ENOMEM. */
 int fit_plan_copy(const fit_plan_t *p, fit_plan_t **out, rs_error_t *err);
 
@@ -158,7 +201,7 @@ int fit_context_child(const fit_context_t *ctx, const fit_plan_t *p, fit_context
 reuse_owner_t fit_owner(const fit_context_t *ctx, const char *name);
 
 _Static_assert(sizeof(fit_event_t) == 64, "fit_event_t has no padding");
-_Static_assert(sizeof(fit_flip_t) == 24, "fit_flip_t has no padding");
+_Static_assert(sizeof(fit_flip_t) == 32, "fit_flip_t has no padding");
 _Static_assert(sizeof(fit_cand_t) == 40, "fit_cand_t has no padding");
 
 #endif

@@ -66,12 +66,12 @@ fit_event_t fit_event(fit_event_kind_t kind, int round, int32_t node)
                           .cur = -1 };
 }
 
-int fit_add_flip(search_t *s, int32_t node, int64_t relief, int64_t cost, rs_error_t *err)
+int fit_add_flip(search_t *s, int32_t node, int64_t relief, int64_t cost, int64_t recompute, rs_error_t *err)
 {
     fit_plan_t *p = s->plan;
     if (vec_reserve((void **)&p->flips, &s->cap_flips, p->n_flips + 1, sizeof *p->flips))
         return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-    p->flips[p->n_flips++] = (fit_flip_t){ .node = node, .relief = relief, .cost = cost };
+    p->flips[p->n_flips++] = (fit_flip_t){ .node = node, .relief = relief, .cost = cost, .recompute = recompute };
     return RS_OK;
 }
 

@@ -28,15 +28,32 @@ typedef struct round_one {
 
 static void round_one_work(round_one_t *r, bool report_progress)
 {
+    /* each thread scores against the shared reference with its own work */
+    const rescore_t *ref = r->s->sh ? r->s->sh->ref1 : NULL;
+    rescore_work_t *work = NULL;
+    if (ref) {
+        rs_error_t e;
+        if (rescore_work_new(ref, &work, &e)) {
+            pthread_mutex_lock(&r->err_lock);
+            if (!r->rc || r->rc_index > 0) {
+                r->rc = e.code;
+                r->rc_index = 0;
+                r->err = e;
+            }
+            pthread_mutex_unlock(&r->err_lock);
+            atomic_store(&r->failed, 1);
+            return;
+        }
+    }
     for (;;) {
         if (atomic_load(&r->failed))
-            return;
+            break;
         int32_t i = atomic_fetch_add(&r->next, 1);
         if (i >= r->n)
-            return;
+            break;
         rs_error_t e;
         error_clear(&e);
-        int rc = fit_score_set(r->s, &r->nodes[i], 1, &r->fps[i], &e);
+        int rc = fit_score_set(r->s, ref, work, &r->nodes[i], 1, &r->fps[i], &e);
         if (!rc) {
             r->solo[i] = r->fps[i].total;
             atomic_fetch_add(&r->done, 1);
@@ -45,7 +62,7 @@ static void round_one_work(round_one_t *r, bool report_progress)
          * callback never runs on a worker */
         const fit_options_t *opt = r->s->opt;
         if (!rc && report_progress && opt->progress &&
-            opt->progress(opt->progress_ud, atomic_load(&r->done), r->s->progress_total))
+            opt->progress(opt->progress_ud, r->s->progress_done + atomic_load(&r->done), r->s->progress_total))
             rc = error_set(&e, RS_ECANCELED, NULL, 0, 0, "fit cancelled");
         if (rc) {
             pthread_mutex_lock(&r->err_lock);
@@ -56,9 +73,10 @@ static void round_one_work(round_one_t *r, bool report_progress)
             }
             pthread_mutex_unlock(&r->err_lock);
             atomic_store(&r->failed, 1);
-            return;
+            break;
         }
     }
+    rescore_work_free(work);
 }
 
 static int round_one_worker(void *arg)
@@ -108,7 +126,7 @@ int fit_score_solo(search_t *s, const int32_t *nodes, int32_t n, int64_t *solo, 
             *err = r.err;
         rc = r.rc;
     }
-    s->progress_done = n;
+    s->progress_done += n;
     pthread_mutex_destroy(&r.err_lock);
     free(r.fps);
     return rc;

@@ -85,6 +85,25 @@ static void sb_bytes_vs(sb_t *b, int64_t bytes, int64_t first)
         sb_printf(b, " (by %lld B)", (long long)(bytes > first ? bytes - first : first - bytes));
 }
 
+/* One of a sentence's totals: when rounding prints it like another of them
+ * that differs ("alone 9.75 TiB, current 9.75 TiB"), its bytes follow, so
+ * the sentence shows what decided. */
+static void sb_total(sb_t *b, int64_t v, const int64_t *all, int n)
+{
+    char t[32], o[32];
+    units_format_bytes(v, t, sizeof t);
+    sb_printf(b, "%s", t);
+    for (int k = 0; k < n; k++) {
+        if (all[k] < 0 || all[k] == v)
+            continue;
+        units_format_bytes(all[k], o, sizeof o);
+        if (strcmp(t, o) == 0) {
+            sb_printf(b, " (%lld B)", (long long)v);
+            return;
+        }
+    }
+}
+
 static const char *name_of(const fit_plan_t *p, int32_t node)
 {
     return node >= 0 && node < p->routine->n_nodes ? p->routine->nodes[node].name : "?";
@@ -144,27 +163,32 @@ void trace_describe(const fit_plan_t *p, int32_t i, char *buf, size_t n)
         sb_printf(&b, " (%.3g B/FLOP)", (double)e->relief / (double)e->cost);
         break;
     }
-    case EV_TRY:
+    case EV_TRY: {
+        const int64_t all[3] = { e->alone, e->with, e->cur };
         sb_printf(&b, "round two: try %s: alone ", who);
-        sb_bytes(&b, e->alone);
+        sb_total(&b, e->alone, all, 3);
         if (e->with >= 0) {
             sb_printf(&b, ", with held ");
             sb_group(&b, p, e);
             sb_printf(&b, " ");
-            sb_bytes(&b, e->with);
+            sb_total(&b, e->with, all, 3);
         }
         sb_printf(&b, ", current ");
-        sb_bytes(&b, e->cur);
+        sb_total(&b, e->cur, all, 3);
         break;
-    case EV_ACCEPT:
+    }
+    case EV_ACCEPT: {
+        char c[32], a[32];
+        units_format_bytes(e->cur, c, sizeof c);
+        units_format_bytes(e->alone, a, sizeof a);
         sb_printf(&b, "%s accepted: relieved ", who);
         sb_bytes(&b, e->relief);
-        sb_printf(&b, " (");
-        sb_bytes(&b, e->cur);
-        sb_printf(&b, " -> ");
-        sb_bytes(&b, e->alone);
-        sb_printf(&b, ")");
+        if (strcmp(c, a) == 0) /* "(9.75 TiB -> 9.75 TiB)" would hide what decided */
+            sb_printf(&b, " (%lld B -> %lld B)", (long long)e->cur, (long long)e->alone);
+        else
+            sb_printf(&b, " (%s -> %s)", c, a);
         break;
+    }
     case EV_HOLD:
         sb_printf(&b, "%s held: alone it relieves nothing (", who);
         sb_bytes(&b, e->alone);

@@ -1,0 +1,206 @@
+#include "cli/answer_out.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/units.h"
+#include "plan/answer.h"
+#include "text.h"
+
+void answer_out_floors(const floor_t *floor, const floor_t *cap, int32_t kept, int32_t dropped)
+{
+    char t[512];
+    text_floor(floor, NULL, t, sizeof t);
+    printf("floor      %s: no plan goes below it\n", t);
+    if (dropped <= 0)
+        return;
+    text_floor(cap, "dropped candidates", t, sizeof t);
+    printf("floor under the cap  %s: no plan of the %d cheapest of %d candidates goes below it\n", t, (int)kept,
+           (int)(kept + dropped));
+}
+
+void answer_out_peak(const footprint_t *fp, const int64_t role[FLOOR_ROLES])
+{
+    char b[32], roles[192];
+    units_format_bytes(fp->live_peak, b, sizeof b);
+    text_roles(role, "candidate", roles, sizeof roles);
+    printf("peak       live %s at step %d: %s\n", b, (int)fp->peak_step, roles);
+}
+
+bool answer_out_warn(int64_t budget, const floor_fit_t *ff)
+{
+    char b[64], t[512];
+    if (budget < 0)
+        return false;
+    text_bytes_exact(budget, b, sizeof b);
+    if (budget < ff->floor.bytes) {
+        text_floor(&ff->floor, NULL, t, sizeof t);
+        fprintf(stderr, "rematscope: floor: the budget %s is below the floor %s: no plan can reach it; fitting anyway\n",
+                b, t);
+        return true;
+    }
+    if (ff->dropped > 0 && budget < ff->cap.bytes) {
+        int32_t kept = ff->candidates - ff->dropped;
+        text_floor(&ff->cap, "dropped candidates", t, sizeof t);
+        fprintf(stderr, "rematscope: floor: the budget %s is below the floor under the cap, %s: no plan of the %d "
+                "cheapest of %d candidates can reach it (--max-candidates %d considers every one); fitting anyway\n",
+                b, t, (int)kept, (int)ff->candidates, (int)ff->candidates);
+        return true;
+    }
+    return false;
+}
+
+static const char *name_of(const answer_flips_t *a, int32_t i)
+{
+    return a->names ? a->names[i] : a->r->nodes[a->f[i].node].name;
+}
+
+static void signed_flops(int64_t v, char *buf, size_t n)
+{
+    char f[32];
+    units_format_flops(v, f, sizeof f);
+    snprintf(buf, n, "%s%s", v >= 0 ? "+" : "", f);
+}
+
+/* What the flips that do not pay cost, under the table. */
+static void print_unpaid(const answer_flips_t *a, const uint8_t *unpaid, int32_t marked)
+{
+    int64_t relief = 0, rec = 0;
+    for (int32_t i = 0; i < a->n; i++)
+        if (unpaid[i])
+            relief += a->f[i].relief, rec += a->f[i].recompute;
+    char r[32], c[40];
+    units_format_bytes(relief, r, sizeof r);
+    signed_flops(rec, c, sizeof c);
+    double rp = a->baseline.total ? 100.0 * (double)relief / (double)a->baseline.total : 0.0;
+    double cp = a->baseline.compute ? 100.0 * (double)rec / (double)a->baseline.compute : 0.0;
+    printf("  ! %d flip%s do%s not pay: together %s (%.3g%% of the baseline's compute) for %s (%lld B, %.3g%% of its "
+           "bytes): a flip or committed group is marked when its share of the compute is over %d times its share "
+           "of the bytes\n",
+           (int)marked, marked == 1 ? "" : "s", marked == 1 ? "es" : "", c, cp, r, (long long)relief, rp,
+           ANSWER_UNPAID_FACTOR);
+}
+
+static void print_origins(const answer_flips_t *a)
+{
+    answer_origin_t *g;
+    int32_t n;
+    rs_error_t err;
+    if (!a->r || !a->n || answer_by_origin(a->r, a->f, a->n, &g, &n, NULL, &err))
+        return;
+    printf("\nflips by origin (%d, biggest relief first):\n", (int)n);
+    printf("  %5s %12s %14s %16s  %s\n", "flips", "relief", "relief B", "recompute", "origin");
+    for (int32_t k = 0; k < n; k++) {
+        char r[32], c[40];
+        units_format_bytes(g[k].relief, r, sizeof r);
+        if (a->recompute_known)
+            signed_flops(g[k].recompute, c, sizeof c);
+        else
+            snprintf(c, sizeof c, "-");
+        printf("  %5d %12s %14lld %16s  %s\n", (int)g[k].flips, r, (long long)g[k].relief, c, text_shown(g[k].origin));
+    }
+    free(g);
+}
+
+void answer_out_flips(const answer_flips_t *a)
+{
+    printf("\nflips (%d, in acceptance order):\n", (int)a->n);
+    uint8_t *unpaid = calloc((size_t)a->n + 1, 1);
+    int32_t marked = unpaid && a->recompute_known
+                         ? answer_unpaid(a->f, a->n, a->baseline.total, a->baseline.compute, unpaid)
+                         : 0;
+    if (a->n)
+        printf("  %3s  %-24s %12s %14s %16s %16s  %s\n", "#", "node", "relief", "relief B", "cost bound", "recompute",
+               "source");
+    for (int32_t i = 0; i < a->n; i++) {
+        const fit_flip_t *f = &a->f[i];
+        char r[32], b[32], c[40], src[1024];
+        units_format_bytes(f->relief, r, sizeof r);
+        units_format_flops(f->cost, b, sizeof b);
+        if (a->recompute_known)
+            signed_flops(f->recompute, c, sizeof c);
+        else
+            snprintf(c, sizeof c, "-");
+        src[0] = 0;
+        if (a->r && f->node >= 0)
+            routine_node_origin(a->r, f->node, src, sizeof src);
+        printf("  %3d%c %-24s %12s %14lld %16s %16s  %s\n", (int)i + 1, unpaid && unpaid[i] ? '!' : ' ',
+               text_shown(name_of(a, i)), r, (long long)f->relief, b, c, text_shown(src));
+    }
+    if (marked)
+        print_unpaid(a, unpaid, marked);
+    free(unpaid);
+    print_origins(a);
+}
+
+static void roles_keys(json_t *j, const int64_t role[FLOOR_ROLES])
+{
+    for (int r = 0; r < FLOOR_ROLES; r++)
+        json_int(j, floor_role_name((lower_role_t)r), role[r]);
+}
+
+void answer_out_json_floor(json_t *j, const char *key, const floor_t *f)
+{
+    json_obj_begin(j, key);
+    json_int(j, "bytes", f->bytes);
+    json_int(j, "step", f->step);
+    roles_keys(j, f->role);
+    json_obj_end(j);
+}
+
+void answer_out_json_roles(json_t *j, const char *key, const int64_t role[FLOOR_ROLES])
+{
+    json_obj_begin(j, key);
+    roles_keys(j, role);
+    json_obj_end(j);
+}
+
+void answer_out_json_flips(json_t *j, const answer_flips_t *a)
+{
+    uint8_t *unpaid = calloc((size_t)a->n + 1, 1);
+    if (unpaid && a->recompute_known)
+        answer_unpaid(a->f, a->n, a->baseline.total, a->baseline.compute, unpaid);
+    json_arr_begin(j, "flips");
+    for (int32_t i = 0; i < a->n; i++) {
+        json_obj_begin(j, NULL);
+        json_str(j, "node", name_of(a, i));
+        json_int(j, "relief", a->f[i].relief);
+        json_int(j, "cost", a->f[i].cost);
+        if (a->recompute_known && unpaid) {
+            json_int(j, "recompute", a->f[i].recompute);
+            json_bool(j, "pays", !unpaid[i]);
+        } else {
+            json_null(j, "recompute");
+            json_null(j, "pays");
+        }
+        if (a->r)
+            json_node_origin(j, a->r, a->f[i].node);
+        json_obj_end(j);
+    }
+    json_arr_end(j);
+    free(unpaid);
+}
+
+void answer_out_json_origins(json_t *j, const answer_flips_t *a)
+{
+    answer_origin_t *g = NULL;
+    int32_t n = 0;
+    rs_error_t err;
+    if (!a->r || answer_by_origin(a->r, a->f, a->n, &g, &n, NULL, &err))
+        return;
+    json_arr_begin(j, "by_origin");
+    for (int32_t k = 0; k < n; k++) {
+        json_obj_begin(j, NULL);
+        json_str(j, "origin", g[k].origin);
+        json_int(j, "flips", g[k].flips);
+        json_int(j, "relief", g[k].relief);
+        if (a->recompute_known)
+            json_int(j, "recompute", g[k].recompute);
+        else
+            json_null(j, "recompute");
+        json_obj_end(j);
+    }
+    json_arr_end(j);
+    free(g);
+}

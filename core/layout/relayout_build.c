@@ -1,0 +1,218 @@
+/* relayout_build: a reference laid out from scratch: the order, the §3
+ * offsets (bestfit's), and every buffer's cover profile. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "layout/bestfit.h"
+#include "layout/relayout_int.h"
+#include "util/checked.h"
+#include "util/vec.h"
+
+/* ---- from scratch ------------------------------------------------------------- */
+
+typedef struct order_key {
+    int64_t size, len, start;
+    int32_t id;
+} order_key_t;
+
+static int cmp_key(const void *pa, const void *pb)
+{
+    const order_key_t *a = pa, *b = pb;
+    if (a->id == b->id)
+        return 0;
+    return rl_before(a->size, a->len, a->start, a->id, b->size, b->len, b->start, b->id) ? -1 : 1;
+}
+
+void relayout_build_free(relayout_t *r)
+{
+    relayout_index_free(&r->ix);
+    free(r->lo);
+    free(r->hi);
+    free(r->pos);
+    free(r->order);
+    free(r->prof);
+    free(r->bprof);
+    free(r->fprof);
+    free(r->cprof);
+    free(r->pool);
+    free(r->off);
+    free(r->full);
+    free(r->full_order);
+    free(r->full_rank);
+    free(r->next_full);
+    r->lo = r->hi = r->pos = r->order = r->full_order = r->full_rank = r->next_full = NULL;
+    r->prof = r->bprof = r->fprof = r->cprof = NULL;
+    r->full_leaves = r->full_cap = 0;
+    r->pool = NULL;
+    r->off = NULL;
+    r->full = NULL;
+    r->pool_n = r->pool_cap = r->n_order = r->n_full = 0;
+    r->pool_live = 0;
+}
+
+/* The order and positions of the present buffers with bytes. */
+static int build_order(relayout_t *r)
+{
+    int32_t n = r->n, m = 0;
+    order_key_t *keys = malloc((n ? (size_t)n : 1) * sizeof *keys);
+    if (!keys)
+        return -1;
+    for (int32_t i = 0; i < n; i++) {
+        r->pos[i] = -1;
+        if (r->present[i] && r->size[i] > 0)
+            keys[m++] = (order_key_t){ r->size[i], rl_span_len(r->start[i], r->end[i]), r->start[i], i };
+    }
+    qsort(keys, (size_t)m, sizeof *keys, cmp_key);
+    for (int32_t k = 0; k < m; k++) {
+        r->order[k] = keys[k].id;
+        r->pos[keys[k].id] = k;
+    }
+    r->n_order = m;
+    free(keys);
+    return 0;
+}
+
+/* The §3 offsets, from bestfit (the buffers in id order, as a layout of
+ * them from scratch takes them). */
+static int build_offsets(relayout_t *r, rs_error_t *err)
+{
+    int32_t n = r->n, m = 0;
+    size_t nn = n ? (size_t)n : 1;
+    arena_buf_t *bufs = malloc(nn * sizeof *bufs);
+    int32_t *ids = malloc(nn * sizeof *ids), *order = malloc(nn * sizeof *order);
+    int64_t *offs = malloc(nn * sizeof *offs);
+    bestfit_t *p = NULL;
+    int rc = bufs && ids && order && offs ? RS_OK : error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    for (int32_t i = 0; !rc && i < n; i++) {
+        r->off[i] = r->present[i] ? 0 : -1;
+        if (r->present[i]) {
+            bufs[m] = (arena_buf_t){ r->raw[i], r->start[i], r->end[i] };
+            ids[m++] = i;
+        }
+    }
+    if (!rc)
+        rc = bestfit_new(bufs, m, r->alignment, &p, err);
+    if (!rc) {
+        bestfit_greedy_order(p, order);
+        rc = bestfit_run(p, order, offs, &r->height, err);
+    }
+    for (int32_t k = 0; !rc && k < m; k++)
+        r->off[ids[k]] = offs[k];
+    bestfit_free(p);
+    free(bufs);
+    free(ids);
+    free(order);
+    free(offs);
+    return rc;
+}
+
+typedef struct gather {
+    const relayout_t *r;
+    rl_list_t *prof;
+} gather_t;
+
+static int gather_one(void *ud, int32_t id)
+{
+    gather_t *g = ud;
+    return relayout_cover_add(g->prof, g->r->off[id], g->r->off[id] + g->r->size[id]) ? 1 : 0;
+}
+
+int relayout_full_index(relayout_t *r)
+{
+    size_t nn = r->n ? (size_t)r->n : 1;
+    free(r->full_order);
+    free(r->next_full);
+    r->full_order = malloc(nn * sizeof *r->full_order);
+    r->next_full = malloc((nn + 1) * sizeof *r->next_full);
+    if (!r->full || !r->full_rank) {
+        r->full = malloc(nn);
+        r->full_rank = malloc(nn * sizeof *r->full_rank);
+    }
+    if (!r->full_order || !r->next_full || !r->full || !r->full_rank)
+        return -1;
+    r->span_lo = INT64_MAX;
+    r->span_hi = INT64_MIN;
+    for (int32_t k = 0; k < r->n_order; k++) {
+        int32_t id = r->order[k];
+        if (r->start[id] < r->span_lo)
+            r->span_lo = r->start[id];
+        if (r->end[id] > r->span_hi)
+            r->span_hi = r->end[id];
+    }
+    r->n_full = 0;
+    for (int32_t id = 0; id < r->n; id++) {
+        r->full[id] = 0;
+        r->full_rank[id] = -1;
+    }
+    for (int32_t k = 0; k < r->n_order; k++) {
+        int32_t id = r->order[k];
+        if (r->start[id] <= r->span_lo && r->end[id] >= r->span_hi) {
+            r->full[id] = 1;
+            r->full_rank[id] = r->n_full;
+            r->full_order[r->n_full++] = k;
+        }
+    }
+    r->next_full[r->n_order] = r->n_order;
+    for (int32_t k = r->n_order - 1; k >= 0; k--)
+        r->next_full[k] = r->full[r->order[k]] ? k : r->next_full[k + 1];
+    return 0;
+}
+
+int relayout_build_profiles(relayout_t *r)
+{
+    int32_t depth = relayout_index_depth(&r->ix);
+    int32_t *path = malloc((size_t)(depth + 1) * sizeof *path);
+    int32_t *nodes = malloc((size_t)(2 * depth + 2) * sizeof *nodes);
+    rl_list_t prof = { 0 }, sum = { 0 }, fl = { 0 }, ta = { 0 }, tb = { 0 };
+    gather_t g = { r, &prof };
+    int rc = path && nodes ? relayout_full_profiles(r) : -1;
+    for (int32_t k = 0; k < r->n_order && !rc; k++) {
+        int32_t id = r->order[k];
+        if (r->full[id])
+            continue;
+        prof.n = 0;
+        rc = relayout_index_walk(r, r->start[id], r->end[id], 2 * (int64_t)k, false, path, nodes, gather_one, &g);
+        if (!rc)
+            rc = relayout_full_prefix(r, relayout_full_before(r, 2 * (int64_t)k), INT64_MIN, INT64_MAX, &fl, &ta, &tb);
+        if (!rc) {
+            const rl_list_t *two[2] = { &fl, &prof };
+            rc = relayout_cover_sum(two, 2, &sum, NULL);
+        }
+        if (!rc)
+            rc = relayout_pool_put(r, &r->prof[id], sum.v, sum.n);
+    }
+    free(path);
+    free(nodes);
+    free(prof.v);
+    free(sum.v);
+    free(fl.v);
+    free(ta.v);
+    free(tb.v);
+    return rc ? -1 : 0;
+}
+
+int relayout_build(relayout_t *r, rs_error_t *err)
+{
+    relayout_build_free(r);
+    size_t nn = r->n ? (size_t)r->n : 1;
+    r->lo = malloc(nn * sizeof *r->lo);
+    r->hi = malloc(nn * sizeof *r->hi);
+    r->pos = malloc(nn * sizeof *r->pos);
+    r->order = malloc(nn * sizeof *r->order);
+    r->prof = calloc(nn, sizeof *r->prof);
+    r->bprof = calloc(nn, sizeof *r->bprof);
+    r->off = malloc(nn * sizeof *r->off);
+    if (!r->lo || !r->hi || !r->pos || !r->order || !r->prof || !r->bprof || !r->off || build_order(r))
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory laying out %d buffers", (int)r->n);
+    int rc = build_offsets(r, err);
+    if (rc)
+        return rc;
+    if (relayout_full_index(r) || relayout_index_build(r) || relayout_build_profiles(r))
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory laying out %d buffers", (int)r->n);
+    r->n_top = 0;
+    for (int32_t k = 0; k < r->n_order; k++) {
+        int32_t id = r->order[k];
+        r->n_top += r->off[id] + r->size[id] == r->height;
+    }
+    return RS_OK;
+}

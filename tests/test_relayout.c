@@ -1,0 +1,399 @@
+/* Tests for core/layout/relayout*.c: the incremental greedy equals the §3
+ * greedy from scratch (bestfit) on hand-worked changes, on thousands of
+ * random sets of changes (removals, new buffers, spans lengthened and
+ * shortened, other sizes, zero-byte and full-span buffers, rebases, budgets
+ * that force the layout from scratch), and on every MiniMalloc and real
+ * bench CSV with random removals and span extensions. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layout/layout.h"
+#include "layout/relayout.h"
+#include "minimalloc.h"
+#include "testutil.h"
+
+/* The greedy from scratch of the present buffers: out[i] per id, -1 for
+ * absent ones; returns the height. */
+static int64_t from_scratch(const arena_buf_t *b, const uint8_t *present, int32_t n, int64_t alignment, int64_t *out)
+{
+    arena_buf_t *c = malloc((n ? (size_t)n : 1) * sizeof *c);
+    int32_t *ids = malloc((n ? (size_t)n : 1) * sizeof *ids), m = 0;
+    for (int32_t i = 0; i < n; i++) {
+        out[i] = -1;
+        if (!present || present[i]) {
+            c[m] = b[i];
+            ids[m++] = i;
+        }
+    }
+    int64_t *o = malloc((m ? (size_t)m : 1) * sizeof *o), h;
+    rs_error_t err;
+    if (layout_run(c, m, alignment, LAYOUT_GREEDY, o, &h, &err))
+        fail_msg("layout: %s", err.msg);
+    for (int32_t k = 0; k < m; k++)
+        out[ids[k]] = o[k];
+    free(c);
+    free(ids);
+    free(o);
+    return h;
+}
+
+/* Runs (bufs, present) against r with budget and checks it against the
+ * greedy from scratch; returns the layout's height. */
+static int64_t expect_same(const relayout_t *r, relayout_work_t *w, const arena_buf_t *b, const uint8_t *p, int32_t n,
+                           int64_t alignment, int64_t budget, const char *what)
+{
+    int64_t *want = malloc((size_t)n * sizeof *want), *got = malloc((size_t)n * sizeof *got), h;
+    int64_t hw = from_scratch(b, p, n, alignment, want);
+    rs_error_t err;
+    if (relayout_run_budget(r, w, b, p, budget, &h, &err))
+        fail_msg("%s: run: %s", what, err.msg);
+    relayout_offsets(r, w, got);
+    if (h != hw)
+        fail_msg("%s: height %lld, from scratch %lld", what, (long long)h, (long long)hw);
+    for (int32_t i = 0; i < n; i++)
+        if (got[i] != want[i])
+            fail_msg("%s: buffer %d at %lld, from scratch %lld", what, (int)i, (long long)got[i], (long long)want[i]);
+    free(want);
+    free(got);
+    return h;
+}
+
+static void expect_ref(const relayout_t *r, const arena_buf_t *b, const uint8_t *p, int32_t n, int64_t alignment,
+                       const char *what)
+{
+    int64_t *want = malloc((size_t)n * sizeof *want), *got = malloc((size_t)n * sizeof *got);
+    int64_t hw = from_scratch(b, p, n, alignment, want);
+    relayout_ref_offsets(r, got);
+    if (relayout_height(r) != hw)
+        fail_msg("%s: reference height %lld, from scratch %lld", what, (long long)relayout_height(r), (long long)hw);
+    for (int32_t i = 0; i < n; i++)
+        if (got[i] != want[i])
+            fail_msg("%s: reference buffer %d at %lld, from scratch %lld", what, (int)i, (long long)got[i],
+                     (long long)want[i]);
+    free(want);
+    free(got);
+}
+
+/* ---- hand-worked ------------------------------------------------------------- */
+
+/* b0 (4 B, steps 0-3) at 0; b1 and b2 (2 B, 0-1 and 2-3) on it at 4; b3
+ * (1 B, 0-3) on them at 6.  Without b0, b1 and b2 drop to 0 and b3 to 2:
+ * the cascade reaches every buffer. */
+static void test_removal_cascades(void **state)
+{
+    (void)state;
+    arena_buf_t b[4] = { { 4, 0, 3 }, { 2, 0, 1 }, { 2, 2, 3 }, { 1, 0, 3 } };
+    relayout_t *r;
+    relayout_work_t *w;
+    rs_error_t err;
+    assert_int_equal(relayout_new(b, NULL, 4, 1, &r, &err), RS_OK);
+    assert_int_equal(relayout_work_new(4, &w, &err), RS_OK);
+    int64_t off[4];
+    relayout_ref_offsets(r, off);
+    assert_int_equal(off[0], 0);
+    assert_int_equal(off[1], 4);
+    assert_int_equal(off[2], 4);
+    assert_int_equal(off[3], 6);
+    assert_int_equal(relayout_height(r), 7);
+    uint8_t p[4] = { 0, 1, 1, 1 };
+    int64_t h;
+    assert_int_equal(relayout_run(r, w, b, p, &h, &err), RS_OK);
+    assert_int_equal(h, 3);
+    relayout_offsets(r, w, off);
+    assert_int_equal(off[0], -1);
+    assert_int_equal(off[1], 0);
+    assert_int_equal(off[2], 0);
+    assert_int_equal(off[3], 2);
+    relayout_stats_t st;
+    relayout_work_stats(w, &st);
+    assert_int_equal(st.full, 0);
+    assert_int_equal(st.moved, 3); /* b1 and b2, and b3 (full-span: through its chain) */
+    assert_int_equal(relayout_rebase(r, w, &err), RS_OK);
+    expect_ref(r, b, p, 4, 1, "after the rebase");
+    relayout_work_free(w);
+    relayout_free(r);
+}
+
+/* b0 (4 B, 0-3) and b1 (4 B, 4-7) both at 0; b2 (2 B, 3-4) meets both, on
+ * them at 4; b3 (1 B, 4-4) on b1 and b2 at 6.  Without b0, b2 is looked at
+ * again but b1 still covers [0, 4): it lands where it was, and the cascade
+ * stops there (b3 is not re-placed). */
+static void test_removal_stops(void **state)
+{
+    (void)state;
+    arena_buf_t b[4] = { { 4, 0, 3 }, { 4, 4, 7 }, { 2, 3, 4 }, { 1, 4, 4 } };
+    relayout_t *r;
+    relayout_work_t *w;
+    rs_error_t err;
+    assert_int_equal(relayout_new(b, NULL, 4, 1, &r, &err), RS_OK);
+    assert_int_equal(relayout_work_new(4, &w, &err), RS_OK);
+    int64_t off[4];
+    relayout_ref_offsets(r, off);
+    assert_int_equal(off[2], 4);
+    assert_int_equal(off[3], 6);
+    uint8_t p[4] = { 0, 1, 1, 1 };
+    int64_t h;
+    assert_int_equal(relayout_run(r, w, b, p, &h, &err), RS_OK);
+    assert_int_equal(h, 7);
+    relayout_offsets(r, w, off);
+    assert_int_equal(off[1], 0);
+    assert_int_equal(off[2], 4);
+    assert_int_equal(off[3], 6);
+    relayout_stats_t st;
+    relayout_work_stats(w, &st);
+    assert_int_equal(st.moved, 0);
+    assert_int_equal(st.checked, 1); /* b2 only: b3 never had a changed buffer before it */
+    relayout_work_free(w);
+    relayout_free(r);
+}
+
+/* A span lengthened moves the buffer up the order: b1 (2 B, 0-0) was
+ * placed after b2 (2 B, 1-2) and drops below it once it lives 0-5. */
+static void test_span_moves_in_order(void **state)
+{
+    (void)state;
+    arena_buf_t b[3] = { { 8, 0, 1 }, { 2, 0, 0 }, { 2, 1, 2 } };
+    relayout_t *r;
+    relayout_work_t *w;
+    rs_error_t err;
+    assert_int_equal(relayout_new(b, NULL, 3, 1, &r, &err), RS_OK);
+    assert_int_equal(relayout_work_new(3, &w, &err), RS_OK);
+    arena_buf_t c[3] = { { 8, 0, 1 }, { 2, 0, 5 }, { 2, 1, 2 } };
+    assert_int_equal(expect_same(r, w, c, NULL, 3, 1, INT64_MAX, "lengthened"), 12);
+    int64_t off[3];
+    relayout_offsets(r, w, off);
+    assert_int_equal(off[1], 8);
+    assert_int_equal(off[2], 10);
+    relayout_work_free(w);
+    relayout_free(r);
+}
+
+/* Zero-byte buffers sit at 0 and conflict with nothing, also when they
+ * come, go or change their span. */
+static void test_zero_bytes(void **state)
+{
+    (void)state;
+    arena_buf_t b[4] = { { 0, 0, 9 }, { 8, 0, 9 }, { 0, 2, 3 }, { 4, 1, 5 } };
+    relayout_t *r;
+    relayout_work_t *w;
+    rs_error_t err;
+    assert_int_equal(relayout_new(b, NULL, 4, 4, &r, &err), RS_OK);
+    assert_int_equal(relayout_work_new(4, &w, &err), RS_OK);
+    arena_buf_t c[4] = { { 0, 0, 4 }, { 8, 0, 9 }, { 0, 2, 3 }, { 4, 1, 5 } };
+    uint8_t p[4] = { 1, 1, 0, 1 };
+    assert_int_equal(expect_same(r, w, c, p, 4, 4, INT64_MAX, "zero bytes"), 12);
+    int64_t off[4];
+    relayout_offsets(r, w, off);
+    assert_int_equal(off[0], 0);
+    assert_int_equal(off[2], -1);
+    assert_int_equal(relayout_rebase(r, w, &err), RS_OK);
+    expect_ref(r, c, p, 4, 4, "zero bytes rebased");
+    relayout_work_free(w);
+    relayout_free(r);
+}
+
+/* A work run against one version of a reference cannot rebase another. */
+static void test_rebase_of_another_version(void **state)
+{
+    (void)state;
+    arena_buf_t b[2] = { { 4, 0, 1 }, { 4, 1, 2 } };
+    relayout_t *r;
+    relayout_work_t *w1, *w2;
+    rs_error_t err;
+    assert_int_equal(relayout_new(b, NULL, 2, 1, &r, &err), RS_OK);
+    assert_int_equal(relayout_work_new(2, &w1, &err), RS_OK);
+    assert_int_equal(relayout_work_new(2, &w2, &err), RS_OK);
+    uint8_t p[2] = { 1, 0 };
+    int64_t h;
+    assert_int_equal(relayout_run(r, w1, b, p, &h, &err), RS_OK);
+    assert_int_equal(relayout_run(r, w2, b, NULL, &h, &err), RS_OK);
+    assert_int_equal(relayout_rebase(r, w1, &err), RS_OK);
+    assert_int_equal(relayout_rebase(r, w2, &err), RS_EINVAL);
+    assert_non_null(strstr(err.msg, "another reference"));
+    relayout_work_free(w1);
+    relayout_work_free(w2);
+    relayout_free(r);
+}
+
+/* ---- random ---------------------------------------------------------------------- */
+
+static unsigned rnd(unsigned *s)
+{
+    *s = *s * 1103515245u + 12345u;
+    return (*s >> 8) & 0xffffff;
+}
+
+/* Changes a few buffers of (b, p) at random. */
+static void change(unsigned *s, arena_buf_t *b, uint8_t *p, int32_t n, int64_t steps, int many)
+{
+    int k = 1 + (int)(rnd(s) % (unsigned)many);
+    for (int c = 0; c < k; c++) {
+        int32_t i = (int32_t)(rnd(s) % (unsigned)n);
+        switch (rnd(s) % 6) {
+        case 0: p[i] = !p[i]; break;
+        case 1: b[i].end += rnd(s) % 10; break;
+        case 2: b[i].end = b[i].start + rnd(s) % (unsigned)(b[i].end - b[i].start + 1); break;
+        case 3: b[i].size = rnd(s) % 80; break;
+        case 4:
+            b[i].start = rnd(s) % (unsigned)steps;
+            if (b[i].end < b[i].start)
+                b[i].end = b[i].start;
+            break;
+        default: p[i] = 0; break;
+        }
+    }
+}
+
+static void test_random_changes(void **state)
+{
+    (void)state;
+    int64_t runs = 0;
+    for (unsigned t = 0; t < 400; t++) {
+        unsigned s = t * 7919u + 1;
+        int32_t n = 5 + (int32_t)(rnd(&s) % 120);
+        int64_t alignment = 1 + rnd(&s) % 4, steps = 2 + rnd(&s) % 60;
+        arena_buf_t *b = malloc((size_t)n * sizeof *b), *c = malloc((size_t)n * sizeof *c);
+        uint8_t *p = malloc((size_t)n), *q = malloc((size_t)n);
+        for (int32_t i = 0; i < n; i++) {
+            b[i].start = rnd(&s) % (unsigned)steps;
+            b[i].end = b[i].start + rnd(&s) % (1 + rnd(&s) % (unsigned)steps);
+            b[i].size = rnd(&s) % 3 == 0 ? rnd(&s) % 4 : 1 + rnd(&s) % 64;
+            p[i] = rnd(&s) % 5 != 0;
+            if (rnd(&s) % 20 == 0)
+                b[i].size = 0;
+            if (rnd(&s) % 4 == 0) { /* full-span buffers, as a routine's residents */
+                b[i].start = 0;
+                b[i].end = steps + 5;
+            }
+        }
+        relayout_t *r;
+        relayout_work_t *w;
+        rs_error_t err;
+        assert_int_equal(relayout_new(b, p, n, alignment, &r, &err), RS_OK);
+        assert_int_equal(relayout_work_new(n, &w, &err), RS_OK);
+        expect_ref(r, b, p, n, alignment, "built");
+        for (int it = 0; it < 40; it++) {
+            memcpy(c, b, (size_t)n * sizeof *b);
+            memcpy(q, p, (size_t)n);
+            change(&s, c, q, n, steps, rnd(&s) % 4 == 0 ? 10 : 3);
+            /* budgets that give up at once, part way, or never */
+            int64_t budget = rnd(&s) % 3 == 0 ? rnd(&s) % 200 : rnd(&s) % 2 ? INT64_MAX : 16 * (int64_t)n + 4096;
+            char what[64];
+            snprintf(what, sizeof what, "trial %u change %d", t, it);
+            expect_same(r, w, c, q, n, alignment, budget, what);
+            runs++;
+            if (rnd(&s) % 3 == 0) {
+                assert_int_equal(relayout_rebase(r, w, &err), RS_OK);
+                memcpy(b, c, (size_t)n * sizeof *b);
+                memcpy(p, q, (size_t)n);
+                expect_ref(r, b, p, n, alignment, what);
+            }
+        }
+        relayout_work_free(w);
+        relayout_free(r);
+        free(b);
+        free(c);
+        free(p);
+        free(q);
+    }
+    assert_int_equal(runs, 16000);
+}
+
+/* ---- the bench's buffer lists ----------------------------------------------------- */
+
+/* Random removals and span extensions on one CSV, against bestfit. */
+static int64_t bench_file(const char *path, int runs)
+{
+    minimalloc_problem_t mp;
+    rs_error_t err;
+    if (minimalloc_read(path, &mp, &err))
+        fail_msg("%s: %s", path, err.msg);
+    int32_t n = mp.n;
+    relayout_t *r;
+    relayout_work_t *w;
+    assert_int_equal(relayout_new(mp.bufs, NULL, n, 1, &r, &err), RS_OK);
+    assert_int_equal(relayout_work_new(n, &w, &err), RS_OK);
+    expect_ref(r, mp.bufs, NULL, n, 1, path);
+    arena_buf_t *c = malloc((size_t)n * sizeof *c);
+    uint8_t *q = malloc((size_t)n);
+    int64_t hi = 0;
+    for (int32_t i = 0; i < n; i++)
+        hi = mp.bufs[i].end > hi ? mp.bufs[i].end : hi;
+    unsigned s = (unsigned)n;
+    for (int k = 0; k < runs; k++) {
+        memcpy(c, mp.bufs, (size_t)n * sizeof *c);
+        memset(q, 1, (size_t)n);
+        int changes = 1 + (int)(rnd(&s) % 3);
+        for (int j = 0; j < changes; j++) {
+            int32_t i = (int32_t)(rnd(&s) % (unsigned)n);
+            if (rnd(&s) % 2)
+                q[i] = 0; /* removed */
+            else
+                c[i].end += (c[i].end - c[i].start) / 2 + 1; /* lengthened */
+        }
+        char what[600];
+        snprintf(what, sizeof what, "%s change %d", path, k);
+        expect_same(r, w, c, q, n, 1, 16 * (int64_t)n + 4096, what);
+    }
+    free(c);
+    free(q);
+    relayout_work_free(w);
+    relayout_free(r);
+    minimalloc_free(&mp);
+    return runs;
+}
+
+static void bench_dir(const char *dir, int small_runs, int big_runs)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        fail_msg("cannot open %s", dir);
+    struct dirent *e;
+    int files = 0;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 4, ".csv"))
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        minimalloc_problem_t mp;
+        rs_error_t err;
+        if (minimalloc_read(path, &mp, &err))
+            fail_msg("%s: %s", path, err.msg);
+        int32_t n = mp.n;
+        minimalloc_free(&mp);
+        bench_file(path, n > 10000 ? big_runs : small_runs);
+        files++;
+    }
+    closedir(d);
+    assert_true(files > 0);
+}
+
+static void test_minimalloc_files(void **state)
+{
+    (void)state;
+    bench_dir(RS_BENCH_DIR "/minimalloc", 30, 3);
+}
+
+static void test_real_files(void **state)
+{
+    (void)state;
+    bench_dir(RS_BENCH_DIR "/real", 10, 2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_removal_cascades),
+        cmocka_unit_test(test_removal_stops),
+        cmocka_unit_test(test_span_moves_in_order),
+        cmocka_unit_test(test_zero_bytes),
+        cmocka_unit_test(test_rebase_of_another_version),
+        cmocka_unit_test(test_random_changes),
+        cmocka_unit_test(test_minimalloc_files),
+        cmocka_unit_test(test_real_files),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

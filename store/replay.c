@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan/floor.h"
 #include "plan/trace.h"
 
 /* The node named name in r (sp's trace names it), or an error. */
@@ -81,9 +82,11 @@ static int read_event(const stored_plan_t *sp, const routine_t *r, int32_t i, fi
     return rc;
 }
 
-int replay_plan(const stored_plan_t *sp, const routine_t *r, fit_plan_t **out, rs_error_t *err)
+int replay_plan(const stored_plan_t *sp, const lowering_t *l, const uint8_t *prefs, const score_config_t *cfg,
+                fit_plan_t **out, rs_error_t *err)
 {
     *out = NULL;
+    const routine_t *r = l->routine;
     fit_plan_t *p = calloc(1, sizeof *p);
     if (!p)
         return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
@@ -106,6 +109,7 @@ int replay_plan(const stored_plan_t *sp, const routine_t *r, fit_plan_t **out, r
         fit_flip_t *f = &p->flips[p->n_flips++];
         f->relief = sp->flips[i].relief;
         f->cost = sp->flips[i].cost;
+        f->recompute = sp->recompute_known ? sp->flips[i].recompute : 0;
         rc = node_of(sp, r, sp->flips[i].node, &f->node, err);
     }
     for (int32_t i = 0; i < sp->n_events && !rc; i++) {
@@ -118,6 +122,14 @@ int replay_plan(const stored_plan_t *sp, const routine_t *r, fit_plan_t **out, r
         char why[sizeof err->msg];
         memcpy(why, err->msg, sizeof why);
         error_set(err, RS_EINPUT, NULL, 0, 0, "plan %lld: %s", (long long)sp->id, why);
+    }
+    /* the floors are not stored: they are the baseline's, as fit computes them */
+    if (!rc) {
+        floor_fit_t f;
+        if (!(rc = floor_of_fit(l, prefs, cfg, p->cap, &f, err))) {
+            p->floor = f.floor;
+            p->floor_cap = f.cap;
+        }
     }
     if (rc) {
         fit_plan_free(p);

@@ -90,6 +90,9 @@ def find_cycle(graph):
     return None
 
 
+C_TYPES = {"void", "int", "bool", "char", "short", "long", "unsigned", "signed", "float", "double", "const"}
+
+
 def declared(header_text):
     """Names of the functions a header declares at file scope."""
     text = re.sub(r"/\*.*?\*/", " ", header_text, flags=re.S)
@@ -109,7 +112,7 @@ def declared(header_text):
         else:
             if braces == 0 and parens == 0:
                 name = t.rstrip("( \t\n")
-                if not name.startswith("__"):
+                if not name.startswith("__") and name not in C_TYPES:  # "typedef int (*fn)(...)"
                     names.append(name)
             parens += 1
     return names

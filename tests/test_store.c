@@ -685,6 +685,8 @@ static void expect_same_plan(const fit_plan_t *p, const fit_plan_t *r)
     assert_int_equal(r->n_cands, p->n_cands);
     if (p->n_cands)
         assert_memory_equal(r->cands, p->cands, (size_t)p->n_cands * sizeof *p->cands);
+    assert_memory_equal(&r->floor, &p->floor, sizeof p->floor);
+    assert_memory_equal(&r->floor_cap, &p->floor_cap, sizeof p->floor_cap);
     assert_int_equal(r->n_events, p->n_events);
     for (int32_t i = 0; i < p->n_events; i++) {
         fit_event_t a = p->events[i], b = r->events[i];
@@ -694,6 +696,17 @@ static void expect_same_plan(const fit_plan_t *p, const fit_plan_t *r)
         a.group_off = b.group_off = 0;
         assert_memory_equal(&b, &a, sizeof a);
     }
+}
+
+/* replay_plan of sp on f's routine, lowering and root context. */
+static int replay_of(const stored_plan_t *sp, const tf_t *f, fit_plan_t **out, rs_error_t *err)
+{
+    uint8_t *prefs = calloc((size_t)f->t.r->n_nodes + 1, 1);
+    assert_non_null(prefs);
+    fit_context_prefs(f->ctx, prefs);
+    int rc = replay_plan(sp, f->t.l, prefs, &f->ctx->cfg, out, err);
+    free(prefs);
+    return rc;
 }
 
 /* A stored plan replays as its fit returned it (no fit runs): the
@@ -724,7 +737,7 @@ static void test_replay(void **state)
         stored_plan_t sp;
         assert_int_equal(plans_load(s, id, true, &sp, &err), RS_OK);
         fit_plan_t *r = NULL;
-        if (replay_plan(&sp, f.t.r, &r, &err))
+        if (replay_of(&sp, &f, &r, &err))
             fail_msg("case %d: %s", c, err.msg);
         expect_same_plan(f.plan, r);
         fit_plan_free(r);
@@ -753,19 +766,19 @@ static void test_replay_damaged(void **state)
     fit_plan_t *r = NULL;
     char *was = sp.flips[0].node;
     sp.flips[0].node = (char *)"nosuchnode";
-    assert_int_equal(replay_plan(&sp, f.t.r, &r, &err), RS_EINPUT);
+    assert_int_equal(replay_of(&sp, &f, &r, &err), RS_EINPUT);
     assert_null(r);
     assert_non_null(strstr(err.msg, "plan 1 names nosuchnode"));
     sp.flips[0].node = sp.flips[1].node; /* the first flip listed twice: the accepts disagree */
-    assert_int_equal(replay_plan(&sp, f.t.r, &r, &err), RS_EINPUT);
+    assert_int_equal(replay_of(&sp, &f, &r, &err), RS_EINPUT);
     assert_non_null(strstr(err.msg, "plan 1: the stored trace is not one fit's"));
     sp.flips[0].node = was;
     char *kind = sp.events[0].kind;
     sp.events[0].kind = (char *)"guess";
-    assert_int_equal(replay_plan(&sp, f.t.r, &r, &err), RS_EINPUT);
+    assert_int_equal(replay_of(&sp, &f, &r, &err), RS_EINPUT);
     assert_non_null(strstr(err.msg, "event 0 is of no kind"));
     sp.events[0].kind = kind;
-    assert_int_equal(replay_plan(&sp, f.t.r, &r, &err), RS_OK);
+    assert_int_equal(replay_of(&sp, &f, &r, &err), RS_OK);
     expect_same_plan(f.plan, r);
     fit_plan_free(r);
     stored_plan_free(&sp);

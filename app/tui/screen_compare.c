@@ -17,6 +17,7 @@
 #include "tui/tui_fit.h"
 #include "tui/tui_model.h"
 #include "tui/tui_pair.h"
+#include "tui/tui_wait.h"
 #include "tui/tui_widgets.h"
 #include "util/strbuf.h"
 

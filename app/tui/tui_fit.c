@@ -83,7 +83,7 @@ typedef struct fit_work {
 static int fit_progress(void *job, int32_t done, int32_t total)
 {
     /* round one scores each kept candidate, round two tries each: half and half */
-    tui_job_doing(job, "%s", done <= total / 2 ? "round one (each candidate alone)" : "round two");
+    tui_job_doing(job, "%s", done <= total / 2 ? "round one" : "round two");
     return tui_job_progress(job, done, total);
 }
 

@@ -62,7 +62,8 @@ static void *job_thread(void *arg)
 }
 
 /* The bar on the status line: "WHAT: DOING 12/64 ████░░░░ 1.2 s  ^C stops";
- * with no total a block runs along it.  The heading gives way first. */
+ * with no total a block runs along it.  Narrow, the words give way first
+ * (cut with an ellipsis), then the bar, to 10 cells; the count and ^C stay. */
 static void draw_bar(tui_t *t, tui_job_t *j, const char *what, int64_t elapsed_us, int queued)
 {
     if (t->cols < TUI_MIN_COLS || t->rows < TUI_MIN_ROWS)
@@ -72,24 +73,25 @@ static void draw_bar(tui_t *t, tui_job_t *j, const char *what, int64_t elapsed_u
     memcpy(doing, j->doing, sizeof doing);
     pthread_mutex_unlock(&j->lock);
     long long done = atomic_load(&j->done), total = atomic_load(&j->total);
-    char left[512], count[48] = "", right[96];
+    char head[512], clip[512], count[48] = "", right[96];
     if (total > 0)
         snprintf(count, sizeof count, " %lld/%lld", done < total ? done : total, total);
-    snprintf(left, sizeof left, "%s%s%s%s", what, doing[0] ? ": " : "", doing, count);
+    snprintf(head, sizeof head, "%s%s%s", what, doing[0] ? ": " : "", doing);
     bool stopping = atomic_load(&j->stop);
     snprintf(right, sizeof right, " %.1f s  %s%s", (double)elapsed_us / 1e6,
              stopping ? "stopping..." : "^C stops", queued ? ", keys wait" : "");
-    int y = t->rows - 2, rw = tui_cols(right), bw = 20;
-    int lw = t->cols - rw - bw - 2;
-    if (lw > tui_cols(left)) { /* room: the bar takes what the words leave */
-        bw += lw - tui_cols(left);
-        lw = tui_cols(left);
+    int room = t->cols - tui_cols(count) - tui_cols(right) - 1, hw = tui_cols(head), bw = 40;
+    if (hw + bw > room) {
+        bw = room - hw < 10 ? 10 : room - hw;
+        hw = room - bw;
     }
-    if (bw > 40)
-        bw = 40;
+    tui_clip(t, head, hw, clip, sizeof clip);
+    int y = t->rows - 2;
     tui_fill(t, y, 0, t->cols, t->attr[T_NORMAL]);
-    tui_put(t, y, 0, lw, t->attr[T_NORMAL] | A_BOLD, left);
-    int x = lw + 1;
+    tui_put(t, y, 0, hw, t->attr[T_NORMAL] | A_BOLD, clip);
+    int x = tui_cols(clip);
+    tui_put(t, y, x, tui_cols(count), t->attr[T_NORMAL] | A_BOLD, count);
+    x += tui_cols(count) + 1;
     int filled = total > 0 ? (int)((done < total ? done : total) * bw / total) : -1;
     int run = (int)(elapsed_us / 100000) % (bw > 4 ? bw - 3 : 1); /* no total: a block of 4 runs */
     for (int i = 0; i < bw; i++) {

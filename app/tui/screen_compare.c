@@ -37,25 +37,62 @@ static double best_overhead(const fit_plan_t *p, const best_plan_t *b)
                                : 0.0;
 }
 
-/* The best plan beside every budget's (x): each exact search up to
- * BEST_SECONDS. */
-static void run_best(tui_t *t, const fit_context_t *ctx)
+/* The best plan beside every budget's (x), on a worker: each exact
+ * search up to BEST_SECONDS; a budget found before keeps its own. */
+typedef struct best_work {
+    const fit_context_t *ctx;
+    fit_plan_t *const *plans;
+    const char (*budgets)[48];
+    const best_plan_t *had;   /* the rows' (a budget with one is not searched again) */
+    best_plan_t found[TUI_MAX_BUDGETS];
+    int n;
+    char failed[160];         /* the first budget's error */
+} best_work_t;
+
+static int best_work(tui_job_t *job, void *ud, rs_error_t *err)
 {
-    tui_fill(t, t->rows - 2, 0, t->cols, t->attr[T_NORMAL]);
-    tui_put(t, t->rows - 2, 0, t->cols, t->attr[T_NORMAL] | A_BOLD,
-            "searching for the best plan of every budget (up to 3 s each, ^C stops)...");
-    refresh();
-    tui_cancel_t stop = { 0 };
-    for (int i = 0; i < t->n_budgets; i++) {
-        if (t->cmp_best[i].kind) /* found before for this budget */
+    (void)err;
+    best_work_t *w = ud;
+    for (int i = 0; i < w->n && !tui_job_stopped(job); i++) {
+        tui_job_doing(job, "budget %s (up to %.0f s)", w->budgets[i], BEST_SECONDS);
+        tui_job_progress(job, i, w->n);
+        if (w->had[i].kind || !w->plans[i])
             continue;
-        rs_error_t err;
-        if (t->cmp[i] && best_run_cancellable(BEST_EXACT, t->cmp[i], ctx, (best_limits_t){ BEST_SECONDS, 0 }, false, tui_cancel_poll, &stop,
-                                              &t->cmp_best[i], &err)) {
-            tui_status(t, true, "%s: %s", t->budgets[i], err.msg);
-            best_plan_free(&t->cmp_best[i]);
+        rs_error_t e;
+        if (best_run_cancellable(BEST_EXACT, w->plans[i], w->ctx, (best_limits_t){ BEST_SECONDS, 0 }, false,
+                                 tui_job_stop_cb, job, &w->found[i], &e)) {
+            if (!w->failed[0])
+                snprintf(w->failed, sizeof w->failed, "%s: %.140s", w->budgets[i], e.msg);
+            best_plan_free(&w->found[i]);
         }
     }
+    return RS_OK; /* a stop keeps what was found: a search stopped says it is not proved */
+}
+
+static void run_best(tui_t *t, const fit_context_t *ctx)
+{
+    best_work_t w = { .ctx = ctx, .plans = t->cmp, .budgets = (const char (*)[48])t->budgets, .had = t->cmp_best,
+                      .n = t->n_budgets };
+    rs_error_t err;
+    tui_wait(t, "the best plan of every budget", best_work, &w, &err);
+    for (int i = 0; i < t->n_budgets; i++)
+        if (w.found[i].kind) /* installed after the wait: the screen under the bar draws the rows */
+            t->cmp_best[i] = w.found[i];
+    if (w.failed[0])
+        tui_status(t, true, "%s", w.failed);
+}
+
+/* The best rows of the rows there are (x on rows already fitted). */
+static void best_rows(tui_t *t)
+{
+    fit_context_t *ctx = NULL;
+    rs_error_t err;
+    if (target_context(&t->tgt, &ctx, &err)) {
+        tui_error(t, NULL, &err);
+        return;
+    }
+    run_best(t, ctx);
+    fit_context_free(ctx);
 }
 
 /* The table row of budget i (a best row follows each when shown). */
@@ -105,99 +142,155 @@ static void format_seconds(const tui_t *t, double s, char *buf, size_t n)
         snprintf(buf, n, "%+.3g s", s);
 }
 
-/* Each row's time: since the row before was made. */
-typedef struct compare_clock {
-    tui_t *t;
-    const int *at;
-    int64_t t0;
-} compare_clock_t;
+/* Every budget fitted as one search, on a worker: the plans, each row's
+ * time (since the row before was made), the search's counters. */
+typedef struct sweep_work {
+    fit_options_t opt;
+    const fit_context_t *ctx;
+    const budget_spec_t *specs;
+    const char (*budgets)[48];
+    const int *at;            /* specs[k] is row at[k]'s */
+    int n;
+    fit_plan_t *plans[TUI_MAX_BUDGETS];      /* by row */
+    int64_t elapsed[TUI_MAX_BUDGETS];        /* by row */
+    char failed[TUI_MAX_BUDGETS][160];       /* by row: why it has no plan */
+    int64_t reused, lowered, t0;
+    int32_t made;
+    tui_job_t *job;
+} sweep_work_t;
 
-static void compare_plan_done(void *ud, int32_t i, const fit_plan_t *p)
+static void sweep_plan_done(void *ud, int32_t i, const fit_plan_t *p)
 {
     (void)p;
-    compare_clock_t *c = ud;
+    sweep_work_t *w = ud;
     int64_t now = tui_now_us();
-    c->t->cmp_elapsed[c->at[i]] = now - c->t0;
-    c->t0 = now;
+    w->elapsed[w->at[i]] = now - w->t0;
+    w->t0 = now;
+    w->made = i + 1;
 }
 
-/* Fits every budget as one search. */
-static void run_all(tui_t *t)
+static int sweep_progress(void *ud, int32_t done, int32_t total)
 {
-    /* best rows of budgets already shown stay (the searches take seconds),
-     * unless what they were found for changed */
-    best_plan_t kept[TUI_MAX_BUDGETS];
-    char kept_budget[TUI_MAX_BUDGETS][sizeof t->budgets[0]];
-    int n_kept = 0;
+    sweep_work_t *w = ud;
+    tui_job_doing(w->job, "plan %d of %d (%s)", (int)w->made + 1, w->n, w->budgets[w->at[w->made < w->n ? w->made : w->n - 1]]);
+    return tui_job_progress(w->job, done, total);
+}
+
+static int sweep_work(tui_job_t *job, void *ud, rs_error_t *err)
+{
+    sweep_work_t *w = ud;
+    w->job = job;
+    w->opt.progress = sweep_progress;
+    w->opt.progress_ud = w;
+    w->opt.plan_done = sweep_plan_done;
+    w->opt.plan_done_ud = w;
+    reuse_cell_t *cell = reuse_cell_new();
+    if (!cell)
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    fit_plan_t *plans[TUI_MAX_BUDGETS];
+    w->t0 = tui_now_us();
+    int rc = fit_sweep(&w->opt, w->specs, w->n, w->ctx, cell, plans, err);
+    if (rc == RS_OK) {
+        for (int k = 0; k < w->n; k++)
+            w->plans[w->at[k]] = plans[k];
+    } else if (rc != RS_ECANCELED) { /* one fit a budget, so each budget's error is told on its row */
+        rc = RS_OK;
+        w->opt.plan_done = NULL;
+        for (int k = 0; k < w->n && !rc; k++) {
+            w->made = k;
+            int64_t t0 = tui_now_us();
+            w->opt.budget = w->specs[k];
+            rs_error_t e;
+            int r = fit_run(&w->opt, w->ctx, cell, &w->plans[w->at[k]], &e);
+            if (r == RS_ECANCELED)
+                rc = error_set(err, r, NULL, 0, 0, "stopped");
+            else if (r)
+                snprintf(w->failed[w->at[k]], sizeof w->failed[0], "%.150s", e.msg);
+            w->elapsed[w->at[k]] = tui_now_us() - t0;
+        }
+    }
+    reuse_cell_counters(cell, &w->reused, &w->lowered);
+    reuse_cell_free(cell);
+    return rc;
+}
+
+/* The rows go (their best rows with them unless keep_best). */
+static void free_rows(tui_t *t, bool keep_best)
+{
     for (int i = 0; i < TUI_MAX_BUDGETS; i++) {
         fit_plan_free(t->cmp[i]);
         t->cmp[i] = NULL;
-        if (!t->cmp_stale && i < t->n_budgets && t->cmp_best[i].kind) {
-            kept[n_kept] = t->cmp_best[i];
-            memcpy(kept_budget[n_kept++], t->budgets[i], sizeof t->budgets[i]);
-            memset(&t->cmp_best[i], 0, sizeof t->cmp_best[i]);
-        }
-        best_plan_free(&t->cmp_best[i]);
+        if (!keep_best)
+            best_plan_free(&t->cmp_best[i]);
     }
-    t->cmp_reused = t->cmp_lowered = 0;
+}
+
+/* Whether the rows were fitted on what is open now (tui_compare_key). */
+static bool rows_current(const tui_t *t)
+{
+    char key[sizeof t->cmp_key];
+    tui_compare_key(t, key, sizeof key);
+    return !t->cmp_stale && strcmp(key, t->cmp_key) == 0;
+}
+
+/* Fits every budget as one search with a progress bar.  The rows there
+ * were go once it is done; ^C keeps them when they are still current
+ * (an added budget's row says it was stopped), else drops them.
+ * RS_ECANCELED after a stop. */
+static int run_all(tui_t *t)
+{
+    bool current = rows_current(t);
     t->cmp_stale = false;
+    tui_compare_key(t, t->cmp_key, sizeof t->cmp_key);
+    t->cmp_stopped = false;
     fit_context_t *ctx = NULL;
     rs_error_t err;
     if (!t->open || !t->n_budgets || target_context(&t->tgt, &ctx, &err)) {
         if (t->open && t->n_budgets)
             tui_error(t, NULL, &err);
-        for (int k = 0; k < n_kept; k++)
-            best_plan_free(&kept[k]);
-        return;
+        free_rows(t, false);
+        return RS_OK;
     }
-    fit_options_t opt = { .name = "compare", .max_candidates = t->cap,
-                          .device_bytes = t->tgt.has_profile ? t->tgt.profile.memory_bytes : -1 };
-    reuse_cell_t *cell = reuse_cell_new();
-    tui_fill(t, t->rows - 2, 0, t->cols, t->attr[T_NORMAL]);
-    tui_put(t, t->rows - 2, 0, t->cols, t->attr[T_NORMAL] | A_BOLD, "fitting every budget as one search...");
-    refresh();
-    /* one search for every budget (the baseline and round one once, round
-     * two shared); a budget that fails alone is told on its own row */
+    sweep_work_t w = { .opt = { .name = "compare", .max_candidates = t->cap,
+                                .device_bytes = t->tgt.has_profile ? t->tgt.profile.memory_bytes : -1 },
+                       .ctx = ctx, .budgets = (const char (*)[48])t->budgets };
     budget_spec_t specs[TUI_MAX_BUDGETS];
-    int at[TUI_MAX_BUDGETS], n = 0;
+    int at[TUI_MAX_BUDGETS];
     for (int i = 0; i < t->n_budgets; i++) {
-        t->cmp_elapsed[i] = 0;
-        if (units_parse_budget(t->budgets[i], "budget", &specs[n], &err))
-            tui_error(t, t->budgets[i], &err);
+        if (units_parse_budget(t->budgets[i], "budget", &specs[w.n], &err))
+            snprintf(w.failed[i], sizeof w.failed[0], "%.150s", err.msg);
         else
-            at[n++] = i;
+            at[w.n++] = i;
     }
-    fit_plan_t *plans[TUI_MAX_BUDGETS];
-    compare_clock_t clk = { t, at, tui_now_us() };
-    opt.plan_done = compare_plan_done;
-    opt.plan_done_ud = &clk;
-    if (cell && n && fit_sweep(&opt, specs, n, ctx, cell, plans, &err) == RS_OK) {
-        for (int k = 0; k < n; k++)
-            t->cmp[at[k]] = plans[k];
-    } else if (cell) {
-        opt.plan_done = NULL;
-        for (int k = 0; k < n; k++) {
-            int64_t t0 = tui_now_us();
-            opt.budget = specs[k];
-            if (fit_run(&opt, ctx, cell, &t->cmp[at[k]], &err)) {
-                tui_error(t, t->budgets[at[k]], &err);
-                t->cmp[at[k]] = NULL;
-            }
-            t->cmp_elapsed[at[k]] = tui_now_us() - t0;
-        }
+    w.specs = specs;
+    w.at = at;
+    char what[sizeof t->open_name + 48];
+    snprintf(what, sizeof what, "Compare: %d budget%s on %s", t->n_budgets, t->n_budgets == 1 ? "" : "s",
+             t->open_name);
+    int rc = w.n ? tui_wait(t, what, sweep_work, &w, &err) : RS_OK;
+    if (rc) {
+        for (int i = 0; i < TUI_MAX_BUDGETS; i++)
+            fit_plan_free(w.plans[i]);
+        if (!current)
+            free_rows(t, false);
+        t->cmp_stopped = true;
+        fit_context_free(ctx);
+        if (rc == RS_ECANCELED)
+            tui_status(t, false, "Compare stopped%s: Enter on a row fits them all", current ? "; the rows before stay" : "");
+        else
+            tui_error(t, NULL, &err);
+        return rc;
     }
+    free_rows(t, current); /* best rows of budgets already shown stay: the searches take seconds */
+    for (int i = 0; i < t->n_budgets; i++) {
+        t->cmp[i] = w.plans[i];
+        t->cmp_elapsed[i] = w.elapsed[i];
+        if (!t->cmp[i] && w.failed[i][0])
+            tui_status(t, true, "%s: %s", t->budgets[i], w.failed[i]);
+    }
+    t->cmp_reused = w.reused;
+    t->cmp_lowered = w.lowered;
     sort_rows(t);
-    if (cell)
-        reuse_cell_counters(cell, &t->cmp_reused, &t->cmp_lowered);
-    reuse_cell_free(cell);
-    for (int i = 0; i < t->n_budgets; i++)
-        for (int k = 0; k < n_kept; k++)
-            if (kept[k].kind && strcmp(kept_budget[k], t->budgets[i]) == 0) {
-                t->cmp_best[i] = kept[k];
-                memset(&kept[k], 0, sizeof kept[k]);
-            }
-    for (int k = 0; k < n_kept; k++)
-        best_plan_free(&kept[k]);
     if (t->cmp_show_best)
         run_best(t, ctx);
     fit_context_free(ctx);
@@ -208,6 +301,7 @@ static void run_all(tui_t *t)
                        t->budgets[i], (int)t->cmp[i]->considered, (int)(t->cmp[i]->considered + t->cmp[i]->dropped));
             break;
         }
+    return RS_OK;
 }
 
 static void chart(tui_t *t, int y, int x, int h, int w)
@@ -442,7 +536,7 @@ void screen_compare_draw(tui_t *t)
     }
     if (!t->open)
         return;
-    if (t->cmp_stale)
+    if (t->n_budgets && !rows_current(t))
         run_all(t);
     char head[3][400];
     snprintf(head[0], sizeof head[0],
@@ -467,7 +561,8 @@ void screen_compare_draw(tui_t *t)
         unsigned a = i == t->cmp_sel ? t->attr[T_SELECTED] : t->attr[T_NORMAL];
         char mark = i == t->cmp_mark ? '*' : ' ';
         if (!p) {
-            tui_putf(t, row_of(t, i), 1, t->cols - 2, a, "%2d%c%-*s %10s", i + 1, mark, bw, t->budgets[i], "(error)");
+            tui_putf(t, row_of(t, i), 1, t->cols - 2, a, "%2d%c%-*s %10s", i + 1, mark, bw, t->budgets[i],
+                     t->cmp_stopped ? "(stopped: Enter fits)" : "(error)");
             continue;
         }
         char fin[32], est[32] = "-", exact[24] = "", cap[16] = "none";
@@ -596,21 +691,23 @@ int screen_compare_key(tui_t *t, action_t a, int key)
         for (int k = 0; k < n; k++)
             snprintf(t->budgets[t->n_budgets++], sizeof t->budgets[0], "%s", toks[k]);
         t->cmp_sel = t->n_budgets - 1;
-        run_all(t);
-        /* a budget that cannot be fitted is no row: the status says why */
-        for (int i = t->n_budgets - 1; i >= 0; i--)
-            if (!t->cmp[i])
-                drop_row(t, i);
+        /* a budget that cannot be fitted is no row: the status says why (a stopped one stays) */
+        if (run_all(t) != RS_ECANCELED)
+            for (int i = t->n_budgets - 1; i >= 0; i--)
+                if (!t->cmp[i])
+                    drop_row(t, i);
         return KEY_REDRAW;
     }
     case ACT_REMOVE_BUDGET:
         if (!t->n_budgets)
             return KEY_REDRAW;
-        drop_row(t, t->cmp_sel);
-        run_all(t);
+        drop_row(t, t->cmp_sel); /* the other rows are what fit gives each alone: nothing is fitted again */
         return KEY_REDRAW;
     case ACT_OPEN: /* the row in the stepper: the same plan, event by event, not fitted again */
-        if (t->n_budgets && t->cmp[t->cmp_sel]) {
+        if (t->n_budgets && !t->cmp[t->cmp_sel] && t->cmp_stopped) {
+            t->cmp_stale = true; /* stopped before: fitted now */
+            run_all(t);
+        } else if (t->n_budgets && t->cmp[t->cmp_sel]) {
             char what[80];
             snprintf(what, sizeof what, "row %d (%s)", t->cmp_sel + 1, t->budgets[t->cmp_sel]);
             if (tui_show_plan(t, t->cmp[t->cmp_sel], t->cmp_elapsed[t->cmp_sel], t->budgets[t->cmp_sel], what))
@@ -619,8 +716,10 @@ int screen_compare_key(tui_t *t, action_t a, int key)
         return KEY_REDRAW;
     case ACT_BEST:
         t->cmp_show_best = !t->cmp_show_best;
-        if (t->cmp_show_best)
-            run_all(t);
+        if (t->cmp_show_best && !rows_current(t))
+            run_all(t); /* with the best rows */
+        else if (t->cmp_show_best)
+            best_rows(t);
         return KEY_REDRAW;
     case ACT_MARK:
         t->cmp_mark = t->cmp_mark == t->cmp_sel ? -1 : t->cmp_sel;

@@ -1,6 +1,7 @@
 /* Plans: the stored plans, sortable by column and filterable; mark two to
  * see on one arena (or diff); export the marked (or selected) ones to CSV; delete with
- * confirmation; Enter re-runs one in the fit stepper. */
+ * confirmation; Enter opens one in the fit stepper, replayed from its
+ * stored events. */
 #include "tui/screen_plans.h"
 
 #include <curses.h>
@@ -514,16 +515,47 @@ static bool same_flips(tui_t *t, const stored_plan_t *p, char *why, size_t n)
     return same;
 }
 
-/* Re-runs a stored plan in the fit stepper: its routine, bindings, profile,
- * config and preferences, then its budget and cap (fit is deterministic, so
- * this is the same plan). */
+/* Whether the routine open is the version plan p was fitted on. */
+static bool open_is_plans(const tui_t *t, const stored_plan_t *p)
+{
+    for (int i = 0; i < t->n_routines; i++)
+        if (strcmp(t->routines[i].name, p->routine) == 0)
+            return t->routines[i].id == p->routine_id;
+    return false;
+}
+
+/* Fits stored plan p again under budget (its trace does not replay):
+ * fit is deterministic, so this is the same plan; the status says
+ * whether it is, after why. */
+static void refit_plan(tui_t *t, const stored_plan_t *p, const char *budget, const char *because)
+{
+    t->fit_cap = p->cap;
+    if (!tui_run_fit(t, budget))
+        return;
+    t->screen = SCR_FIT;
+    t->plan_saved = true; /* it is plan p */
+    char why[256];
+    if (t->plan->final.total != p->final.total)
+        tui_status(t, true, "re-run of plan %lld (%s) gives %lld B, not the %lld B it recorded", (long long)p->id,
+                   because, (long long)t->plan->final.total, (long long)p->final.total);
+    else if (!same_flips(t, p, why, sizeof why))
+        tui_status(t, true, "re-run of plan %lld (%s): %s", (long long)p->id, because, why);
+    else
+        tui_status(t, false, "plan %lld fitted again (%s): the same %d flips", (long long)p->id, because,
+                   (int)t->plan->n_flips);
+}
+
+/* Opens a stored plan in the fit stepper: its routine, bindings, profile,
+ * config and preferences, then the plan replayed from its stored events
+ * (no fit); only a plan of another version of the routine, or one whose
+ * trace does not replay, is fitted again. */
 static void open_plan(tui_t *t)
 {
     const stored_plan_t *p = selected(t);
     if (!p)
         return;
     if (t->plan && !t->plan_saved &&
-        !tui_confirm(t, "re-running a plan replaces the fit you did not save: go on? (S on Fit saves it)"))
+        !tui_confirm(t, "opening a plan replaces the fit you did not save: go on? (S on Fit saves it)"))
         return;
     if (strlen(p->bindings) >= sizeof t->binds) {
         tui_status(t, true, "plan %lld's bindings are %zu characters; the TUI holds %zu", (long long)p->id,
@@ -569,18 +601,16 @@ static void open_plan(tui_t *t)
         snprintf(budget, sizeof budget, "%s", p->budget_spec);
     else
         snprintf(budget, sizeof budget, "%lld", (long long)p->budget_bytes);
-    t->fit_cap = p->cap;
-    if (tui_run_fit(t, budget)) {
+    if (!open_is_plans(t, p)) {
+        refit_plan(t, p, budget, "a newer version of its routine is open");
+        return;
+    }
+    int rc = tui_replay_plan(t, p->id, budget);
+    if (rc == RS_OK) {
         t->screen = SCR_FIT;
         t->plan_saved = true; /* it is plan p */
-        char why[256];
-        if (t->plan->final.total != p->final.total)
-            tui_status(t, true, "re-run of plan %lld gives %lld B, not the %lld B it recorded", (long long)p->id,
-                       (long long)t->plan->final.total, (long long)p->final.total);
-        else if (!same_flips(t, p, why, sizeof why))
-            tui_status(t, true, "re-run of plan %lld: %s", (long long)p->id, why);
-        else
-            tui_status(t, false, "plan %lld re-run: the same %d flips", (long long)p->id, (int)t->plan->n_flips);
+    } else if (rc == RS_EINPUT) {
+        refit_plan(t, p, budget, "its stored trace does not replay");
     }
 }
 

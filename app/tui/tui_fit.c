@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model/units.h"
+#include "replay.h"
 #include "save.h"
 #include "tui/tui_arena.h"
 #include "tui/tui_wait.h"
@@ -133,7 +134,9 @@ static void install_fit(tui_t *t, fit_context_t *ctx, fit_plan_t *plan, int64_t 
                    (int)t->plan->n_flips, t->plan->n_flips == 1 ? "" : "s", (int)t->plan->n_events);
 }
 
-bool tui_adopt_plan(tui_t *t, fit_plan_t *plan, int64_t elapsed_us, const char *budget, const char *what)
+/* Shows plan (owned from now on), fitted on the open routine under budget,
+ * as install_fit; false (plan freed) on error. */
+static bool adopt_plan(tui_t *t, fit_plan_t *plan, int64_t elapsed_us, const char *budget, const char *what)
 {
     rs_error_t err;
     fit_context_t *ctx = NULL;
@@ -144,6 +147,52 @@ bool tui_adopt_plan(tui_t *t, fit_plan_t *plan, int64_t elapsed_us, const char *
     }
     install_fit(t, ctx, plan, elapsed_us, budget, what);
     return true;
+}
+
+/* A stored plan read back on a worker: its events loaded, its plan rebuilt
+ * from them (replay.h), the floors scored once; nothing of the session changes. */
+typedef struct replay_work {
+    store_t *store;
+    int64_t id;
+    const target_t *tgt;
+    fit_plan_t *plan;
+    int64_t elapsed_us;
+} replay_work_t;
+
+static int replay_work(tui_job_t *job, void *ud, rs_error_t *err)
+{
+    replay_work_t *w = ud;
+    stored_plan_t sp;
+    tui_job_doing(job, "reading its events");
+    int rc = plans_load(w->store, w->id, true, &sp, err);
+    if (rc)
+        return rc;
+    tui_job_doing(job, "its %d events and the floors", (int)sp.n_events);
+    rc = replay_plan(&sp, w->tgt->lowering, w->tgt->prefs, &w->tgt->cfg, &w->plan, err);
+    w->elapsed_us = sp.elapsed_us;
+    stored_plan_free(&sp);
+    return rc;
+}
+
+int tui_replay_plan(tui_t *t, int64_t id, const char *budget)
+{
+    replay_work_t w = { .store = t->store, .id = id, .tgt = &t->tgt };
+    char what[96];
+    snprintf(what, sizeof what, "replaying plan %lld from the store", (long long)id);
+    rs_error_t err;
+    int rc = tui_wait(t, what, replay_work, &w, &err);
+    if (rc == RS_ECANCELED) {
+        fit_plan_free(w.plan);
+        tui_status(t, false, "replay of plan %lld stopped", (long long)id);
+        return rc;
+    }
+    if (rc) {
+        fit_plan_free(w.plan);
+        tui_error(t, NULL, &err);
+        return rc;
+    }
+    snprintf(what, sizeof what, "plan %lld replayed from the store (no fit)", (long long)id);
+    return adopt_plan(t, w.plan, w.elapsed_us, budget, what) ? RS_OK : RS_ENOMEM;
 }
 
 bool tui_show_plan(tui_t *t, const fit_plan_t *plan, int64_t elapsed_us, const char *budget, const char *what)

@@ -32,10 +32,13 @@ void tui_budget_offer(const tui_t *t, char *buf, size_t n);
 /* Runs fit for budget text on the open routine with a progress bar (^C
  * cancels); replaces t->plan. */
 bool tui_run_fit(tui_t *t, const char *budget);
-/* Shows plan (owned from now on: a stored plan replayed), fitted on the
- * open routine under budget, in the Fit screen as tui_run_fit would; what
- * names it in the status line.  False (plan freed) on error. */
-bool tui_adopt_plan(tui_t *t, fit_plan_t *plan, int64_t elapsed_us, const char *budget, const char *what);
+/* Shows stored plan id (its routine open under its bindings, profile,
+ * config and preferences), fitted under budget, in the Fit screen from its
+ * stored events, without fitting (a progress bar while they load; ^C
+ * stops): the status says "plan N replayed from the store (no fit)".
+ * RS_OK, else the status says why: RS_ECANCELED, RS_EINPUT (the stored
+ * trace is not one this routine replays: the caller may fit it again). */
+int tui_replay_plan(tui_t *t, int64_t id, const char *budget);
 /* Shows a copy of plan, fitted on the open routine under budget (Compare's
  * rows), in the Fit screen as if tui_run_fit had just made it, without
  * fitting again; what names it in the status line. */

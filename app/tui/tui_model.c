@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "model/units.h"
+#include "rebuild.h"
 #include "save.h"
 #include "tui/tui_arena.h"
 #include "tui/tui_draw.h"
@@ -92,6 +93,53 @@ void tui_set_layout(tui_t *t, layout_strategy_t s)
     tui_status(t, false, "layout %s: arena %s (%s with %s, %+.2f%%)%s", layout_strategy_name(s), now, before,
                layout_strategy_name(from), was ? 100.0 * (double)(t->arena.fp.total - was) / (double)was : 0.0,
                t->arena.fp.total == t->arena.fp.live_peak ? ", at max live: optimal" : "");
+}
+
+/* FNV-1a of n bytes: a routine's source in the key without its megabytes. */
+static uint64_t fnv(const void *p, size_t n, uint64_t h)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ ((const unsigned char *)p)[i]) * 0x100000001b3ull;
+    return h;
+}
+
+void tui_compare_key(const tui_t *t, char *buf, size_t n)
+{
+    if (!t->open) {
+        snprintf(buf, n, "-");
+        return;
+    }
+    char cfg[256];
+    rebuild_config_format(&t->tgt.cfg, cfg, sizeof cfg);
+    uint64_t src = fnv(t->tgt.text ? t->tgt.text : "", t->tgt.text ? t->tgt.len : 0, 0xcbf29ce484222325ull);
+    uint64_t prefs = fnv(t->tgt.prefs, (size_t)t->tgt.routine->n_nodes, 0xcbf29ce484222325ull);
+    snprintf(buf, n, "%s|%zu:%016llx|%s|%s|%s|%016llx|%d", t->open_name, t->tgt.len, (unsigned long long)src,
+             t->binds, t->profile >= 0 ? t->profiles[t->profile].name : "", cfg, (unsigned long long)prefs,
+             (int)t->cap);
+}
+
+/* After the open routine was replaced: Compare's rows, fitted on the one
+ * before, stay when the key is the same (the same source under the same
+ * settings: the same nodes), pointing at the new one; else they go. */
+static void compare_rows_follow(tui_t *t)
+{
+    char key[sizeof t->cmp_key];
+    tui_compare_key(t, key, sizeof key);
+    bool same = strcmp(key, t->cmp_key) == 0;
+    for (int i = 0; i < t->n_budgets; i++) {
+        if (same && t->cmp[i]) {
+            t->cmp[i]->routine = t->tgt.routine;
+            continue;
+        }
+        fit_plan_free(t->cmp[i]);
+        t->cmp[i] = NULL;
+        best_plan_free(&t->cmp_best[i]);
+    }
+    if (!same) {
+        t->cmp_key[0] = 0; /* whatever is open next, they are fitted again */
+        if (tui_pair_shown(t, SCR_COMPARE)) /* it showed two of the rows just dropped */
+            tui_pair_close(t);
+    }
 }
 
 void tui_close_routine(tui_t *t)
@@ -254,6 +302,7 @@ bool tui_open_routine(tui_t *t, const char *name)
     snprintf(t->open_name, sizeof t->open_name, "%s", name);
     snprintf(t->binds, sizeof t->binds, "%s", tui_binds_of(t, name));
     t->open = true;
+    compare_rows_follow(t);
     t->sel_buf = 0;
     t->view_step0 = t->view_step1 = 0;
     t->inspect = false;

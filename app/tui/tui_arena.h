@@ -21,6 +21,10 @@ void tui_draw_arena(tui_t *t, const arena_view_t *a, int64_t budget, int y, int 
 /* The buffer drawn at (dy, dx) inside the same rectangle, or -1. */
 int tui_arena_buffer_at(const tui_t *t, const arena_view_t *a, int64_t budget, int h, int w, bool curve, int dy,
                         int dx);
+/* Scores prefs on tgt's lowering into a (freed first) as the screens draw
+ * it, det receiving the detail; touches nothing but its arguments (work
+ * on a worker thread, tui_wait.h) and says an error in err. */
+int tui_arena_score(const target_t *tgt, const uint8_t *prefs, score_detail_t *det, arena_view_t *a, rs_error_t *err);
 /* Frees what a holds and zeroes it. */
 void tui_arena_free(arena_view_t *a);
 

@@ -247,6 +247,62 @@ bool tui_run_fit(tui_t *t, const char *budget)
     return false;
 }
 
+/* The best or improved plan of the Fit screen's, on a worker: the search,
+ * then its arena scored; the session is untouched until it is done. */
+typedef struct best_work {
+    best_kind_t kind;
+    const fit_plan_t *plan;
+    const fit_context_t *ctx;
+    const target_t *tgt;
+    best_plan_t best;
+    score_detail_t det;
+    arena_view_t arena;
+} best_work_t;
+
+static int best_work(tui_job_t *job, void *ud, rs_error_t *err)
+{
+    best_work_t *w = ud;
+    tui_job_doing(job, w->kind == BEST_EXACT ? "every subset of %d candidates (up to 10 s)"
+                                             : "moves near the two-round plan, %d candidates (up to 10 s)",
+                  (int)w->plan->considered);
+    int rc = best_run_cancellable(w->kind, w->plan, w->ctx, (best_limits_t){ 0, 0 }, false, tui_job_stop_cb, job,
+                                  &w->best, err);
+    uint8_t *prefs = rc ? NULL : calloc((size_t)w->tgt->routine->n_nodes + 1, 1);
+    if (!rc && !prefs)
+        rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    if (!rc) {
+        tui_job_doing(job, "its arena");
+        fit_context_prefs(w->ctx, prefs);
+        for (int32_t i = 0; i < w->best.n_flips; i++)
+            prefs[w->best.flips[i]] = 1;
+        rc = tui_arena_score(w->tgt, prefs, &w->det, &w->arena, err);
+    }
+    free(prefs);
+    return rc;
+}
+
+void tui_best_run(tui_t *t, best_kind_t kind)
+{
+    tui_best_free(t);
+    best_work_t w = { .kind = kind, .plan = t->plan, .ctx = t->ctx, .tgt = &t->tgt };
+    rs_error_t err;
+    int rc = tui_wait(t, kind == BEST_EXACT ? "the best plan" : "an improved plan", best_work, &w, &err);
+    if (rc) {
+        best_plan_free(&w.best);
+        score_detail_free(&w.det);
+        tui_arena_free(&w.arena);
+        tui_status(t, true, "%s", err.msg);
+        return;
+    }
+    t->best = w.best;
+    t->best_det = w.det;
+    t->best_arena = w.arena;
+    t->show_best = true;
+    tui_status(t, false, "%s in %.2f s, %lld subsets scored%s; %s again hides it", best_kind_name(kind),
+               (double)t->best.elapsed_us / 1e6, (long long)t->best.explored,
+               t->best.proved ? "" : " (stopped: not proved)", kind == BEST_EXACT ? "x" : "I");
+}
+
 bool tui_set_cap(tui_t *t)
 {
     char buf[32] = "";

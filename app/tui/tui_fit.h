@@ -43,6 +43,9 @@ int tui_replay_plan(tui_t *t, int64_t id, const char *budget);
  * rows), in the Fit screen as if tui_run_fit had just made it, without
  * fitting again; what names it in the status line. */
 bool tui_show_plan(tui_t *t, const fit_plan_t *plan, int64_t elapsed_us, const char *budget, const char *what);
+/* Searches for the best (BEST_EXACT) or improved plan of t->plan with a
+ * progress bar (^C stops with what was found) and shows it beside it. */
+void tui_best_run(tui_t *t, best_kind_t kind);
 /* Drops the best or improved plan shown beside t->plan, with its arena. */
 void tui_best_free(tui_t *t);
 /* Asks for the candidate cap of the fits that follow (t->cap, Compare's rows

@@ -21,24 +21,10 @@
 
 /* ---- scoring for the screens -------------------------------------------------------- */
 
-int tui_score_work(const target_t *tgt, const uint8_t *prefs, score_detail_t *det, arena_view_t *a, rs_error_t *err)
-{
-    score_detail_free(det);
-    tui_arena_free(a);
-    int rc = score_lowering(tgt->lowering, prefs, &tgt->cfg, &a->fp, det, err);
-    if (rc)
-        return rc;
-    if (view_buffers(tgt->lowering, det, &a->bufs, &a->n))
-        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-    a->steps = tgt->lowering->n_steps > 0 ? tgt->lowering->n_steps : 1;
-    a->live = view_live_bytes(a->bufs, a->n, a->steps);
-    return a->live ? RS_OK : error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-}
-
 bool tui_score(tui_t *t, const uint8_t *prefs, score_detail_t *det, arena_view_t *a)
 {
     rs_error_t err;
-    if (tui_score_work(&t->tgt, prefs, det, a, &err)) {
+    if (tui_arena_score(&t->tgt, prefs, det, a, &err)) {
         tui_error(t, NULL, &err);
         return false;
     }
@@ -57,7 +43,7 @@ static int layout_work(tui_job_t *job, void *ud, rs_error_t *err)
 {
     (void)job;
     layout_work_t *w = ud;
-    return tui_score_work(&w->tgt, w->tgt.prefs, &w->det, &w->arena, err);
+    return tui_arena_score(&w->tgt, w->tgt.prefs, &w->det, &w->arena, err);
 }
 
 void tui_set_layout(tui_t *t, layout_strategy_t s)
@@ -249,7 +235,7 @@ static int open_work(tui_job_t *job, void *ud, rs_error_t *err)
         rc = error_set(err, RS_ECANCELED, NULL, 0, 0, "stopped");
     if (!rc) {
         tui_job_doing(job, "laying out its %d nodes", (int)w->tgt.routine->n_nodes);
-        rc = tui_score_work(&w->tgt, w->tgt.prefs, &w->det, &w->arena, err);
+        rc = tui_arena_score(&w->tgt, w->tgt.prefs, &w->det, &w->arena, err);
     }
     if (!rc && tui_job_stopped(job))
         rc = error_set(err, RS_ECANCELED, NULL, 0, 0, "stopped");

@@ -50,9 +50,6 @@ void tui_recall_profile(tui_t *t);
 void tui_close_routine(tui_t *t);
 /* Scores prefs on the open routine into a; det receives the detail. */
 bool tui_score(tui_t *t, const uint8_t *prefs, score_detail_t *det, arena_view_t *a);
-/* The same on tgt for work on a worker thread (tui_wait.h): it touches
- * nothing but its arguments, and says an error in err. */
-int tui_score_work(const target_t *tgt, const uint8_t *prefs, score_detail_t *det, arena_view_t *a, rs_error_t *err);
 /* Lays the open routine out with strategy s from now on (fits too): the
  * arena rescored (with a progress bar), then the plans fitted with the
  * other one closed; ^C keeps the layout and the plans as they were. */

@@ -165,5 +165,28 @@ def fit_and_best_show_their_bars():
         t.close()
 
 
+@test
+def fit_table_says_round_ones_order():
+    """Round one ranks a candidate that makes memory worse above a neutral
+    one (DESIGN §5): a marker row opens each class after the first, at 80
+    columns too.  mlp_step's order (fit --events): gw1 +2949120 B, gw2
+    -223744 B, gb1 -258048 B, p 0 B, dy 0 B."""
+    t = Tui("order", w=80, h=24)
+    try:
+        fit_on(t, "mlp_step", "minimize")
+        s = t.wait("event 0/")
+        table = [ln[:56].rstrip() for ln in s.split("\n")[4:12]]
+        want = [r"^ +1 gw1 +2\.81 MiB", r"^ +── worse alone: ranked after every relief$", r"^ +2 gw2 +-218 KiB",
+                r"^ +3 gb1 +-252 KiB", r"^ +── neutral alone: ranked last$", r"^ +4 p +0 B", r"^ +5 dy +0 B"]
+        for w, ln in zip(want, table):
+            check(re.match(w, ln), f"{w!r}: {ln!r}\n" + s)
+        t.keys("Down", "Down")  # the selection skips the marker rows: gb1
+        s = t.wait(re.compile(r"gb1"))
+        t.keys("Enter")
+        t.wait("Why: gb1")
+    finally:
+        t.close()
+
+
 if __name__ == "__main__":
     finish()

@@ -39,6 +39,30 @@ static void flops_short(int64_t flops, char *buf, size_t n)
 
 static int table_rows(const tui_t *t) { return t->rows - TABLE_Y - 6; }
 
+/* Round one's order (DESIGN §5): positive reliefs, then negative, then
+ * zero; the candidates the cap dropped after.  A marker row opens each
+ * class after the first, so a candidate that makes memory worse ranked
+ * above a neutral one does not read as a bug (issue 28). */
+static int cand_class(const fit_cand_t *c) { return c->solo < 0 ? 3 : c->relief > 0 ? 0 : c->relief < 0 ? 1 : 2; }
+
+/* Whether a marker row comes before candidate i in a table starting at top. */
+static bool marker_before(const fit_plan_t *p, int top, int i)
+{
+    return i > top && cand_class(&p->cands[i]) != cand_class(&p->cands[i - 1]);
+}
+
+/* The table row (from 0) of candidate i in a table starting at top. */
+static int cand_row(const fit_plan_t *p, int top, int i)
+{
+    int r = i - top;
+    for (int k = top + 1; k <= i; k++)
+        r += marker_before(p, top, k);
+    return r;
+}
+
+static const char *CLASS_MARK[4] = { "", "worse alone: ranked after every relief", "neutral alone: ranked last",
+                                     "over the cap: not scored" };
+
 /* An arena of this fit, with the fit's budget line (not the Arena
  * screen's B line, which may have moved since). */
 static void draw_fit_arena(tui_t *t, const arena_view_t *a, int y, int x, int h, int w, int selected)
@@ -161,10 +185,17 @@ void screen_fit_draw(tui_t *t)
         t->fit_sel = 0;
     if (t->fit_sel < t->fit_top)
         t->fit_top = t->fit_sel;
-    if (rows > 0 && t->fit_sel >= t->fit_top + rows)
-        t->fit_top = t->fit_sel - rows + 1;
-    for (int k = 0; k < rows && t->fit_top + k < p->n_cands; k++) {
-        int i = t->fit_top + k;
+    while (rows > 0 && t->fit_top < t->fit_sel && cand_row(p, t->fit_top, t->fit_sel) >= rows)
+        t->fit_top++;
+    for (int k = 0, i = t->fit_top; k < rows && i < p->n_cands; k++, i++) {
+        if (marker_before(p, t->fit_top, i)) {
+            char m[160];
+            snprintf(m, sizeof m, "%s %s ", tui_glyph(t, "──", "--"), CLASS_MARK[cand_class(&p->cands[i])]);
+            tui_fill(t, TABLE_Y + k, 1, lw, t->attr[T_DIM]);
+            tui_put(t, TABLE_Y + k, 5, lw - 4, t->attr[T_DIM], m);
+            if (++k >= rows)
+                break;
+        }
         const fit_cand_t *c = &p->cands[i];
         char solo[32] = "-", ratio[16] = "-", cost[32], verdict[32] = "";
         if (wide)
@@ -457,8 +488,9 @@ int screen_fit_click(tui_t *t, int y, int x)
 {
     if (!t->plan || x > left_w(t))
         return KEY_HANDLED;
-    int row = y - TABLE_Y;
-    if (row >= 0 && row < table_rows(t) && t->fit_top + row < t->plan->n_cands)
-        t->fit_sel = t->fit_top + row;
+    int row = y - TABLE_Y; /* a marker row (round one's classes) selects nothing */
+    for (int i = t->fit_top; row >= 0 && row < table_rows(t) && i < t->plan->n_cands; i++)
+        if (cand_row(t->plan, t->fit_top, i) == row)
+            t->fit_sel = i;
     return KEY_REDRAW;
 }

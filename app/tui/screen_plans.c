@@ -21,6 +21,7 @@
 #include "tui/tui_fit.h"
 #include "tui/tui_model.h"
 #include "tui/tui_pair.h"
+#include "tui/tui_wait.h"
 #include "tui/tui_widgets.h"
 #include "util/strbuf.h"
 #include "wfile.h"
@@ -278,38 +279,6 @@ static int diff_text(const stored_plan_t *full, char **lines)
     return m;
 }
 
-/* Plan p (loaded) as one side of the two-plan arena: its arena rebuilt
- * from the store into side (rb keeps its routine alive). */
-static int pair_side(tui_t *t, const stored_plan_t *p, rebuilt_t *rb, tui_pair_plan_t *side, const char **names,
-                     int64_t *relief, rs_error_t *err)
-{
-    memset(side, 0, sizeof *side);
-    score_detail_t d;
-    int rc = export_plan_arena(t->store, p, rb, &side->arena.fp, &d, err);
-    if (rc)
-        return rc;
-    if (view_buffers(rb->lowering, &d, &side->arena.bufs, &side->arena.n)) {
-        score_detail_free(&d);
-        rebuild_free(rb);
-        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-    }
-    score_detail_free(&d);
-    side->arena.steps = rb->lowering->n_steps > 0 ? rb->lowering->n_steps : 1;
-    char label[64];
-    text_escape(p->label, label, sizeof label);
-    snprintf(side->name, sizeof side->name, p->label[0] ? "plan %lld \"%s\"" : "plan %lld", (long long)p->id, label);
-    plans_budget_text(p, side->budget, sizeof side->budget);
-    side->routine = rb->routine;
-    for (int32_t i = 0; i < p->n_flips; i++) {
-        names[i] = p->flips[i].node;
-        relief[i] = p->flips[i].relief;
-    }
-    side->flip = names;
-    side->relief = relief;
-    side->n_flips = p->n_flips;
-    return RS_OK;
-}
-
 /* D: two plans of one routine (and bindings) on one arena, the second
  * against the first; of two routines, the text diff, saying so. */
 static void diff(tui_t *t)
@@ -353,31 +322,7 @@ static void diff(tui_t *t)
         tui_status(t, false, "plans %lld and %lld are of %s: no shared arena, the text diff", (long long)full[0].id,
                    (long long)full[1].id, why);
     } else {
-        rebuilt_t rb[2];
-        tui_pair_plan_t side[2];
-        const char **names = calloc((size_t)full[0].n_flips + (size_t)full[1].n_flips + 1, sizeof *names);
-        int64_t *relief = calloc((size_t)full[0].n_flips + (size_t)full[1].n_flips + 1, sizeof *relief);
-        int rc = names && relief ? RS_OK : error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-        if (!rc)
-            rc = pair_side(t, &full[0], &rb[0], &side[0], names, relief, &err);
-        if (!rc && (rc = pair_side(t, &full[1], &rb[1], &side[1], names + full[0].n_flips, relief + full[0].n_flips,
-                                   &err))) {
-            tui_arena_free(&side[0].arena);
-            rebuild_free(&rb[0]);
-        }
-        if (rc) {
-            tui_error(t, NULL, &err);
-        } else {
-            if (tui_pair_open(t, &side[0], &side[1], lines, m))
-                tui_status(t, false, "plan %lld against plan %lld: D the text diff, Esc back", (long long)full[1].id,
-                           (long long)full[0].id);
-            for (int k = 0; k < 2; k++) {
-                tui_arena_free(&side[k].arena);
-                rebuild_free(&rb[k]);
-            }
-        }
-        free(names);
-        free(relief);
+        tui_pair_stored(t, full, lines, m);
     }
     for (int i = 0; i < m; i++)
         free(lines[i]);
@@ -387,6 +332,41 @@ static void diff(tui_t *t)
 
 /* e's "svg": not a CSV export (svg.c writes it), so outside export_what_t */
 enum { EXPORT_SVG_PICTURE = 100 };
+
+/* The plans chosen, loaded and written on a worker (each file whole
+ * through wfile); ^C stops before the next file. */
+typedef struct export_work {
+    store_t *store;
+    const stored_plan_t **pick;
+    int n, w, files;
+    bool per_plan;
+    char (*paths)[600];
+    stored_plan_t *full;
+    int loaded, written;
+} export_work_t;
+
+static int export_work(tui_job_t *job, void *ud, rs_error_t *err)
+{
+    export_work_t *x = ud;
+    int rc = RS_OK;
+    tui_job_doing(job, "reading the plans");
+    for (; !rc && x->loaded < x->n; x->loaded++)
+        rc = plans_load(x->store, x->pick[x->loaded]->id, x->w == EXPORT_EVENTS, &x->full[x->loaded], err);
+    if (rc)
+        x->loaded--;
+    for (int i = 0; !rc && i < x->files; i++) {
+        if (tui_job_progress(job, i, x->files))
+            return error_set(err, RS_ECANCELED, NULL, 0, 0, "stopped");
+        tui_job_doing(job, "%s", x->paths[i]);
+        if (x->w == EXPORT_SVG_PICTURE)
+            rc = svg_write_plan(x->store, &x->full[i], x->paths[i], NULL, err);
+        else
+            rc = export_plans(x->store, x->per_plan ? &x->full[i] : x->full, x->per_plan ? 1 : x->n,
+                              (export_what_t)x->w, x->paths[i], err);
+        x->written += !rc;
+    }
+    return rc;
+}
 
 static void export_chosen(tui_t *t)
 {
@@ -466,22 +446,21 @@ static void export_chosen(tui_t *t)
             return;
         }
     }
-    int rc = RS_OK, loaded = 0;
-    for (; !rc && loaded < n; loaded++)
-        rc = plans_load(t->store, pick[loaded]->id, w == EXPORT_EVENTS, &full[loaded], &err);
-    if (rc)
-        loaded--;
-    for (int i = 0; !rc && w == EXPORT_SVG_PICTURE && i < files; i++)
-        rc = svg_write_plan(t->store, &full[i], paths[i], NULL, &err);
-    for (int i = 0; !rc && w != EXPORT_SVG_PICTURE && i < files; i++)
-        rc = export_plans(t->store, per_plan ? &full[i] : full, per_plan ? 1 : n, (export_what_t)w, paths[i], &err);
-    if (rc)
+    export_work_t x = { .store = t->store, .pick = pick, .n = n, .w = w, .files = files, .per_plan = per_plan,
+                        .paths = paths, .full = full };
+    char head[80];
+    snprintf(head, sizeof head, "exporting %d plan%s (%s)", n, n == 1 ? "" : "s", what);
+    int rc = tui_wait(t, head, export_work, &x, &err);
+    if (rc == RS_ECANCELED)
+        tui_status(t, false, "export stopped: %d of %d files written", x.written, files);
+    else if (rc)
         tui_error(t, NULL, &err);
     else if (per_plan)
         tui_status(t, false, "wrote %d %s: %s ... %s", n, w == EXPORT_SVG_PICTURE ? "pictures" : "layouts", paths[0],
                    paths[n - 1]);
     else
         tui_status(t, false, "wrote %d plan%s (%s) to %s", n, n == 1 ? "" : "s", what, paths[0]);
+    int loaded = x.loaded;
     for (int i = 0; i < loaded; i++)
         stored_plan_free(&full[i]);
     free(full);

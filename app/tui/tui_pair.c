@@ -10,9 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "export.h"
 #include "model/units.h"
+#include "rebuild.h"
+#include "text.h"
 #include "tui/tui_arena.h"
 #include "tui/tui_draw.h"
+#include "tui/tui_wait.h"
 #include "tui/tui_widgets.h"
 
 #define WIDE_COLS 120 /* from here the flip lists go beside the arena, a third of the width */
@@ -383,4 +387,91 @@ int tui_pair_key(tui_t *t, action_t a)
         tui_status(t, false, "two plans on one arena: Esc goes back to the %s", t->screen == SCR_PLANS ? "plans" : "rows");
         return KEY_REDRAW;
     }
+}
+
+/* ---- two stored plans (Plans, D) ------------------------------------------------------ */
+
+/* Plan p (loaded) as one side of the two-plan arena: its arena rebuilt
+ * from the store into side (rb keeps its routine alive). */
+static int pair_side(store_t *store, const stored_plan_t *p, rebuilt_t *rb, tui_pair_plan_t *side, const char **names,
+                     int64_t *relief, rs_error_t *err)
+{
+    memset(side, 0, sizeof *side);
+    score_detail_t d;
+    int rc = export_plan_arena(store, p, rb, &side->arena.fp, &d, err);
+    if (rc)
+        return rc;
+    if (view_buffers(rb->lowering, &d, &side->arena.bufs, &side->arena.n)) {
+        score_detail_free(&d);
+        rebuild_free(rb);
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    score_detail_free(&d);
+    side->arena.steps = rb->lowering->n_steps > 0 ? rb->lowering->n_steps : 1;
+    char label[64];
+    text_escape(p->label, label, sizeof label);
+    snprintf(side->name, sizeof side->name, p->label[0] ? "plan %lld \"%s\"" : "plan %lld", (long long)p->id, label);
+    plans_budget_text(p, side->budget, sizeof side->budget);
+    side->routine = rb->routine;
+    for (int32_t i = 0; i < p->n_flips; i++) {
+        names[i] = p->flips[i].node;
+        relief[i] = p->flips[i].relief;
+    }
+    side->flip = names;
+    side->relief = relief;
+    side->n_flips = p->n_flips;
+    return RS_OK;
+}
+
+/* Both sides of D's arena, rebuilt from the store on a worker. */
+typedef struct pair_work {
+    store_t *store;
+    const stored_plan_t *full;
+    rebuilt_t rb[2];
+    tui_pair_plan_t side[2];
+    const char **names;
+    int64_t *relief;
+} pair_work_t;
+
+static int pair_work(tui_job_t *job, void *ud, rs_error_t *err)
+{
+    pair_work_t *w = ud;
+    tui_job_doing(job, "plan %lld", (long long)w->full[0].id);
+    tui_job_progress(job, 0, 2);
+    int rc = pair_side(w->store, &w->full[0], &w->rb[0], &w->side[0], w->names, w->relief, err);
+    if (!rc && tui_job_stopped(job))
+        rc = error_set(err, RS_ECANCELED, NULL, 0, 0, "stopped");
+    tui_job_doing(job, "plan %lld", (long long)w->full[1].id);
+    tui_job_progress(job, 1, 2);
+    if (!rc && (rc = pair_side(w->store, &w->full[1], &w->rb[1], &w->side[1], w->names + w->full[0].n_flips,
+                               w->relief + w->full[0].n_flips, err))) {
+        tui_arena_free(&w->side[0].arena);
+        rebuild_free(&w->rb[0]);
+    }
+    return rc;
+}
+
+void tui_pair_stored(tui_t *t, const stored_plan_t full[2], char *const *text, int n)
+{
+    pair_work_t w = { .store = t->store, .full = full };
+    w.names = calloc((size_t)full[0].n_flips + (size_t)full[1].n_flips + 1, sizeof *w.names);
+    w.relief = calloc((size_t)full[0].n_flips + (size_t)full[1].n_flips + 1, sizeof *w.relief);
+    rs_error_t err;
+    int rc = w.names && w.relief ? tui_wait(t, "rebuilding two plans' arenas", pair_work, &w, &err)
+                                 : error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    if (rc == RS_ECANCELED) {
+        tui_status(t, false, "D stopped");
+    } else if (rc) {
+        tui_error(t, NULL, &err);
+    } else {
+        if (tui_pair_open(t, &w.side[0], &w.side[1], text, n))
+            tui_status(t, false, "plan %lld against plan %lld: D the text diff, Esc back", (long long)full[1].id,
+                       (long long)full[0].id);
+        for (int k = 0; k < 2; k++) {
+            tui_arena_free(&w.side[k].arena);
+            rebuild_free(&w.rb[k]);
+        }
+    }
+    free(w.names);
+    free(w.relief);
 }

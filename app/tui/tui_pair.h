@@ -28,6 +28,11 @@ typedef struct tui_pair_plan {
  * text (n lines, copied) is what D there shows.  Takes b->arena (zeroed);
  * a stays the caller's.  False with a status message on error. */
 bool tui_pair_open(tui_t *t, tui_pair_plan_t *a, tui_pair_plan_t *b, char *const *text, int n);
+/* D on Plans: two stored plans (loaded; one routine under one bindings and
+ * alignment) on one arena, both rebuilt from the store on a worker with a
+ * progress bar (^C stops), then opened with text (n lines) as D's text;
+ * the status says what came of it. */
+void tui_pair_stored(tui_t *t, const stored_plan_t full[2], char *const *text, int n);
 /* Closes it and frees what it holds. */
 void tui_pair_close(tui_t *t);
 /* Whether it is open on screen s. */

@@ -1,0 +1,260 @@
+/* tui_sweep: Compare's rows made on a worker with a progress bar: every
+ * budget fitted as one search (fit_sweep), the best row of each (x), and
+ * whether the rows there are still those of what is open. */
+#include "tui/tui_sweep.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/units.h"
+#include "tui/tui_model.h"
+#include "tui/tui_wait.h"
+#include "tui/tui_widgets.h"
+
+#define BEST_SECONDS 3.0
+
+/* The best plan beside every budget's (x), on a worker: each exact
+ * search up to BEST_SECONDS; a budget found before keeps its own. */
+typedef struct best_work {
+    const fit_context_t *ctx;
+    fit_plan_t *const *plans;
+    const char (*budgets)[48];
+    const best_plan_t *had;   /* the rows' (a budget with one is not searched again) */
+    best_plan_t found[TUI_MAX_BUDGETS];
+    int n;
+    char failed[160];         /* the first budget's error */
+} best_work_t;
+
+static int best_work(tui_job_t *job, void *ud, rs_error_t *err)
+{
+    (void)err;
+    best_work_t *w = ud;
+    for (int i = 0; i < w->n && !tui_job_stopped(job); i++) {
+        tui_job_doing(job, "budget %s (up to %.0f s)", w->budgets[i], BEST_SECONDS);
+        tui_job_progress(job, i, w->n);
+        if (w->had[i].kind || !w->plans[i])
+            continue;
+        rs_error_t e;
+        if (best_run_cancellable(BEST_EXACT, w->plans[i], w->ctx, (best_limits_t){ BEST_SECONDS, 0 }, false,
+                                 tui_job_stop_cb, job, &w->found[i], &e)) {
+            if (!w->failed[0])
+                snprintf(w->failed, sizeof w->failed, "%s: %.140s", w->budgets[i], e.msg);
+            best_plan_free(&w->found[i]);
+        }
+    }
+    return RS_OK; /* a stop keeps what was found: a search stopped says it is not proved */
+}
+
+static void run_best(tui_t *t, const fit_context_t *ctx)
+{
+    best_work_t w = { .ctx = ctx, .plans = t->cmp, .budgets = (const char (*)[48])t->budgets, .had = t->cmp_best,
+                      .n = t->n_budgets };
+    rs_error_t err;
+    tui_wait(t, "the best plan of every budget", best_work, &w, &err);
+    for (int i = 0; i < t->n_budgets; i++)
+        if (w.found[i].kind) /* installed after the wait: the screen under the bar draws the rows */
+            t->cmp_best[i] = w.found[i];
+    if (w.failed[0])
+        tui_status(t, true, "%s", w.failed);
+}
+
+void tui_sweep_best(tui_t *t)
+{
+    fit_context_t *ctx = NULL;
+    rs_error_t err;
+    if (target_context(&t->tgt, &ctx, &err)) {
+        tui_error(t, NULL, &err);
+        return;
+    }
+    run_best(t, ctx);
+    fit_context_free(ctx);
+}
+
+/* The order of the rows: the biggest budget first, Minimize last, failed
+ * rows at the end; the selection follows its row. */
+static int64_t row_key(const fit_plan_t *p) { return !p ? -2 : p->minimize ? -1 : p->budget; }
+
+static void sort_rows(tui_t *t)
+{
+    for (int i = 1; i < t->n_budgets; i++)
+        for (int j = i; j > 0 && row_key(t->cmp[j]) > row_key(t->cmp[j - 1]); j--) {
+            char b[48];
+            memcpy(b, t->budgets[j], sizeof b);
+            memcpy(t->budgets[j], t->budgets[j - 1], sizeof b);
+            memcpy(t->budgets[j - 1], b, sizeof b);
+            fit_plan_t *p = t->cmp[j];
+            t->cmp[j] = t->cmp[j - 1];
+            t->cmp[j - 1] = p;
+            best_plan_t bp = t->cmp_best[j];
+            t->cmp_best[j] = t->cmp_best[j - 1];
+            t->cmp_best[j - 1] = bp;
+            int64_t e = t->cmp_elapsed[j];
+            t->cmp_elapsed[j] = t->cmp_elapsed[j - 1];
+            t->cmp_elapsed[j - 1] = e;
+            for (int *r = &t->cmp_sel; r; r = r == &t->cmp_sel ? &t->cmp_mark : NULL) {
+                if (*r == j)
+                    *r = j - 1;
+                else if (*r == j - 1)
+                    *r = j;
+            }
+        }
+}
+
+/* Every budget fitted as one search, on a worker: the plans, each row's
+ * time (since the row before was made), the search's counters. */
+typedef struct sweep_work {
+    fit_options_t opt;
+    const fit_context_t *ctx;
+    const budget_spec_t *specs;
+    const char (*budgets)[48];
+    const int *at;            /* specs[k] is row at[k]'s */
+    int n;
+    fit_plan_t *plans[TUI_MAX_BUDGETS];      /* by row */
+    int64_t elapsed[TUI_MAX_BUDGETS];        /* by row */
+    char failed[TUI_MAX_BUDGETS][160];       /* by row: why it has no plan */
+    int64_t reused, lowered, t0;
+    int32_t made;
+    tui_job_t *job;
+} sweep_work_t;
+
+static void sweep_plan_done(void *ud, int32_t i, const fit_plan_t *p)
+{
+    (void)p;
+    sweep_work_t *w = ud;
+    int64_t now = tui_now_us();
+    w->elapsed[w->at[i]] = now - w->t0;
+    w->t0 = now;
+    w->made = i + 1;
+}
+
+static int sweep_progress(void *ud, int32_t done, int32_t total)
+{
+    sweep_work_t *w = ud;
+    tui_job_doing(w->job, "plan %d of %d (%s)", (int)w->made + 1, w->n, w->budgets[w->at[w->made < w->n ? w->made : w->n - 1]]);
+    return tui_job_progress(w->job, done, total);
+}
+
+static int sweep_work(tui_job_t *job, void *ud, rs_error_t *err)
+{
+    sweep_work_t *w = ud;
+    w->job = job;
+    w->opt.progress = sweep_progress;
+    w->opt.progress_ud = w;
+    w->opt.plan_done = sweep_plan_done;
+    w->opt.plan_done_ud = w;
+    reuse_cell_t *cell = reuse_cell_new();
+    if (!cell)
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    fit_plan_t *plans[TUI_MAX_BUDGETS];
+    w->t0 = tui_now_us();
+    int rc = fit_sweep(&w->opt, w->specs, w->n, w->ctx, cell, plans, err);
+    if (rc == RS_OK) {
+        for (int k = 0; k < w->n; k++)
+            w->plans[w->at[k]] = plans[k];
+    } else if (rc != RS_ECANCELED) { /* one fit a budget, so each budget's error is told on its row */
+        rc = RS_OK;
+        w->opt.plan_done = NULL;
+        for (int k = 0; k < w->n && !rc; k++) {
+            w->made = k;
+            int64_t t0 = tui_now_us();
+            w->opt.budget = w->specs[k];
+            rs_error_t e;
+            int r = fit_run(&w->opt, w->ctx, cell, &w->plans[w->at[k]], &e);
+            if (r == RS_ECANCELED)
+                rc = error_set(err, r, NULL, 0, 0, "stopped");
+            else if (r)
+                snprintf(w->failed[w->at[k]], sizeof w->failed[0], "%.150s", e.msg);
+            w->elapsed[w->at[k]] = tui_now_us() - t0;
+        }
+    }
+    reuse_cell_counters(cell, &w->reused, &w->lowered);
+    reuse_cell_free(cell);
+    return rc;
+}
+
+/* The rows go (their best rows with them unless keep_best). */
+static void free_rows(tui_t *t, bool keep_best)
+{
+    for (int i = 0; i < TUI_MAX_BUDGETS; i++) {
+        fit_plan_free(t->cmp[i]);
+        t->cmp[i] = NULL;
+        if (!keep_best)
+            best_plan_free(&t->cmp_best[i]);
+    }
+}
+
+bool tui_sweep_current(const tui_t *t)
+{
+    char key[sizeof t->cmp_key];
+    tui_compare_key(t, key, sizeof key);
+    return !t->cmp_stale && strcmp(key, t->cmp_key) == 0;
+}
+
+int tui_sweep_run(tui_t *t)
+{
+    bool current = tui_sweep_current(t);
+    t->cmp_stale = false;
+    tui_compare_key(t, t->cmp_key, sizeof t->cmp_key);
+    t->cmp_stopped = false;
+    fit_context_t *ctx = NULL;
+    rs_error_t err;
+    if (!t->open || !t->n_budgets || target_context(&t->tgt, &ctx, &err)) {
+        if (t->open && t->n_budgets)
+            tui_error(t, NULL, &err);
+        free_rows(t, false);
+        return RS_OK;
+    }
+    sweep_work_t w = { .opt = { .name = "compare", .max_candidates = t->cap,
+                                .device_bytes = t->tgt.has_profile ? t->tgt.profile.memory_bytes : -1 },
+                       .ctx = ctx, .budgets = (const char (*)[48])t->budgets };
+    budget_spec_t specs[TUI_MAX_BUDGETS];
+    int at[TUI_MAX_BUDGETS];
+    for (int i = 0; i < t->n_budgets; i++) {
+        if (units_parse_budget(t->budgets[i], "budget", &specs[w.n], &err))
+            snprintf(w.failed[i], sizeof w.failed[0], "%.150s", err.msg);
+        else
+            at[w.n++] = i;
+    }
+    w.specs = specs;
+    w.at = at;
+    char what[sizeof t->open_name + 48];
+    snprintf(what, sizeof what, "Compare: %d budget%s on %s", t->n_budgets, t->n_budgets == 1 ? "" : "s",
+             t->open_name);
+    int rc = w.n ? tui_wait(t, what, sweep_work, &w, &err) : RS_OK;
+    if (rc) {
+        for (int i = 0; i < TUI_MAX_BUDGETS; i++)
+            fit_plan_free(w.plans[i]);
+        if (!current)
+            free_rows(t, false);
+        t->cmp_stopped = true;
+        fit_context_free(ctx);
+        if (rc == RS_ECANCELED)
+            tui_status(t, false, "Compare stopped%s: Enter on a row fits them all", current ? "; the rows before stay" : "");
+        else
+            tui_error(t, NULL, &err);
+        return rc;
+    }
+    free_rows(t, current); /* best rows of budgets already shown stay: the searches take seconds */
+    for (int i = 0; i < t->n_budgets; i++) {
+        t->cmp[i] = w.plans[i];
+        t->cmp_elapsed[i] = w.elapsed[i];
+        if (!t->cmp[i] && w.failed[i][0])
+            tui_status(t, true, "%s: %s", t->budgets[i], w.failed[i]);
+    }
+    t->cmp_reused = w.reused;
+    t->cmp_lowered = w.lowered;
+    sort_rows(t);
+    if (t->cmp_show_best)
+        run_best(t, ctx);
+    fit_context_free(ctx);
+    /* a byte budget missed while the cap dropped candidates: say so once, as `sweep` does */
+    for (int i = 0; i < t->n_budgets; i++)
+        if (t->cmp[i] && !t->cmp[i]->within_budget && t->cmp[i]->dropped > 0) {
+            tui_status(t, true, "row %d (%s) missed: the cap kept %d of %d candidates: C sets it (all)", i + 1,
+                       t->budgets[i], (int)t->cmp[i]->considered, (int)(t->cmp[i]->considered + t->cmp[i]->dropped));
+            break;
+        }
+    return RS_OK;
+}
+

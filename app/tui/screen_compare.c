@@ -311,7 +311,7 @@ void screen_compare_draw(tui_t *t)
         char mark = i == t->cmp_mark ? '*' : ' ';
         if (!p) {
             tui_putf(t, row_of(t, i), 1, t->cols - 2, a, "%2d%c%-*s %10s", i + 1, mark, bw, t->budgets[i],
-                     t->cmp_stopped ? "(stopped: Enter fits)" : "(error)");
+                     t->cmp_running ? "(fitting)" : t->cmp_stopped ? "(stopped: Enter fits)" : "(error)");
             continue;
         }
         char fin[32], est[32] = "-", exact[24] = "", cap[16] = "none";

@@ -148,6 +148,7 @@ typedef struct tui {
     fit_plan_t *cmp[TUI_MAX_BUDGETS];
     int64_t cmp_reused, cmp_lowered;
     bool cmp_stale;          /* the rows must be fitted again whatever the key says */
+    bool cmp_running;        /* the rows are being fitted (drawn under the progress bar) */
     bool cmp_stopped;        /* ^C stopped the last search: a row without a plan was not fitted */
     char cmp_key[4608];      /* what the rows were fitted on (tui_compare_key); "" none */
     int32_t fit_cap;         /* candidate cap of the next fit, -1 the default */

@@ -112,7 +112,7 @@ typedef struct sweep_work {
     int n;
     fit_plan_t *plans[TUI_MAX_BUDGETS];      /* by row */
     int64_t elapsed[TUI_MAX_BUDGETS];        /* by row */
-    char failed[TUI_MAX_BUDGETS][160];       /* by row: why it has no plan */
+    rs_error_t failed[TUI_MAX_BUDGETS];      /* by row: why it has no plan (code 0: it has one) */
     int64_t reused, lowered, t0;
     int32_t made;
     tui_job_t *job;
@@ -159,12 +159,9 @@ static int sweep_work(tui_job_t *job, void *ud, rs_error_t *err)
             w->made = k;
             int64_t t0 = tui_now_us();
             w->opt.budget = w->specs[k];
-            rs_error_t e;
-            int r = fit_run(&w->opt, w->ctx, cell, &w->plans[w->at[k]], &e);
+            int r = fit_run(&w->opt, w->ctx, cell, &w->plans[w->at[k]], &w->failed[w->at[k]]);
             if (r == RS_ECANCELED)
                 rc = error_set(err, r, NULL, 0, 0, "stopped");
-            else if (r)
-                snprintf(w->failed[w->at[k]], sizeof w->failed[0], "%.150s", e.msg);
             w->elapsed[w->at[k]] = tui_now_us() - t0;
         }
     }
@@ -211,8 +208,8 @@ int tui_sweep_run(tui_t *t)
     budget_spec_t specs[TUI_MAX_BUDGETS];
     int at[TUI_MAX_BUDGETS];
     for (int i = 0; i < t->n_budgets; i++) {
-        if (units_parse_budget(t->budgets[i], "budget", &specs[w.n], &err))
-            snprintf(w.failed[i], sizeof w.failed[0], "%.150s", err.msg);
+        if (units_parse_budget(t->budgets[i], "budget", &specs[w.n], &w.failed[i]))
+            continue;
         else
             at[w.n++] = i;
     }
@@ -221,7 +218,9 @@ int tui_sweep_run(tui_t *t)
     char what[sizeof t->open_name + 48];
     snprintf(what, sizeof what, "Compare: %d budget%s on %s", t->n_budgets, t->n_budgets == 1 ? "" : "s",
              t->open_name);
+    t->cmp_running = true; /* the rows drawn under the bar say they are being fitted */
     int rc = w.n ? tui_wait(t, what, sweep_work, &w, &err) : RS_OK;
+    t->cmp_running = false;
     if (rc) {
         for (int i = 0; i < TUI_MAX_BUDGETS; i++)
             fit_plan_free(w.plans[i]);
@@ -239,8 +238,8 @@ int tui_sweep_run(tui_t *t)
     for (int i = 0; i < t->n_budgets; i++) {
         t->cmp[i] = w.plans[i];
         t->cmp_elapsed[i] = w.elapsed[i];
-        if (!t->cmp[i] && w.failed[i][0])
-            tui_status(t, true, "%s: %s", t->budgets[i], w.failed[i]);
+        if (!t->cmp[i] && w.failed[i].code)
+            tui_error(t, t->budgets[i], &w.failed[i]);
     }
     t->cmp_reused = w.reused;
     t->cmp_lowered = w.lowered;

@@ -8,8 +8,9 @@
 #include <sys/stat.h>
 
 #include "cmdline.h"
+#include "lower/score.h"
 #include "model/lex.h"
-#include "target.h"
+#include "rfile.h"
 #include "theme.h"
 
 static const char *KEY_NAMES[CONFIG_N_KEYS] = {
@@ -207,7 +208,7 @@ int config_load(const char *path, const char *themes_dir, config_t *out, rs_erro
     }
     char *text;
     size_t len;
-    int rc = target_read_file(path, &text, &len, err);
+    int rc = rfile_read(path, &text, &len, err);
     if (rc)
         return rc;
     rc = config_parse(path, text, len, out, err);

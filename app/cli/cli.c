@@ -5,13 +5,11 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
-#include "cli/completion.h"
 #include "config.h"
 #include "fail.h"
 #include "layout/arena.h"
 #include "layout/layout.h"
 #include "model/units.h"
-#include "version.h"
 
 #define M(cmd) (1u << (cmd))
 #define COMMON (M(CMD_SCORE) | M(CMD_FIT) | M(CMD_SWEEP))
@@ -294,13 +292,6 @@ void cli_free(cmdline_t *c)
 
 int cli_run(const cmdline_t *c)
 {
-    /* what the tool says about itself needs no configuration file */
-    if (c->version) {
-        version_print(stdout);
-        return 0;
-    }
-    if (c->completion || c->names)
-        return completion_run(c);
     config_t cfg;
     rs_error_t err;
     error_clear(&err);

@@ -3,7 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "monotime.h"
 
 void audit_init(audit_t *a)
 {
@@ -90,13 +91,6 @@ typedef struct sweep_call {
     rs_error_t *err;
 } sweep_call_t;
 
-static int64_t clock_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
 static void sweep_check(void *ud, const lowering_t *reused, const lowering_t *fresh)
 {
     sweep_call_t *s = ud;
@@ -107,7 +101,7 @@ static void sweep_plan_done(void *ud, int32_t i, const fit_plan_t *p)
 {
     (void)p;
     sweep_call_t *s = ud;
-    int64_t now = clock_us();
+    int64_t now = monotime_us();
     s->elapsed_us[i] = now - s->t0;
     s->t0 = now;
     s->current = i + 1;
@@ -123,7 +117,7 @@ int audit_sweep_run(audit_t *audits, const fit_options_t *opt, const budget_spec
                     const fit_context_t *ctx, reuse_cell_t *cell, fit_plan_t **plans, int64_t *elapsed_us,
                     rs_error_t *err)
 {
-    sweep_call_t s = { audits, 0, *opt, budgets, n, ctx, cell, plans, elapsed_us, clock_us(), err };
+    sweep_call_t s = { audits, 0, *opt, budgets, n, ctx, cell, plans, elapsed_us, monotime_us(), err };
     s.opt.plan_done = sweep_plan_done;
     s.opt.plan_done_ud = &s;
     return audits ? reuse_with_audit(sweep_check, &s, sweep_body, &s) : sweep_body(&s);

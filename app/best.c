@@ -2,17 +2,10 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "monotime.h"
 #include "plan/exact.h"
 #include "plan/improve.h"
-
-static int64_t now_us(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000000 + t.tv_nsec / 1000;
-}
 
 typedef struct deadline {
     int64_t at_us;             /* INT64_MAX: none */
@@ -24,7 +17,7 @@ typedef struct deadline {
 static int past_deadline(void *ud)
 {
     deadline_t *d = ud;
-    return (d->max_scorings > 0 && ++d->scorings >= d->max_scorings) || now_us() >= d->at_us ||
+    return (d->max_scorings > 0 && ++d->scorings >= d->max_scorings) || monotime_us() >= d->at_us ||
            (d->cancel && d->cancel(d->ud));
 }
 
@@ -41,7 +34,7 @@ int best_run_cancellable(best_kind_t kind, const fit_plan_t *p, const fit_contex
 {
     memset(out, 0, sizeof *out);
     out->kind = kind;
-    int64_t t0 = now_us();
+    int64_t t0 = monotime_us();
     double secs = lim.seconds > 0 ? lim.seconds : lim.scorings > 0 ? 0 : BEST_DEFAULT_SECONDS;
     deadline_t d = { secs > 0 ? t0 + (int64_t)(secs * 1e6) : INT64_MAX, 0, lim.scorings > 0 ? lim.scorings : 0,
                      cancel, ud };
@@ -87,7 +80,7 @@ int best_run_cancellable(best_kind_t kind, const fit_plan_t *p, const fit_contex
         improve_result_free(&r);
     }
     free(start);
-    out->elapsed_us = now_us() - t0;
+    out->elapsed_us = monotime_us() - t0;
     return rc;
 }
 

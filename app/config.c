@@ -8,8 +8,9 @@
 #include <sys/stat.h>
 
 #include "cmdline.h"
+#include "lower/score.h"
 #include "model/lex.h"
-#include "target.h"
+#include "rfile.h"
 #include "theme.h"
 
 static const char *KEY_NAMES[CONFIG_N_KEYS] = {
@@ -207,7 +208,7 @@ int config_load(const char *path, const char *themes_dir, config_t *out, rs_erro
     }
     char *text;
     size_t len;
-    int rc = target_read_file(path, &text, &len, err);
+    int rc = rfile_read(path, &text, &len, err);
     if (rc)
         return rc;
     rc = config_parse(path, text, len, out, err);
@@ -345,7 +346,11 @@ int settings_resolve(const cmdline_t *c, const config_t *f, const profile_t *p, 
     out->profile = config_profile_name(c, f, &src);
     put(out, CONFIG_PROFILE, src, "%s", out->profile ? out->profile : "none");
     /* theme */
-    if (c->theme) {
+    if (c->theme) { /* checked as the file's is, so config says what the TUI will */
+        theme_t th;
+        if (theme_load(c->theme, theme_dir(), &th, err))
+            return error_set(err, RS_EINPUT, "--theme", 0, 0, "%s%s%s%s", err->msg, err->file[0] ? " (" : "",
+                             err->file, err->file[0] ? ")" : "");
         out->theme = c->theme;
         put(out, CONFIG_THEME, SRC_COMMAND_LINE, "%s", c->theme);
     } else if (from_file(out, f, CONFIG_THEME)) {

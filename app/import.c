@@ -12,6 +12,7 @@
 #include "minimalloc.h"
 #include "model/hlo.h"
 #include "profiles.h"
+#include "rfile.h"
 #include "target.h"
 #include "util/vec.h"
 #include "text.h"
@@ -81,7 +82,7 @@ static int load_item(item_t *it, rs_error_t *err)
 {
     switch (it->kind) {
     case ITEM_ROUTINE: {
-        int rc = target_read_file(it->path, &it->text, &it->len, err);
+        int rc = rfile_read(it->path, &it->text, &it->len, err);
         if (!rc)
             rc = hlo_read_any(it->path, it->text, it->len, &it->routine, err);
         if (rc)

@@ -4,7 +4,19 @@
 
 #include "alloc.h"
 #include "cli/cli.h"
+#include "cli/completion.h"
 #include "fail.h"
+#include "version.h"
+
+/* What the tool says about itself (--version, --completion, --names) needs
+ * no configuration file and runs no command. */
+static int say_about_itself(const cmdline_t *c)
+{
+    if (!c->version)
+        return completion_run(c);
+    version_print(stdout);
+    return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -22,6 +34,8 @@ int main(int argc, char **argv)
         status = 0;
     else if (rc)
         status = fail_print(&err);
+    else if (c.version || c.completion || c.names)
+        status = say_about_itself(&c);
     else
         status = cli_run(&c);
     cli_free(&c);

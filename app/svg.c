@@ -222,6 +222,13 @@ static void hline(FILE *f, const picture_t *p, int32_t y, const char *colour, bo
             (int)(p->plot_x + p->plot_w - 4), (int)y + (below ? LABEL_PX + 2 : -4), colour, label);
 }
 
+/* Whether a line at y, labelled above it, would put its label on the peak's
+ * (which sits just over the plot): then the label goes under the line. */
+static bool under_peak_label(const picture_t *p, int32_t y)
+{
+    return p->peak_x >= 0 && abs((int)((y - 4) - (p->plot_y - 6))) < LABEL_PX + 2;
+}
+
 static void write_lines(FILE *f, const svg_arena_t *a, const picture_t *p)
 {
     char lbl[96], bytes[32];
@@ -231,12 +238,14 @@ static void write_lines(FILE *f, const svg_arena_t *a, const picture_t *p)
     if (p->total_y >= 0) {
         units_format_bytes(a->frame.total, bytes, sizeof bytes);
         snprintf(lbl, sizeof lbl, "arena %s", bytes);
-        hline(f, p, p->total_y, ARENA_COLOUR, false, lbl, close && p->total_y > p->budget_y);
+        hline(f, p, p->total_y, ARENA_COLOUR, false, lbl,
+              (close && p->total_y > p->budget_y) || under_peak_label(p, p->total_y));
     }
     if (p->budget_y >= 0) {
         units_format_bytes(a->frame.budget, bytes, sizeof bytes);
         snprintf(lbl, sizeof lbl, "budget %s", bytes);
-        hline(f, p, p->budget_y, BUDGET_COLOUR, true, lbl, close && p->budget_y >= p->total_y);
+        hline(f, p, p->budget_y, BUDGET_COLOUR, true, lbl,
+              (close && p->budget_y >= p->total_y) || under_peak_label(p, p->budget_y));
     }
     if (p->peak_x >= 0) {
         units_format_bytes(a->live_peak, bytes, sizeof bytes);

@@ -64,7 +64,4 @@ int session_open(const cmdline_t *c, store_t **out, rs_error_t *err);
  * (t->text becomes NULL). */
 void target_drop_text(target_t *t);
 
-/* Reads a whole file into a new NUL-terminated buffer. */
-int target_read_file(const char *path, char **text, size_t *len, rs_error_t *err);
-
 #endif

@@ -7,6 +7,7 @@ fit at 60 % (the default cap of 32, and every candidate), Minimize, and each
 one's peak RSS against the file's size.
 
 usage: bench/hlo_bench.py REMATSCOPE BENCH_DATA_DIR [COPIES]
+       bench/hlo_bench.py --dump OUT.hlo BENCH_DATA_DIR [COPIES]   (only write the dump)
 """
 import os
 import re
@@ -16,8 +17,10 @@ import sys
 import tempfile
 import time
 
-BIN, DATA = sys.argv[1], sys.argv[2]
-COPIES = int(sys.argv[3]) if len(sys.argv) > 3 else 18
+DUMP = sys.argv[1] == "--dump"
+args = sys.argv[2:] if DUMP else sys.argv[1:]
+BIN, DATA = args[0], args[1]   # with --dump, BIN is the dump's path
+COPIES = int(args[2]) if len(args) > 2 else 18
 SRC = os.path.join(DATA, "hlo", "bert_tiny_train_fwd_bwd.hlo")
 
 MEASURE = """
@@ -116,4 +119,7 @@ def main():
         print(f"{what:44} {t:7.2f}s {cpu:7.2f}s {rss / 1024:8.0f} MiB {rss * 1024 / fs:6.1f}x")
 
 
-main()
+if DUMP:
+    print(f"{BIN}: {build(BIN)} instructions")
+else:
+    main()

@@ -319,6 +319,18 @@ def export_plan_svg():
               for e in ET.parse(svg).getroot().iter(SVG_NS + "text")
               if "".join(e.itertext()).startswith(("arena ", "budget "))}
     check(set(labels) == {"arena", "budget"} and abs(labels["arena"][0] - labels["budget"][0]) >= 12, labels)
+    # minimized to 7 MiB, the arena line is the plot's top tick, where its
+    # label would print over the peak's (just above the plot, at the right):
+    # it goes under the line
+    top = write("top_peak.routine", "routine top_peak\nbind M=1048576\ndtype u8\ninput x [4*M]\n"
+                "a = f(x) [1*M]\nb = f(a) [1*M]\nc = f(b) [1*M]\ny = g(x, c) [3*M] @output\n")
+    rc, out, err = run("fit", top, "--budget", "minimize", "--save", "--json", "--db", db)
+    check(rc == 0 and json.loads(out)["final"]["total"] == 7 << 20, err)
+    rc, out, err = run("export", str(json.loads(out)["plan_id"]), "--what", "svg", "--output", svg, "--db", db)
+    check(rc == 0, err)
+    ys = {"".join(e.itertext()).split()[0]: int(e.get("y")) for e in ET.parse(svg).getroot().iter(SVG_NS + "text")
+          if "".join(e.itertext()).startswith(("arena ", "peak @"))}
+    check(set(ys) == {"arena", "peak"} and ys["arena"] - ys["peak"] >= 12, ys)
     expect_error(["export", "1", "1", "--what", "svg", "--output", svg, "--db", db], "svg exports one plan at a time")
     expect_error(["export", "1", "--what", "png", "--output", svg, "--db", db], "origins or svg")
 

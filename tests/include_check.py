@@ -12,7 +12,8 @@ folder, then app/), and fails on:
     app/cli/ other than from main.c (app/ is below both front ends);
   - the loop's header (app/tui/tui.h) included by anything but tui.c and
     app/cli/cmd_tui.c;
-  - a cycle among the modules of app/tui (a .c and its .h are one module);
+  - a cycle among the modules of app/tui (a .c and its .h are one module),
+    or among all the modules of app/;
   - an include against the TUI's layers: the loop (tui) above the screens
     (screen_*) above the rest (state and services); a screen includes no
     other screen;
@@ -175,6 +176,13 @@ def main():
     cycle = find_cycle(graph)
     if cycle:
         errors.append("a cycle in app/tui: " + " -> ".join(short(m) for m in cycle))
+    whole = {}
+    for f, incs in edges.items():
+        m = module(f)
+        whole.setdefault(m, set()).update(module(p) for p in incs if module(p) != m)
+    cycle = find_cycle(whole)
+    if cycle:
+        errors.append("a cycle in app/: " + " -> ".join(cycle))
 
     for m, outs in graph.items():
         for n in outs:
@@ -200,7 +208,7 @@ def main():
         print("include_check: " + e)
     if errors:
         return 1
-    print(f"include_check: {len(files)} files, {len(graph)} TUI modules, no cycle")
+    print(f"include_check: {len(files)} files, {len(whole)} modules ({len(graph)} in the TUI), no cycle")
     return 0
 
 

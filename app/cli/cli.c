@@ -5,13 +5,11 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
-#include "cli/completion.h"
 #include "config.h"
 #include "fail.h"
 #include "layout/arena.h"
 #include "layout/layout.h"
 #include "model/units.h"
-#include "version.h"
 
 #define M(cmd) (1u << (cmd))
 #define COMMON (M(CMD_SCORE) | M(CMD_FIT) | M(CMD_SWEEP))
@@ -29,9 +27,9 @@ static const cmd_entry_t COMMANDS[CMD_COUNT] = {
     [CMD_SCORE] = { "score", "ROUTINE [common] [--json]", "footprint and per-buffer table", cmd_score, 1, 1 },
     [CMD_LAYOUT] = { "layout", "BUFFERS.csv [--alignment N] [--strategy greedy|timeline|tight] [--time-limit S] [--iterations N] [--output SOLUTION.csv] [--svg F.svg] [--json]",
                      "lay out a MiniMalloc buffer CSV", cmd_layout, 1, 1 },
-    [CMD_FIT] = { "fit", "ROUTINE [--budget B] [--max-candidates N|all] [--scoring full] [common] [--events] [--json] [--audit] [--exact] [--improve] [--time-limit S] [--iterations N] [--save [--label L]]",
+    [CMD_FIT] = { "fit", "ROUTINE [--budget B] [--max-candidates N|all] [--scoring full] [common] [--events] [--json] [--audit] [--exact] [--improve] [--time-limit S] [--iterations N] [--log-memory-budget] [--save [--label L]]",
                   "run the recompute-vs-store planner", cmd_fit, 1, 1 },
-    [CMD_SWEEP] = { "sweep", "ROUTINE --budgets B1,B2,... [--max-candidates N|all] [--scoring full] [common] [--json] [--audit] [--save [--label L]]",
+    [CMD_SWEEP] = { "sweep", "ROUTINE --budgets B1,B2,... [--max-candidates N|all] [--scoring full] [common] [--json] [--audit] [--log-memory-budget] [--save [--label L]]",
                     "several budgets as one search (one reuse cell)", cmd_sweep, 1, 1 },
     [CMD_GEN] = { "gen", "KIND [--layers N] [--bind K=V]... [--dtype T] [-o FILE]",
                   "write a training-step routine: transformer, resnet, unet, chain, mlp", cmd_gen, 1, 1 },
@@ -294,13 +292,6 @@ void cli_free(cmdline_t *c)
 
 int cli_run(const cmdline_t *c)
 {
-    /* what the tool says about itself needs no configuration file */
-    if (c->version) {
-        version_print(stdout);
-        return 0;
-    }
-    if (c->completion || c->names)
-        return completion_run(c);
     config_t cfg;
     rs_error_t err;
     error_clear(&err);

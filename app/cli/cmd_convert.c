@@ -6,7 +6,7 @@
 #include "cli/cli.h"
 #include "fail.h"
 #include "model/hlo.h"
-#include "target.h"
+#include "rfile.h"
 
 int cmd_convert(const cmdline_t *c)
 {
@@ -14,7 +14,7 @@ int cmd_convert(const cmdline_t *c)
     error_clear(&err);
     char *text = NULL, *out = NULL;
     size_t len, n;
-    int rc = target_read_file(c->pos[0], &text, &len, &err);
+    int rc = rfile_read(c->pos[0], &text, &len, &err);
     if (!rc && !hlo_sniff(text, len))
         rc = error_set(&err, RS_EINPUT, c->pos[0], 1, 1, "expected `HloModule NAME` as the first statement (convert "
                                                         "reads XLA HLO text)");

@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "audit.h"
 #include "cli/answer_out.h"
@@ -11,18 +10,12 @@
 #include "cli/json.h"
 #include "fail.h"
 #include "model/units.h"
+#include "monotime.h"
 #include "plan/fit.h"
 #include "plan/trace.h"
 #include "save.h"
 #include "target.h"
 #include "text.h"
-
-static int64_t now_us(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000000 + t.tv_nsec / 1000;
-}
 
 static void json_events(json_t *j, const fit_plan_t *p)
 {
@@ -257,14 +250,14 @@ int cmd_fit(const cmdline_t *c)
     int rc = target_context(&t, &ctx, &err);
     if (!rc)
         warn_floor(&opt, ctx);
-    int64_t t0 = now_us(), elapsed = 0, plan_id = 0;
+    int64_t t0 = monotime_us(), elapsed = 0, plan_id = 0;
     audit_t audit;
     audit_init(&audit);
     char *record = NULL;
     if (!rc && (rc = audit_fit_run(c->audit ? &audit : NULL, &opt, ctx, NULL, &plan, &err)) &&
         strcmp(err.file, "--budget") == 0) /* e.g. `device` with no profile */
         settings_locate_error(&t.settings, c->config, CONFIG_MEMORY_BUDGET, &err);
-    elapsed = now_us() - t0;
+    elapsed = monotime_us() - t0;
     if (!rc)
         log_dropped(&t, plan);
     if (!rc && c->audit && !(record = audit_record(&audit)))

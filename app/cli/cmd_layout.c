@@ -1,7 +1,6 @@
 /* `rematscope layout`: lay out a MiniMalloc buffer CSV. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "cli/cli.h"
 #include "cli/json.h"
@@ -11,18 +10,14 @@
 #include "layout/tight.h"
 #include "minimalloc.h"
 #include "model/units.h"
+#include "monotime.h"
 #include "svg.h"
 #include "text.h"
 #include "wfile.h"
 
 static double deadline_s;
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
+static double now_s(void) { return (double)monotime_us() / 1e6; }
 
 static const char *buffer_id(const void *ud, int32_t node)
 {
@@ -91,8 +86,7 @@ int cmd_layout(const cmdline_t *c)
         return fail_print(&err);
     int64_t *off = malloc((p.n ? (size_t)p.n : 1) * sizeof *off);
     int64_t height = 0;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int64_t t0 = monotime_us();
     tight_stats_t st = { 0 };
     if (!off) {
         rc = error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
@@ -103,7 +97,7 @@ int cmd_layout(const cmdline_t *c)
     } else {
         rc = layout_run(p.bufs, p.n, alignment, (layout_strategy_t)strategy, off, &height, &err);
     }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    int64_t t1 = monotime_us();
     if (rc && !err.file[0])
         error_set(&err, err.code, c->pos[0], 0, 0, "%s", err.msg);
     /* neither output is written when the other would hit the store */
@@ -119,7 +113,7 @@ int cmd_layout(const cmdline_t *c)
         status = fail_print(&err);
     } else {
         int64_t lower = arena_max_live(p.bufs, p.n, alignment, NULL);
-        double us = (double)(t1.tv_sec - t0.tv_sec) * 1e6 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e3;
+        double us = (double)(t1 - t0);
         if (c->json) {
             json_t j;
             json_init(&j, stdout);

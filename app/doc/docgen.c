@@ -10,7 +10,7 @@
 
 #include "cli/completion.h"
 #include "cli/manpage.h"
-#include "target.h"
+#include "rfile.h"
 #include "wfile.h"
 
 static int usage(void)
@@ -29,7 +29,7 @@ int main(int argc, char **argv)
     error_clear(&err);
     char *tmpl = NULL;
     size_t len = 0;
-    if (man && target_read_file(argv[2], &tmpl, &len, &err)) {
+    if (man && rfile_read(argv[2], &tmpl, &len, &err)) {
         fprintf(stderr, "rematscope-docgen: %s: %s\n", err.file, err.msg);
         return 2;
     }

@@ -125,25 +125,12 @@ int relayout_rebase(relayout_t *r, relayout_work_t *w, rs_error_t *err)
 {
     if (w->ref != r || w->version != r->version)
         return error_set(err, RS_EINVAL, NULL, 0, 0, "relayout rebase: the work's last run was against another reference");
-    if (w->full) {
-        /* a rebuild costs far more than the cascade: run it to the end */
-        size_t nn = r->n ? (size_t)r->n : 1;
-        arena_buf_t *bufs = malloc(nn * sizeof *bufs);
-        uint8_t *present = malloc(nn);
-        int64_t h;
-        int rc = !bufs || !present ? error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory") : RS_OK;
-        if (!rc) {
-            memcpy(bufs, w->fbufs, (size_t)r->n * sizeof *bufs);
-            memcpy(present, w->fpresent, (size_t)r->n);
-            rc = relayout_run_budget(r, w, bufs, present, INT64_MAX, &h, err);
-        }
-        free(bufs);
-        free(present);
-        if (rc)
-            return rc;
-    }
     r->version++;
     w->version = -1;
+    /* A run that gave up for the full layout is rebuilt from that layout.
+     * Running its cascade to the end instead cost more on the 13.5k-step
+     * BERT dump (116 s against 103 s CPU for a fit over every candidate)
+     * and held every delta of it at once: 1.1 GiB peak against 180 MiB. */
     if (w->full)
         return rebase_full(r, w, err);
     /* the profiles of the clean buffers with deltas: built in the run, or

@@ -111,8 +111,10 @@ static int cmp_i32(const void *pa, const void *pb)
 /* dst = the flips a[0..na) and b[0..nb), sorted. */
 static int32_t sorted_set(int32_t *dst, const int32_t *a, int32_t na, const int32_t *b, int32_t nb)
 {
-    memcpy(dst, a, (size_t)na * sizeof *a);
-    memcpy(dst + na, b, (size_t)nb * sizeof *b);
+    if (na) /* a or b may be NULL when empty */
+        memcpy(dst, a, (size_t)na * sizeof *a);
+    if (nb)
+        memcpy(dst + na, b, (size_t)nb * sizeof *b);
     qsort(dst, (size_t)(na + nb), sizeof *dst, cmp_i32);
     return na + nb;
 }

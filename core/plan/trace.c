@@ -359,7 +359,7 @@ void trace_explain(const fit_plan_t *p, int32_t node, char *buf, size_t n)
                 sb_printf(&b, " (");
                 sb_bytes(&b, e->cur);
                 sb_printf(&b, " -> ");
-                sb_bytes_vs(&b, e->with, e->alone);
+                sb_bytes(&b, e->with); /* the difference to alone follows in bytes */
                 sb_printf(&b, "), ");
                 sb_bytes(&b, e->alone - e->with);
                 sb_printf(&b, " more than %s alone (", who);

@@ -11,6 +11,7 @@
 #include "model/units.h"
 #include "plan/trace.h"
 #include "text.h"
+#include "tui/tui_answer.h"
 #include "tui/tui_arena.h"
 #include "tui/tui_draw.h"
 #include "tui/tui_model.h"
@@ -26,22 +27,14 @@ static int name_w(const tui_t *t) { return t->cols < WIDE_COLS ? 12 : 12 + ((t->
 /* The candidate table's width: at 80 columns it leaves the arena 21. */
 static int left_w(const tui_t *t) { return t->cols >= WIDE_COLS ? 74 + name_w(t) - 12 : 55; }
 
-/* A cost in the narrow table: "111M" for 111 MFLOPs, "512" for 512 FLOPs. */
-static void flops_short(int64_t flops, char *buf, size_t n)
-{
-    char f[32];
-    units_format_flops(flops, f, sizeof f);
-    const char *sp = strchr(f, ' ');
-    size_t k = sp ? (size_t)(sp - f) : strlen(f);
-    snprintf(buf, n, "%.*s%.*s", (int)k, f, sp && sp[1] != 'F' ? 1 : 0, sp ? sp + 1 : "");
-}
-
 static int table_rows(const tui_t *t) { return t->rows - TABLE_Y - 6; }
 
 /* An arena of this fit, with the fit's budget line (not the Arena
  * screen's B line, which may have moved since). */
-static void draw_fit_arena(tui_t *t, const arena_view_t *a, int y, int x, int h, int w, int selected)
+static void draw_fit_arena(tui_t *t, arena_view_t *a, int y, int x, int h, int w, int selected)
 {
+    a->has_floor = true; /* the fit's floor: no arena of it goes below */
+    a->floor = t->plan->floor;
     tui_draw_arena(t, a, t->plan->minimize ? -1 : t->plan->budget, y, x, h, w, selected, true);
 }
 
@@ -169,7 +162,7 @@ void screen_fit_draw(tui_t *t)
         if (wide)
             units_format_flops(c->cost, cost, sizeof cost);
         else
-            flops_short(c->cost, cost, sizeof cost);
+            tui_flops_short(c->cost, false, cost, sizeof cost);
         if (r2)
             trace_round_two_text(&r2[i], !wide, verdict, sizeof verdict);
         if (c->solo >= 0) {
@@ -409,8 +402,7 @@ int screen_fit_key(tui_t *t, action_t a, int key)
     (void)key;
     if (a == ACT_RUN_FIT) {
         char buf[64];
-        tui_budget_offer(t, buf, sizeof buf);
-        if (tui_prompt(t, "fit to budget (48MiB, 60%, device, minimize): ", buf, sizeof buf, false) && buf[0])
+        if (tui_answer_ask_fit(t, buf, sizeof buf))
             tui_run_fit(t, buf);
         return KEY_REDRAW;
     }

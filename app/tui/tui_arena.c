@@ -85,7 +85,7 @@ typedef struct arena_geom {
 
 static bool arena_geom(const tui_t *t, const arena_view_t *a, int64_t budget, int h, int w, bool curve, arena_geom_t *g)
 {
-    if (h < 7 || w < 20 || !a->bufs)
+    if (h < 7 || w < 16 || !a->bufs)
         return false;
     g->axis_w = 6;
     g->curve_h = curve ? (h >= 18 ? 4 : 2) : 0;
@@ -150,14 +150,30 @@ void tui_draw_arena(tui_t *t, const arena_view_t *a, int64_t budget, int y, int 
     tui_put(t, y, x, w, t->attr[T_DIM], head);
     /* the budget's value on the header row, right-aligned where it fits:
      * over the grid it would hide buffers */
-    int budget_row = budget >= 0 ? view_offset_row(&g, budget) : -1;
+    int budget_row = budget >= 0 ? view_offset_row(&g, budget) : -1, taken = 0;
     if (budget_row >= 0) {
         char lbl[48], bb[32];
         units_format_bytes(budget, bb, sizeof bb);
         int len = snprintf(lbl, sizeof lbl, "%s budget %s", tui_glyph(t, "──", "--"), bb);
         int ulen = len - (t->utf8 ? 4 : 0); /* the two line glyphs are 3 bytes, 1 column each */
-        if ((int)strlen(head) + 2 + ulen <= w)
+        if ((int)strlen(head) + 2 + ulen <= w) {
             tui_put(t, y, x + w - ulen, ulen, t->attr[T_BUDGET], lbl);
+            taken = ulen + 1;
+        }
+    }
+    /* the floor (DESIGN §13) the same way, left of the budget's: a
+     * dashed line, no plan's arena goes below it; where it shares the
+     * budget's row the budget's line is drawn */
+    int floor_row = a->has_floor && a->floor.bytes > 0 ? view_offset_row(&g, a->floor.bytes) : -1;
+    if (floor_row >= 0 && floor_row == budget_row)
+        floor_row = -1;
+    if (floor_row >= 0) {
+        char lbl[48], fb[32];
+        units_format_bytes(a->floor.bytes, fb, sizeof fb);
+        int len = snprintf(lbl, sizeof lbl, "%s floor %s", tui_glyph(t, "╌╌", "=="), fb);
+        int ulen = len - (t->utf8 ? 4 : 0);
+        if ((int)strlen(head) + 2 + ulen + taken <= w)
+            tui_put(t, y, x + w - taken - ulen, ulen, t->attr[T_PEAK], lbl);
     }
     int px0, px1, pc = -1;
     if (view_step_cols(&g, a->fp.peak_step, &px0, &px1)) {
@@ -192,12 +208,18 @@ void tui_draw_arena(tui_t *t, const arena_view_t *a, int64_t budget, int y, int 
         }
         if (r == budget_row)
             tui_put(t, y + 1 + r, x + axis_w - 1, 1, t->attr[T_BUDGET], tui_glyph(t, "┼", "+"));
+        else if (r == floor_row)
+            tui_put(t, y + 1 + r, x + axis_w - 1, 1, t->attr[T_PEAK], tui_glyph(t, "╪", "="));
         else
             tui_put(t, y + 1 + r, x + axis_w - 1, 1, t->attr[T_DIM], tui_glyph(t, "│", "|"));
         for (int c = 0; c < grid_w; c++) {
             int32_t b = g.cell[(size_t)r * (size_t)grid_w + (size_t)c];
             if (r == budget_row && b < 0) {
                 tui_put(t, y + 1 + r, x + axis_w + c, 1, t->attr[T_BUDGET], tui_glyph(t, "─", "-"));
+                continue;
+            }
+            if (r == floor_row && b < 0) {
+                tui_put(t, y + 1 + r, x + axis_w + c, 1, t->attr[T_PEAK], tui_glyph(t, "╌", "="));
                 continue;
             }
             if (b < 0 && gone && gg.cell[(size_t)r * (size_t)grid_w + (size_t)c] >= 0) {
@@ -219,6 +241,8 @@ void tui_draw_arena(tui_t *t, const arena_view_t *a, int64_t budget, int y, int 
                                                         : t->attr[role_attr_slot(a->bufs[b].role)];
             if (r == budget_row)
                 attr = t->attr[T_BUDGET];
+            else if (r == floor_row)
+                attr = t->attr[T_PEAK];
             if (c == cc)
                 attr |= A_REVERSE;
             tui_put(t, y + 1 + r, x + axis_w + c, 1, attr, more ? "+" : role_glyph(t, a->bufs[b].role));

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model/units.h"
+#include "plan/answer.h"
 #include "plan/trace.h"
 #include "text.h"
 #include "tui/tui_answer.h"
@@ -24,8 +25,8 @@
  * past 140 more, up to 22 (HLO names such as batch_norm_training.12). */
 static int name_w(const tui_t *t) { return t->cols < WIDE_COLS ? 12 : 12 + ((t->cols - WIDE_COLS) / 2 > 10 ? 10 : (t->cols - WIDE_COLS) / 2); }
 
-/* The candidate table's width: at 80 columns it leaves the arena 21. */
-static int left_w(const tui_t *t) { return t->cols >= WIDE_COLS ? 74 + name_w(t) - 12 : 55; }
+/* The candidate table's width: at 80 columns it leaves the arena 16. */
+static int left_w(const tui_t *t) { return t->cols >= WIDE_COLS ? 88 + name_w(t) - 12 : 61; }
 
 static int table_rows(const tui_t *t) { return t->rows - TABLE_Y - 6; }
 
@@ -53,6 +54,33 @@ static theme_slot_t status_slot(uint8_t st)
 
 static void draw_event_arena(tui_t *t);
 static void draw_best(tui_t *t);
+static void draw_sentence(tui_t *t);
+static void draw_origins(tui_t *t, bool wide);
+
+/* Per node, the plan's flip of it (-1 none), and per flip whether it
+ * pays (answer_unpaid: 1 where it does not). */
+typedef struct flip_marks {
+    int32_t *flip_of;
+    uint8_t *unpaid;
+} flip_marks_t;
+
+static void flip_marks(const fit_plan_t *p, flip_marks_t *m)
+{
+    m->flip_of = malloc(((size_t)p->routine->n_nodes + 1) * sizeof *m->flip_of);
+    m->unpaid = calloc((size_t)p->n_flips + 1, 1);
+    for (int32_t i = 0; m->flip_of && i < p->routine->n_nodes; i++)
+        m->flip_of[i] = -1;
+    for (int32_t k = 0; m->flip_of && k < p->n_flips; k++)
+        m->flip_of[p->flips[k].node] = k;
+    if (m->unpaid)
+        answer_unpaid(p->flips, p->n_flips, p->baseline.total, p->baseline.compute, m->unpaid);
+}
+
+static void flip_marks_free(flip_marks_t *m)
+{
+    free(m->flip_of);
+    free(m->unpaid);
+}
 
 /* Whether the current event scored the held group with its candidate (a
  * try with a held group): what h shows. */
@@ -140,12 +168,24 @@ void screen_fit_draw(tui_t *t)
     }
     bool wide = t->cols >= WIDE_COLS;
     int lw = left_w(t), nw = name_w(t);
+    if (t->fit_origins) {
+        draw_origins(t, wide);
+        free(status);
+        free(r2);
+        draw_event_arena(t);
+        draw_sentence(t);
+        return;
+    }
+    /* beside the bound, the compute each flip added once accepted (DESIGN
+     * §13), '!' after it where the flip does not pay (answer_unpaid) */
+    flip_marks_t fm;
+    flip_marks(p, &fm);
     if (wide)
-        tui_putf(t, 3, 1, lw, t->attr[T_DIM], "%3s %-*s %9s %11s %7s  %-9s %-16s", "rk", nw, "candidate", "solo",
-                 "cost", "B/FLOP", "status", "round two");
+        tui_putf(t, 3, 1, lw, t->attr[T_DIM], "%3s %-*s %9s %11s %12s  %7s  %-9s %-16s", "rk", nw, "candidate", "solo",
+                 "cost bound", "recompute", "B/FLOP", "status", "round two");
     else
-        tui_putf(t, 3, 1, lw, t->attr[T_DIM], "%3s %-12s %9s %5s  %-9s %-11s", "rk", "candidate", "solo", "FLOPs",
-                 "status", "round two");
+        tui_putf(t, 3, 1, lw, t->attr[T_DIM], "%3s %-12s %9s %5s %5s  %-9s %-11s", "rk", "candidate", "solo", "bound",
+                 "added", "status", "round two");
     int rows = table_rows(t);
     if (t->fit_sel >= p->n_cands)
         t->fit_sel = p->n_cands - 1;
@@ -172,6 +212,18 @@ void screen_fit_draw(tui_t *t)
             view_ratio_text((double)c->relief / (double)c->cost, ratio, sizeof ratio);
         }
         uint8_t st = status ? status[i] : c->status;
+        char rec[40] = "-", bad = ' ';
+        int32_t f = fm.flip_of ? fm.flip_of[c->node] : -1;
+        if (f >= 0 && (st == ST_ACCEPTED || st == ST_COMMITTED)) {
+            if (wide) {
+                char fl[32];
+                units_format_flops(p->flips[f].recompute, fl, sizeof fl);
+                snprintf(rec, sizeof rec, "+%s", fl);
+            } else {
+                tui_flops_short(p->flips[f].recompute, false, rec, sizeof rec);
+            }
+            bad = fm.unpaid && fm.unpaid[f] ? '!' : ' ';
+        }
         bool here = e->node == c->node;
         unsigned a = i == t->fit_sel ? t->attr[T_SELECTED] : t->attr[status_slot(st)];
         if (here && i != t->fit_sel)
@@ -182,11 +234,13 @@ void screen_fit_draw(tui_t *t)
         char nm[200]; /* a cut name ends in the ellipsis: multiply.442 read as another node */
         tui_clip(t, r->nodes[c->node].name, wide ? nw : 12, nm, sizeof nm);
         if (wide)
-            tui_putf(t, TABLE_Y + k, 1, lw, a, "%3s %s %9s %11s %7.7s %s%-9s %-16s", rank, nm, solo, cost, ratio, mark,
-                     stn, verdict);
+            tui_putf(t, TABLE_Y + k, 1, lw, a, "%3s %s %9s %11s %12s%c %7.7s %s%-9s %-16s", rank, nm, solo, cost, rec,
+                     bad, ratio, mark, stn, verdict);
         else
-            tui_putf(t, TABLE_Y + k, 1, lw, a, "%3s %s %9s %5s %s%-9s %-11s", rank, nm, solo, cost, mark, stn, verdict);
+            tui_putf(t, TABLE_Y + k, 1, lw, a, "%3s %s %9s %5s %5s%c%s%-9s %-11s", rank, nm, solo, cost, rec, bad, mark,
+                     stn, verdict);
     }
+    flip_marks_free(&fm);
     free(status);
     free(r2);
     if (t->show_best && t->best.kind) {
@@ -194,12 +248,148 @@ void screen_fit_draw(tui_t *t)
     } else {
         draw_event_arena(t);
     }
-    /* the sentence, with the scores it compared */
+    draw_sentence(t);
+}
+
+/* The event's sentence, with the scores it compared. */
+static void draw_sentence(tui_t *t)
+{
     char text[1024];
-    trace_describe(p, t->event, text, sizeof text);
+    trace_describe(t->plan, t->event, text, sizeof text);
     tui_hline(t, t->rows - 5, 1, 40, t->attr[T_DIM]);
     /* a third row when the status line (the row below) is empty */
     tui_put_wrapped(t, t->rows - 4, 1, t->cols - 2, t->status[0] ? 2 : 3, 2, t->attr[T_NORMAL] | A_BOLD, text);
+}
+
+/* The plan's flips grouped by origin (answer_by_origin): a new array
+ * (free()) of *n groups and, when group_of is given, each flip's group;
+ * NULL when there are none. */
+static answer_origin_t *origins_of(const tui_t *t, int32_t *n, int32_t *group_of)
+{
+    answer_origin_t *g = NULL;
+    rs_error_t err;
+    *n = 0;
+    if (!t->plan->n_flips || answer_by_origin(t->tgt.routine, t->plan->flips, t->plan->n_flips, &g, n, group_of, &err))
+        return NULL;
+    return g;
+}
+
+/* g: the flips by origin in the table's place, biggest relief first, with
+ * how many flips of each do not pay. */
+static void draw_origins(tui_t *t, bool wide)
+{
+    const fit_plan_t *p = t->plan;
+    int lw = left_w(t), rows = table_rows(t);
+    int32_t n = 0, *group_of = malloc(((size_t)p->n_flips + 1) * sizeof *group_of);
+    answer_origin_t *g = group_of ? origins_of(t, &n, group_of) : NULL;
+    flip_marks_t fm;
+    flip_marks(p, &fm);
+    int ow = lw - (wide ? 51 : 30);
+    if (wide)
+        tui_putf(t, 3, 1, lw, t->attr[T_DIM], "%3s %-*s %5s %10s %15s %12s", "#", ow, "origin (g: candidates)", "flips",
+                 "relief", "relief B", "recompute");
+    else
+        tui_putf(t, 3, 1, lw, t->attr[T_DIM], "%3s %-*s %5s %10s %7s%s", "#", ow, "origin (g: candidates)", "flips",
+                 "relief", "added", "");
+    if (!n)
+        tui_put(t, TABLE_Y, 5, lw - 4, t->attr[T_DIM], "(no flips: the plan flips nothing)");
+    if (t->org_sel >= n)
+        t->org_sel = n ? n - 1 : 0;
+    if (t->org_sel < t->org_top)
+        t->org_top = t->org_sel;
+    if (rows > 0 && t->org_sel >= t->org_top + rows)
+        t->org_top = t->org_sel - rows + 1;
+    for (int k = 0; k < rows && t->org_top + k < n; k++) {
+        int i = t->org_top + k;
+        int32_t bad = 0;
+        for (int32_t f = 0; fm.unpaid && f < p->n_flips; f++)
+            bad += group_of[f] == i && fm.unpaid[f];
+        char rel[32], rb[32], rec[40], fl[32];
+        units_format_bytes(g[i].relief, rel, sizeof rel);
+        if (wide) {
+            units_format_flops(g[i].recompute, fl, sizeof fl);
+            snprintf(rec, sizeof rec, "+%s", fl);
+        } else {
+            tui_flops_short(g[i].recompute, false, rec, sizeof rec);
+        }
+        unsigned a = i == t->org_sel ? t->attr[T_SELECTED] : t->attr[T_NORMAL];
+        tui_fill(t, TABLE_Y + k, 1, lw, a);
+        tui_putf(t, TABLE_Y + k, 1, 4, a, "%3d ", i + 1);
+        tui_put_left_cut(t, TABLE_Y + k, 5, ow, a, g[i].origin);
+        if (wide)
+            tui_putf(t, TABLE_Y + k, 5 + ow, lw - 4 - ow, a, " %5d %10s %15s %12s%c", (int)g[i].flips, rel,
+                     tui_bytes(g[i].relief, 15, rb, sizeof rb), rec, bad ? '!' : ' ');
+        else
+            tui_putf(t, TABLE_Y + k, 5 + ow, lw - 4 - ow, a, " %5d %10s %7s%c", (int)g[i].flips, rel, rec,
+                     bad ? '!' : ' ');
+    }
+    flip_marks_free(&fm);
+    free(g);
+    free(group_of);
+}
+
+/* Enter on an origin: its flips, in acceptance order, as the CLI's table
+ * says them ('!' where a flip does not pay); Esc back. */
+static void origin_flips(tui_t *t)
+{
+    const fit_plan_t *p = t->plan;
+    int32_t n = 0, *group_of = malloc(((size_t)p->n_flips + 1) * sizeof *group_of);
+    answer_origin_t *g = group_of ? origins_of(t, &n, group_of) : NULL;
+    char **lines = calloc((size_t)p->n_flips + 4, sizeof *lines);
+    flip_marks_t fm;
+    flip_marks(p, &fm);
+    if (g && lines && t->org_sel < n) {
+        const answer_origin_t *o = &g[t->org_sel];
+        char buf[1024], rel[32], rec[40], fl[32], cost[32];
+        int m = 0;
+        units_format_bytes(o->relief, rel, sizeof rel);
+        units_format_flops(o->recompute, fl, sizeof fl);
+        snprintf(buf, sizeof buf, "%d flip%s, relief %s (%lld B), recompute +%s", (int)o->flips, o->flips == 1 ? "" : "s",
+                 rel, (long long)o->relief, fl);
+        lines[m++] = strdup(buf);
+        snprintf(buf, sizeof buf, "%4s  %-17s %10s %11s %12s %12s", "#", "node", "relief", "relief B", "cost bound",
+                 "recompute");
+        lines[m++] = strdup(buf);
+        for (int32_t f = 0; f < p->n_flips; f++) {
+            if (group_of[f] != t->org_sel)
+                continue;
+            const fit_flip_t *x = &p->flips[f];
+            units_format_bytes(x->relief, rel, sizeof rel);
+            units_format_flops(x->cost, cost, sizeof cost);
+            units_format_flops(x->recompute, fl, sizeof fl);
+            snprintf(rec, sizeof rec, "+%s", fl);
+            snprintf(buf, sizeof buf, "%4d%c %-17s %10s %11lld %12s %12s", (int)f + 1,
+                     fm.unpaid && fm.unpaid[f] ? '!' : ' ', t->tgt.routine->nodes[x->node].name, rel,
+                     (long long)x->relief, cost, rec);
+            lines[m++] = strdup(buf);
+        }
+        char title[600];
+        snprintf(title, sizeof title, "Origin: %.500s", o->origin);
+        tui_overlay(t, title, lines, m);
+        for (int i = 0; i < m; i++)
+            free(lines[i]);
+    }
+    flip_marks_free(&fm);
+    free(lines);
+    free(g);
+    free(group_of);
+}
+
+/* The origins table's keys (g shows it); false for a key it leaves to the
+ * screen. */
+static bool origins_key(tui_t *t, action_t a)
+{
+    int page = table_rows(t) > 1 ? table_rows(t) - 1 : 1;
+    switch (a) {
+    case ACT_UP: t->org_sel -= t->org_sel > 0; return true;
+    case ACT_DOWN: t->org_sel++; return true; /* the draw clamps it */
+    case ACT_PGUP: t->org_sel = t->org_sel > page ? t->org_sel - page : 0; return true;
+    case ACT_PGDN: t->org_sel += page; return true;
+    case ACT_TOP: t->org_sel = 0; return true;
+    case ACT_BOTTOM: t->org_sel = INT32_MAX / 2; return true;
+    case ACT_WHY: origin_flips(t); return true;
+    default: return false;
+    }
 }
 
 /* the arena for the flips accepted so far */
@@ -412,6 +602,14 @@ int screen_fit_key(tui_t *t, action_t a, int key)
     }
     if (!t->plan)
         return KEY_UNHANDLED;
+    if (a == ACT_ORIGINS) {
+        t->fit_origins = !t->fit_origins;
+        tui_status(t, false, t->fit_origins ? "flips by origin: Enter lists an origin's flips, g the candidates"
+                                            : "the candidates in round-one order (g: the flips by origin)");
+        return KEY_REDRAW;
+    }
+    if (t->fit_origins && origins_key(t, a))
+        return KEY_REDRAW;
     int page = table_rows(t) > 1 ? table_rows(t) - 1 : 1;
     switch (a) {
     case ACT_NEXT_EVENT: step_to(t, 1, -1); return KEY_REDRAW;
@@ -471,7 +669,9 @@ int screen_fit_click(tui_t *t, int y, int x)
     if (!t->plan || x > left_w(t))
         return KEY_HANDLED;
     int row = y - TABLE_Y;
-    if (row >= 0 && row < table_rows(t) && t->fit_top + row < t->plan->n_cands)
+    if (t->fit_origins && row >= 0 && row < table_rows(t))
+        t->org_sel = t->org_top + row; /* the draw clamps it */
+    else if (row >= 0 && row < table_rows(t) && t->fit_top + row < t->plan->n_cands)
         t->fit_sel = t->fit_top + row;
     return KEY_REDRAW;
 }

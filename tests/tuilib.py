@@ -102,13 +102,30 @@ def open_routine(t, name):
     t.wait("peak @ step")
 
 
+def fit_anyway(t, timeout=10.0):
+    """After Enter on the Fit prompt: answers y when the TUI asks whether to
+    fit a budget below the floor (DESIGN §13); whether it asked."""
+    end = time.time() + timeout
+    while time.time() < end:
+        s = t.screen()
+        if "anyway? (y/n)" in s:
+            t.keys("y")
+            return True
+        if "fit to budget (" not in s:
+            return False
+        time.sleep(0.05)
+    raise AssertionError(f"the Fit prompt stayed:\n{t.screen()}")
+
+
 def fit_on(t, routine, budget):
-    """Opens routine from the Session screen and starts a fit to budget."""
+    """Opens routine from the Session screen and starts a fit to budget
+    (below the floor too: the question is answered y)."""
     t.wait("Routines")
     open_routine(t, routine)
     t.keys("f")
     t.type(budget)
     t.keys("Enter")
+    fit_anyway(t)
 
 
 def save_and_export(t, routine, label, path, what, typed=True):

@@ -26,7 +26,7 @@
 static int name_w(const tui_t *t) { return t->cols < WIDE_COLS ? 12 : 12 + ((t->cols - WIDE_COLS) / 2 > 10 ? 10 : (t->cols - WIDE_COLS) / 2); }
 
 /* The candidate table's width: at 80 columns it leaves the arena 16. */
-static int left_w(const tui_t *t) { return t->cols >= WIDE_COLS ? 88 + name_w(t) - 12 : 61; }
+static int left_w(const tui_t *t) { return t->cols >= WIDE_COLS ? 85 + name_w(t) - 12 : 61; }
 
 static int table_rows(const tui_t *t) { return t->rows - TABLE_Y - 6; }
 
@@ -181,7 +181,7 @@ void screen_fit_draw(tui_t *t)
     flip_marks_t fm;
     flip_marks(p, &fm);
     if (wide)
-        tui_putf(t, 3, 1, lw, t->attr[T_DIM], "%3s %-*s %9s %11s %12s  %7s  %-9s %-16s", "rk", nw, "candidate", "solo",
+        tui_putf(t, 3, 1, lw, t->attr[T_DIM], "%3s %-*s %9s %11s %9s  %7s  %-9s %-16s", "rk", nw, "candidate", "solo",
                  "cost bound", "recompute", "B/FLOP", "status", "round two");
     else
         tui_putf(t, 3, 1, lw, t->attr[T_DIM], "%3s %-12s %9s %5s %5s  %-9s %-11s", "rk", "candidate", "solo", "bound",
@@ -215,13 +215,7 @@ void screen_fit_draw(tui_t *t)
         char rec[40] = "-", bad = ' ';
         int32_t f = fm.flip_of ? fm.flip_of[c->node] : -1;
         if (f >= 0 && (st == ST_ACCEPTED || st == ST_COMMITTED)) {
-            if (wide) {
-                char fl[32];
-                units_format_flops(p->flips[f].recompute, fl, sizeof fl);
-                snprintf(rec, sizeof rec, "+%s", fl);
-            } else {
-                tui_flops_short(p->flips[f].recompute, false, rec, sizeof rec);
-            }
+            tui_flops_short(p->flips[f].recompute, wide, rec, sizeof rec);
             bad = fm.unpaid && fm.unpaid[f] ? '!' : ' ';
         }
         bool here = e->node == c->node;
@@ -234,7 +228,7 @@ void screen_fit_draw(tui_t *t)
         char nm[200]; /* a cut name ends in the ellipsis: multiply.442 read as another node */
         tui_clip(t, r->nodes[c->node].name, wide ? nw : 12, nm, sizeof nm);
         if (wide)
-            tui_putf(t, TABLE_Y + k, 1, lw, a, "%3s %s %9s %11s %12s%c %7.7s %s%-9s %-16s", rank, nm, solo, cost, rec,
+            tui_putf(t, TABLE_Y + k, 1, lw, a, "%3s %s %9s %11s %9s%c %7.7s %s%-9s %-16s", rank, nm, solo, cost, rec,
                      bad, ratio, mark, stn, verdict);
         else
             tui_putf(t, TABLE_Y + k, 1, lw, a, "%3s %s %9s %5s %5s%c%s%-9s %-11s", rank, nm, solo, cost, rec, bad, mark,
@@ -411,7 +405,9 @@ static void draw_event_arena(tui_t *t)
         int n = snprintf(head, sizeof head, "%d accepted: %s; + held + %s: %s; shown: %s (h)", (int)acc, so_far,
                          r->nodes[e->node].name, with, t->ev_held ? "with held" : "accepted");
         if (n > w) /* narrow: which arena is shown; the event's sentence below has both totals */
-            snprintf(head, sizeof head, "shown: %s (h)", t->ev_held ? "with held" : "accepted");
+            n = snprintf(head, sizeof head, "shown: %s (h)", t->ev_held ? "with held" : "accepted");
+        if (n > w)
+            snprintf(head, sizeof head, "%s (h)", t->ev_held ? "with held" : "accepted");
         tui_put(t, 3, left_w(t) + 2, w, t->attr[T_DIM], head);
     } else { /* narrower, fewer words: never "arena with 1862 accept" */
         char v[4][96];

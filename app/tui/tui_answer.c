@@ -32,7 +32,8 @@ static bool outlook_of(tui_t *t, const char *budget, fit_outlook_t *o)
                           .device_bytes = t->tgt.has_profile ? t->tgt.profile.memory_bytes : -1 };
     fit_context_t *ctx = NULL;
     rs_error_t err;
-    if (units_parse_budget(budget, "budget", &opt.budget, &err) || target_context(&t->tgt, &ctx, &err))
+    if (units_parse_budget(budget, "budget", &opt.budget, &err) || opt.budget.kind == BUDGET_MINIMIZE ||
+        target_context(&t->tgt, &ctx, &err))
         return false;
     bool ok = fit_outlook(&opt, ctx, o, &err) == RS_OK && !o->minimize;
     fit_context_free(ctx);

@@ -25,7 +25,7 @@ from harness import check, failed, finish, test  # noqa: E402
 import tuilib  # noqa: E402
 
 tuilib.init(sys.argv[1], sys.argv[2], prefix="rs_tui_answers_")
-from tuilib import BIN, DB, SAMPLES, TMP, Tui, add_budgets, fit_on, open_routine, tmux  # noqa: E402
+from tuilib import BIN, DB, SAMPLES, TMP, Tui, add_budgets, fit_on, open_routine, tmux, units  # noqa: E402
 
 BERT = os.path.join(os.path.abspath(sys.argv[3]), "hlo", "bert_tiny_train_fwd_bwd.hlo")
 RESNET = os.path.join(SAMPLES, "gen", "resnet_small.routine")  # routine resnet_4
@@ -70,18 +70,6 @@ def jrun(*args):
     rc, out, err = run(*args, "--json")
     check(rc == 0, (args, err))
     return json.loads(out), err
-
-
-def units(v):
-    """units_format_bytes: "512 B", "48.0 MiB", "2.00 TiB"."""
-    if -1024 < v < 1024:
-        return f"{v} B"
-    d, k = float(v), -1
-    while abs(d) >= 1024 and k < 5:
-        d /= 1024
-        k += 1
-    unit = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"][k]
-    return f"{d:.0f} {unit}" if abs(d) >= 99.95 else f"{d:.1f} {unit}" if abs(d) >= 9.995 else f"{d:.2f} {unit}"
 
 
 def flops(v):
@@ -303,26 +291,35 @@ def inspector_splits_the_live_bytes_by_role():
         t.close()
 
 
-def table_rows(t, first_word="rk"):
-    """Every row of the Fit table, paging down from the top: {first cell
-    after the rank: line}, and the header line."""
+def paged_rows(t, is_header, row_key):
+    """Every row of the Fit screen's table, paging down from the top: the
+    header line (the first is_header(line) holds for) and {row_key(line):
+    line} for the rows below it that have a key."""
     t.keys(*["PPage"] * 6)
-    rows, header, last = {}, None, []
+    rows, header, sizes = {}, None, []
     for _ in range(40):
         s = t.screen()
         lines = s.split("\n")
-        header = next((l for l in lines if l.strip().startswith(first_word)), None)
+        header = next((l for l in lines if is_header(l)), None)
         check(header, s)
         for l in lines[4:]:
-            m = re.match(r"^ +([0-9-]+) (\S+)", l)
-            if m and m.group(2) not in rows:
-                rows[m.group(2)] = l
-        if last[-2:] == [len(rows)] * 2:  # a page down scrolls after the selection reaches the bottom
+            k = row_key(l)
+            if k is not None and k not in rows:
+                rows[k] = l
+        if sizes[-2:] == [len(rows)] * 2:  # a page down scrolls once the selection reaches the bottom
             break
-        last.append(len(rows))
+        sizes.append(len(rows))
         t.keys("NPage")
         time.sleep(0.3)
     return header, rows
+
+
+def table_rows(t):
+    """The candidates' rows by name."""
+    def name(l):
+        m = re.match(r"^ +([0-9-]+) (\S+)", l)
+        return m.group(2) if m else None
+    return paged_rows(t, lambda l: l.strip().startswith("rk"), name)
 
 
 @test
@@ -393,23 +390,12 @@ def fit_table_recompute_column_and_marks():
 
 
 def origin_rows(t):
-    header, rows = None, []
-    t.keys(*["PPage"] * 6)
-    last = []
-    for _ in range(40):
-        s = t.screen()
-        lines = s.split("\n")
-        header = next(l for l in lines if "origin (g: candidates)" in l)
-        for l in lines[4:]:
-            m = re.match(r"^ +(\d+) ", l)
-            if m and int(m.group(1)) == len(rows) + 1:
-                rows.append(l)
-        if last[-2:] == [len(rows)] * 2:  # a page down scrolls after the selection reaches the bottom
-            break
-        last.append(len(rows))
-        t.keys("NPage")
-        time.sleep(0.3)
-    return header, rows
+    """The origins' rows in order (numbered from 1)."""
+    def rank(l):
+        m = re.match(r"^ +(\d+) ", l)
+        return int(m.group(1)) if m else None
+    header, rows = paged_rows(t, lambda l: "origin (g: candidates)" in l, rank)
+    return header, [rows[k] for k in range(1, len(rows) + 1) if k in rows]
 
 
 @test

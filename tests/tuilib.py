@@ -23,6 +23,18 @@ def init(bin_path, samples, prefix="rs_tui_"):
     DB = os.path.join(TMP, "session.db")
 
 
+def units(v):
+    """units_format_bytes: "512 B", "48.0 MiB", "2.00 TiB"."""
+    if -1024 < v < 1024:
+        return f"{v} B"
+    d, k = float(v), -1
+    while abs(d) >= 1024 and k < 5:
+        d /= 1024
+        k += 1
+    unit = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"][k]
+    return f"{d:.0f} {unit}" if abs(d) >= 100 else f"{d:.1f} {unit}" if abs(d) >= 10 else f"{d:.2f} {unit}"
+
+
 def tmux(*args, check=True):
     p = subprocess.run(["tmux", "-S", SOCK, *args], capture_output=True, text=True)
     if check and p.returncode != 0:

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "model/units.h"
-#include "plan/answer.h"
 #include "plan/trace.h"
 #include "text.h"
 #include "tui/tui_answer.h"
@@ -56,31 +55,6 @@ static void draw_event_arena(tui_t *t);
 static void draw_best(tui_t *t);
 static void draw_sentence(tui_t *t);
 static void draw_origins(tui_t *t, bool wide);
-
-/* Per node, the plan's flip of it (-1 none), and per flip whether it
- * pays (answer_unpaid: 1 where it does not). */
-typedef struct flip_marks {
-    int32_t *flip_of;
-    uint8_t *unpaid;
-} flip_marks_t;
-
-static void flip_marks(const fit_plan_t *p, flip_marks_t *m)
-{
-    m->flip_of = malloc(((size_t)p->routine->n_nodes + 1) * sizeof *m->flip_of);
-    m->unpaid = calloc((size_t)p->n_flips + 1, 1);
-    for (int32_t i = 0; m->flip_of && i < p->routine->n_nodes; i++)
-        m->flip_of[i] = -1;
-    for (int32_t k = 0; m->flip_of && k < p->n_flips; k++)
-        m->flip_of[p->flips[k].node] = k;
-    if (m->unpaid)
-        answer_unpaid(p->flips, p->n_flips, p->baseline.total, p->baseline.compute, m->unpaid);
-}
-
-static void flip_marks_free(flip_marks_t *m)
-{
-    free(m->flip_of);
-    free(m->unpaid);
-}
 
 /* Whether the current event scored the held group with its candidate (a
  * try with a held group): what h shows. */
@@ -178,8 +152,8 @@ void screen_fit_draw(tui_t *t)
     }
     /* beside the bound, the compute each flip added once accepted (DESIGN
      * §13), '!' after it where the flip does not pay (answer_unpaid) */
-    flip_marks_t fm;
-    flip_marks(p, &fm);
+    tui_answer_marks_t fm;
+    tui_answer_marks(p, &fm);
     if (wide)
         tui_putf(t, 3, 1, lw, t->attr[T_DIM], "%3s %-*s %9s %11s %9s  %7s  %-9s %-16s", "rk", nw, "candidate", "solo",
                  "cost bound", "recompute", "B/FLOP", "status", "round two");
@@ -234,7 +208,7 @@ void screen_fit_draw(tui_t *t)
             tui_putf(t, TABLE_Y + k, 1, lw, a, "%3s %s %9s %5s %5s%c%s%-9s %-11s", rank, nm, solo, cost, rec, bad, mark,
                      stn, verdict);
     }
-    flip_marks_free(&fm);
+    tui_answer_marks_free(&fm);
     free(status);
     free(r2);
     if (t->show_best && t->best.kind) {
@@ -255,19 +229,6 @@ static void draw_sentence(tui_t *t)
     tui_put_wrapped(t, t->rows - 4, 1, t->cols - 2, t->status[0] ? 2 : 3, 2, t->attr[T_NORMAL] | A_BOLD, text);
 }
 
-/* The plan's flips grouped by origin (answer_by_origin): a new array
- * (free()) of *n groups and, when group_of is given, each flip's group;
- * NULL when there are none. */
-static answer_origin_t *origins_of(const tui_t *t, int32_t *n, int32_t *group_of)
-{
-    answer_origin_t *g = NULL;
-    rs_error_t err;
-    *n = 0;
-    if (!t->plan->n_flips || answer_by_origin(t->tgt.routine, t->plan->flips, t->plan->n_flips, &g, n, group_of, &err))
-        return NULL;
-    return g;
-}
-
 /* g: the flips by origin in the table's place, biggest relief first, with
  * how many flips of each do not pay. */
 static void draw_origins(tui_t *t, bool wide)
@@ -275,9 +236,9 @@ static void draw_origins(tui_t *t, bool wide)
     const fit_plan_t *p = t->plan;
     int lw = left_w(t), rows = table_rows(t);
     int32_t n = 0, *group_of = malloc(((size_t)p->n_flips + 1) * sizeof *group_of);
-    answer_origin_t *g = group_of ? origins_of(t, &n, group_of) : NULL;
-    flip_marks_t fm;
-    flip_marks(p, &fm);
+    answer_origin_t *g = group_of ? tui_answer_origins(p, &n, group_of) : NULL;
+    tui_answer_marks_t fm;
+    tui_answer_marks(p, &fm);
     int ow = lw - (wide ? 51 : 30);
     if (wide)
         tui_putf(t, 3, 1, lw, t->attr[T_DIM], "%3s %-*s %5s %10s %15s %12s", "#", ow, "origin (g: candidates)", "flips",
@@ -317,7 +278,7 @@ static void draw_origins(tui_t *t, bool wide)
             tui_putf(t, TABLE_Y + k, 5 + ow, lw - 4 - ow, a, " %5d %10s %7s%c", (int)g[i].flips, rel, rec,
                      bad ? '!' : ' ');
     }
-    flip_marks_free(&fm);
+    tui_answer_marks_free(&fm);
     free(g);
     free(group_of);
 }
@@ -328,10 +289,10 @@ static void origin_flips(tui_t *t)
 {
     const fit_plan_t *p = t->plan;
     int32_t n = 0, *group_of = malloc(((size_t)p->n_flips + 1) * sizeof *group_of);
-    answer_origin_t *g = group_of ? origins_of(t, &n, group_of) : NULL;
+    answer_origin_t *g = group_of ? tui_answer_origins(p, &n, group_of) : NULL;
     char **lines = calloc((size_t)p->n_flips + 4, sizeof *lines);
-    flip_marks_t fm;
-    flip_marks(p, &fm);
+    tui_answer_marks_t fm;
+    tui_answer_marks(p, &fm);
     if (g && lines && t->org_sel < n) {
         const answer_origin_t *o = &g[t->org_sel];
         char buf[1024], rel[32], rec[40], fl[32], cost[32];
@@ -363,7 +324,7 @@ static void origin_flips(tui_t *t)
         for (int i = 0; i < m; i++)
             free(lines[i]);
     }
-    flip_marks_free(&fm);
+    tui_answer_marks_free(&fm);
     free(lines);
     free(g);
     free(group_of);

@@ -15,6 +15,7 @@
 #include "rebuild.h"
 #include "svg.h"
 #include "text.h"
+#include "tui/tui_answer.h"
 #include "tui/tui_arena.h"
 #include "tui/tui_draw.h"
 #include "tui/tui_model.h"
@@ -217,19 +218,6 @@ static char *only_in(const stored_plan_t *full, int k)
     return b.s;
 }
 
-/* The compute a loaded plan's flips added: the exact sum of their
- * recompute (DESIGN §13), or for a plan saved before flips carried it
- * (schema 6 and older), final.compute - baseline.compute, which it equals. */
-static int64_t flips_recompute(const stored_plan_t *p)
-{
-    if (!p->recompute_known)
-        return p->final.compute - p->baseline.compute;
-    int64_t sum = 0;
-    for (int32_t i = 0; i < p->n_flips; i++)
-        sum += p->flips[i].recompute;
-    return sum;
-}
-
 /* The text diff of two loaded plans, a line each into lines (up to 20,
  * strdup'ed); returns the count.  The rows that make two baselines differ
  * (routine, bindings, profile, alignment, layout) come first. */
@@ -283,7 +271,7 @@ static int diff_text(const stored_plan_t *full, char **lines)
     lines[m++] = strdup(buf);
     char rec[2][192];
     for (int k = 0; k < 2; k++)
-        text_recompute(flips_recompute(&full[k]), full[k].baseline.compute, full[k].flops_per_s, full[k].profile,
+        text_recompute(tui_answer_stored_recompute(&full[k]), full[k].baseline.compute, full[k].flops_per_s, full[k].profile,
                        rec[k], sizeof rec[k]);
     snprintf(buf, sizeof buf, "%-16s %26s %26s", "recompute", rec[0], rec[1]);
     lines[m++] = strdup(buf);

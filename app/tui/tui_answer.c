@@ -2,6 +2,7 @@
 
 #include <curses.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/units.h"
@@ -76,4 +77,44 @@ int64_t tui_answer_recompute(const fit_plan_t *p)
     for (int32_t i = 0; i < p->n_flips; i++)
         sum += p->flips[i].recompute;
     return sum;
+}
+
+int64_t tui_answer_stored_recompute(const stored_plan_t *p)
+{
+    if (!p->recompute_known)
+        return p->final.compute - p->baseline.compute;
+    int64_t sum = 0;
+    for (int32_t i = 0; i < p->n_flips; i++)
+        sum += p->flips[i].recompute;
+    return sum;
+}
+
+void tui_answer_marks(const fit_plan_t *p, tui_answer_marks_t *m)
+{
+    m->flip_of = malloc(((size_t)p->routine->n_nodes + 1) * sizeof *m->flip_of);
+    m->unpaid = calloc((size_t)p->n_flips + 1, 1);
+    for (int32_t i = 0; m->flip_of && i < p->routine->n_nodes; i++)
+        m->flip_of[i] = -1;
+    for (int32_t k = 0; m->flip_of && k < p->n_flips; k++)
+        m->flip_of[p->flips[k].node] = k;
+    if (m->unpaid)
+        answer_unpaid(p->flips, p->n_flips, p->baseline.total, p->baseline.compute, m->unpaid);
+}
+
+void tui_answer_marks_free(tui_answer_marks_t *m)
+{
+    free(m->flip_of);
+    free(m->unpaid);
+    m->flip_of = NULL;
+    m->unpaid = NULL;
+}
+
+answer_origin_t *tui_answer_origins(const fit_plan_t *p, int32_t *n, int32_t *group_of)
+{
+    answer_origin_t *g = NULL;
+    rs_error_t err;
+    *n = 0;
+    if (!p->n_flips || answer_by_origin(p->routine, p->flips, p->n_flips, &g, n, group_of, &err))
+        return NULL;
+    return g;
 }

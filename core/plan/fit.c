@@ -206,7 +206,8 @@ int fit_slot_new(search_t *s, fit_group_t *g, const int32_t *flips, int32_t n, r
     if (!rc && !(sl->state = malloc(((size_t)n + 1) * sizeof *sl->state)))
         rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     if (!rc) {
-        memcpy(sl->state, flips, (size_t)n * sizeof *flips);
+        if (n) /* flips is NULL for the empty set: memcpy's source must not be */
+            memcpy(sl->state, flips, (size_t)n * sizeof *flips);
         qsort(sl->state, (size_t)n, sizeof *sl->state, cmp_i32);
         sl->n_state = sl->cap_state = n;
     }

@@ -111,8 +111,10 @@ static int cmp_i32(const void *pa, const void *pb)
 /* dst = the flips a[0..na) and b[0..nb), sorted. */
 static int32_t sorted_set(int32_t *dst, const int32_t *a, int32_t na, const int32_t *b, int32_t nb)
 {
-    memcpy(dst, a, (size_t)na * sizeof *a);
-    memcpy(dst + na, b, (size_t)nb * sizeof *b);
+    if (na) /* an empty set may be NULL: memcpy's source must not be */
+        memcpy(dst, a, (size_t)na * sizeof *a);
+    if (nb)
+        memcpy(dst + na, b, (size_t)nb * sizeof *b);
     qsort(dst, (size_t)(na + nb), sizeof *dst, cmp_i32);
     return na + nb;
 }
@@ -179,7 +181,8 @@ static int score_try(search_t *s, round_two_t *t, const ranked_t *c, footprint_t
         *fw = g->tries[t->at].with;
         return RS_OK;
     }
-    memcpy(t->scratch, t->accepted, (size_t)t->n_acc * sizeof *t->scratch);
+    if (t->n_acc)
+        memcpy(t->scratch, t->accepted, (size_t)t->n_acc * sizeof *t->scratch);
     t->scratch[t->n_acc] = c->node;
     int rc = score_near(s, t, 0, t->scratch, t->n_acc + 1, fa, err);
     if (rc)
@@ -214,7 +217,8 @@ static int set_state(fit_slot_t *sl, const int32_t *a, int32_t n, rs_error_t *er
 {
     if (vec_reserve((void **)&sl->state, &sl->cap_state, (int64_t)n + 1, sizeof *sl->state))
         return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-    memcpy(sl->state, a, (size_t)n * sizeof *a);
+    if (n)
+        memcpy(sl->state, a, (size_t)n * sizeof *a);
     sl->n_state = n;
     return RS_OK;
 }

@@ -5,6 +5,7 @@
 
 #include "model/units.h"
 #include "util/utf8.h"
+#include "plan/fit.h"
 #include "plan/floor.h"
 
 /* Escapes the character at p into out (at most 6 bytes, no NUL); returns
@@ -100,6 +101,39 @@ void text_floor(const floor_t *f, const char *candidate, char *buf, size_t n)
     text_bytes_exact(f->bytes, b, sizeof b);
     text_roles(f->role, candidate, roles, sizeof roles);
     snprintf(buf, n, "%s at step %d: %s", b, (int)f->step, roles);
+}
+
+int text_floor_below(int64_t budget, const floor_fit_t *ff, char *buf, size_t n)
+{
+    char b[64], t[512];
+    if (n)
+        buf[0] = 0;
+    if (budget < 0)
+        return 0;
+    text_bytes_exact(budget, b, sizeof b);
+    if (budget < ff->floor.bytes) {
+        text_floor(&ff->floor, NULL, t, sizeof t);
+        snprintf(buf, n, "the budget %s is below the floor %s: no plan can reach it", b, t);
+        return 1;
+    }
+    if (ff->dropped > 0 && budget < ff->cap.bytes) {
+        text_floor(&ff->cap, "dropped candidates", t, sizeof t);
+        snprintf(buf, n, "the budget %s is below the floor under the cap, %s: no plan of the %d cheapest of %d "
+                 "candidates can reach it", b, t, (int)(ff->candidates - ff->dropped), (int)ff->candidates);
+        return 2;
+    }
+    return 0;
+}
+
+const char *text_within(const fit_plan_t *p)
+{
+    if (p->within_budget)
+        return "yes";
+    if (!p->minimize && p->budget < p->floor.bytes)
+        return "no, floor";
+    if (!p->minimize && p->dropped > 0 && p->budget < p->floor_cap.bytes)
+        return "no, cap";
+    return "no";
 }
 
 const char *text_shown(const char *s)

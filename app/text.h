@@ -34,6 +34,23 @@ void text_roles(const int64_t role[4], const char *candidate, char *buf, size_t 
 struct floor;
 void text_floor(const struct floor *f, const char *candidate, char *buf, size_t n);
 
+/* What a byte budget (>= 0) below a floor of ff (DESIGN §13) says, as
+ * `fit` warns and the TUI's Fit prompt asks: "the budget 50 B is below
+ * the floor 54 B at step 3: resident 4 B, ...: no plan can reach it", or
+ * for the floor under the cap "the budget 60 B is below the floor under
+ * the cap, 124 B at step 1: ..., dropped candidates 100 B: no plan of the 1
+ * cheapest of 2 candidates can reach it".  Returns 0 (buf "") when the
+ * budget is below neither, 1 below the floor, 2 below the floor under the
+ * cap only. */
+struct floor_fit;
+int text_floor_below(int64_t budget, const struct floor_fit *ff, char *buf, size_t n);
+
+/* A plan's within-budget answer: "yes", "no", or why no plan could have
+ * met its budget: "no, floor" (below the floor), "no, cap" (below the floor
+ * under the cap); sweep's column and the TUI's Compare rows. */
+struct fit_plan;
+const char *text_within(const struct fit_plan *p);
+
 /* s escaped into one of eight rotating buffers, for printf arguments: up
  * to eight in one call stay valid.  For the CLI's printing (one thread), of
  * names and paths: what escapes to more than 16 KiB is cut (text_print

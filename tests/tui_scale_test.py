@@ -23,7 +23,7 @@ from harness import check, failed, finish, test  # noqa: E402
 import tuilib  # noqa: E402
 
 tuilib.init(sys.argv[1], sys.argv[2], prefix="rs_tui_scale_")
-from tuilib import BIN, DB, SAMPLES, TMP, Tui, open_routine, tmux  # noqa: E402
+from tuilib import BIN, DB, SAMPLES, TMP, Tui, open_routine, tmux, units  # noqa: E402
 
 BERT = os.path.join(os.path.abspath(sys.argv[3]), "hlo", "bert_tiny_train_fwd_bwd.hlo")
 ELL = "…"
@@ -33,18 +33,6 @@ NS = "{http://www.w3.org/2000/svg}"
 def run(*args, db=DB):
     p = subprocess.run([BIN, *args, "--db", db], capture_output=True, text=True)
     return p.returncode, p.stdout, p.stderr
-
-
-def units(v):
-    """units_format_bytes: "512 B", "48.0 MiB", "2.00 TiB"."""
-    if -1024 < v < 1024:
-        return f"{v} B"
-    d, k = float(v), -1
-    while abs(d) >= 1024 and k < 5:
-        d /= 1024
-        k += 1
-    unit = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"][k]
-    return f"{d:.0f} {unit}" if abs(d) >= 100 else f"{d:.1f} {unit}" if abs(d) >= 10 else f"{d:.2f} {unit}"
 
 
 def shown_bytes(v, w):
@@ -443,9 +431,9 @@ def bert_fit_at_80_columns():
         s = t.wait("Enter why, n/p step", timeout=60)
         t.keys("e")
         s = t.wait(re.compile(r"event (\d+)/\1 "))
-        head = s.split("\n")[3][57:].strip()
+        head = s.split("\n")[3][63:].strip()  # the arena pane from column 63
         check(re.fullmatch(r"(arena with )?\d+ (accepted|flips?)( flips)?: [0-9.]+ (MiB|KiB)|[0-9.]+ MiB", head), head)
-        t.keys("g", "Enter")
+        t.keys("PPage", "Enter")  # the first candidate (g on Fit shows the origins)
         s = t.wait("Why: ")
         check("round one's order: positive relief first" in s and re.search(r"then negative \(worse\s+alone\)", s), s)
         rows = [ln[4:76].strip() for ln in s.split("\n")]  # inside the popup's frame
@@ -462,8 +450,9 @@ def bert_fit_at_80_columns():
 def compare_chart_labels_tell_apart():
     """Issue 28 item 6: Compare's footprint axis on BERT, 90% and 60% at
     80x24: every label differs from its neighbours and the ends are the
-    rows' footprints to three significant digits (53.1M and 45.6M: a tenth
-    printed both BERT-13.5k ends 1.2G)."""
+    top row's footprint and the floor (issue 26: the axis reaches down to
+    it, 12.6M) to three significant digits (a tenth printed both
+    BERT-13.5k ends 1.2G)."""
     if not HAVE_BERT:
         return print(f"skip: no {BERT}")
     rc, out, err = run("sweep", BERT, "--budgets", "90%,60%", "--max-candidates", "1000", "--json")
@@ -480,7 +469,8 @@ def compare_chart_labels_tell_apart():
         s = t.wait(re.compile(r"2 60% +[0-9.]+ MiB"), timeout=60)  # fitted (a row being fitted says so)
         labels = re.findall(r"^ *([0-9.]+[KMG]) [│|]", s, re.M)
         check(len(labels) >= 2 and all(a != b for a, b in zip(labels, labels[1:])), (labels, s))
-        check(labels[0] == f"{tot[-1] / 2**20:.1f}M" and labels[-1] == f"{tot[0] / 2**20:.1f}M", (labels, tot))
+        floor = json.loads(out)["plans"][0]["floor"]["bytes"]
+        check(labels[0] == f"{tot[-1] / 2**20:.1f}M" and labels[-1] == f"{floor / 2**20:.1f}M", (labels, tot, floor))
     finally:
         t.close()
 

@@ -23,6 +23,18 @@ def init(bin_path, samples, prefix="rs_tui_"):
     DB = os.path.join(TMP, "session.db")
 
 
+def units(v):
+    """units_format_bytes: "512 B", "48.0 MiB", "2.00 TiB"."""
+    if -1024 < v < 1024:
+        return f"{v} B"
+    d, k = float(v), -1
+    while abs(d) >= 1024 and k < 5:
+        d /= 1024
+        k += 1
+    unit = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"][k]
+    return f"{d:.0f} {unit}" if abs(d) >= 100 else f"{d:.1f} {unit}" if abs(d) >= 10 else f"{d:.2f} {unit}"
+
+
 def tmux(*args, check=True):
     p = subprocess.run(["tmux", "-S", SOCK, *args], capture_output=True, text=True)
     if check and p.returncode != 0:
@@ -102,13 +114,30 @@ def open_routine(t, name):
     t.wait("peak @ step")
 
 
+def fit_anyway(t, timeout=10.0):
+    """After Enter on the Fit prompt: answers y when the TUI asks whether to
+    fit a budget below the floor (DESIGN §13); whether it asked."""
+    end = time.time() + timeout
+    while time.time() < end:
+        s = t.screen()
+        if "anyway? (y/n)" in s:
+            t.keys("y")
+            return True
+        if "fit to budget (" not in s:
+            return False
+        time.sleep(0.05)
+    raise AssertionError(f"the Fit prompt stayed:\n{t.screen()}")
+
+
 def fit_on(t, routine, budget):
-    """Opens routine from the Session screen and starts a fit to budget."""
+    """Opens routine from the Session screen and starts a fit to budget
+    (below the floor too: the question is answered y)."""
     t.wait("Routines")
     open_routine(t, routine)
     t.keys("f")
     t.type(budget)
     t.keys("Enter")
+    fit_anyway(t)
 
 
 def save_and_export(t, routine, label, path, what, typed=True):

@@ -30,25 +30,14 @@ void answer_out_peak(const footprint_t *fp, const int64_t role[FLOOR_ROLES])
 
 bool answer_out_warn(int64_t budget, const floor_fit_t *ff)
 {
-    char b[64], t[512];
-    if (budget < 0)
-        return false;
-    text_bytes_exact(budget, b, sizeof b);
-    if (budget < ff->floor.bytes) {
-        text_floor(&ff->floor, NULL, t, sizeof t);
-        fprintf(stderr, "rematscope: floor: the budget %s is below the floor %s: no plan can reach it; fitting anyway\n",
-                b, t);
-        return true;
-    }
-    if (ff->dropped > 0 && budget < ff->cap.bytes) {
-        int32_t kept = ff->candidates - ff->dropped;
-        text_floor(&ff->cap, "dropped candidates", t, sizeof t);
-        fprintf(stderr, "rematscope: floor: the budget %s is below the floor under the cap, %s: no plan of the %d "
-                "cheapest of %d candidates can reach it (--max-candidates %d considers every one); fitting anyway\n",
-                b, t, (int)kept, (int)ff->candidates, (int)ff->candidates);
-        return true;
-    }
-    return false;
+    char said[1024];
+    int below = text_floor_below(budget, ff, said, sizeof said);
+    if (below == 1)
+        fprintf(stderr, "rematscope: floor: %s; fitting anyway\n", said);
+    else if (below == 2)
+        fprintf(stderr, "rematscope: floor: %s (--max-candidates %d considers every one); fitting anyway\n", said,
+                (int)ff->candidates);
+    return below != 0;
 }
 
 static const char *name_of(const answer_flips_t *a, int32_t i)

@@ -338,20 +338,6 @@ static int parse_budgets(const char *list, budget_spec_t **out, const char ***te
     return RS_OK;
 }
 
-/* A sweep row's within column: "yes", "no", or why no plan could have met
- * the budget: "no, floor" (below the floor), "no, cap" (below the floor
- * under the cap). */
-static const char *within_text(const fit_plan_t *p)
-{
-    if (p->within_budget)
-        return "yes";
-    if (!p->minimize && p->budget < p->floor.bytes)
-        return "no, floor";
-    if (!p->minimize && p->dropped > 0 && p->budget < p->floor_cap.bytes)
-        return "no, cap";
-    return "no";
-}
-
 static bool has_flip(const fit_plan_t *p, int32_t node)
 {
     for (int32_t k = 0; p && k < p->n_flips; k++)
@@ -482,14 +468,14 @@ int cmd_sweep(const cmdline_t *c)
             units_format_flops(extra, f, sizeof f);
             snprintf(rec, sizeof rec, "%s%s", extra >= 0 ? "+" : "", f);
             printf("%-22s %12s %14lld %6d %12s %+9.3f%% %-9s ", bud, b, (long long)p->final.total, (int)p->n_flips,
-                   rec, pct, within_text(p));
+                   rec, pct, text_within(p));
             print_flip_changes(&t, i > 0 ? plans[i - 1] : NULL, p);
             printf("\n");
         }
         /* what "no, floor" and "no, cap" say, once each */
         for (int k = 0; k < 2; k++)
             for (int i = 0; i < n; i++)
-                if (strcmp(within_text(plans[i]), k ? "no, cap" : "no, floor") == 0) {
+                if (strcmp(text_within(plans[i]), k ? "no, cap" : "no, floor") == 0) {
                     char fl[512];
                     text_floor(k ? &plans[i]->floor_cap : &plans[i]->floor, k ? "dropped candidates" : NULL, fl,
                                sizeof fl);

@@ -79,6 +79,7 @@ static const key_entry_t KEYS[] = {
     { S(SCR_FIT), '\n', "Enter", ACT_WHY, "why: the selected node's events and explanation" },
     { S(SCR_FIT), KEY_ENTER, "Enter", ACT_WHY, "why" },
     { S(SCR_FIT), 'w', "w", ACT_WHY, "why" },
+    { S(SCR_FIT), 'g', "g", ACT_ORIGINS, "the table: the candidates, or the flips by origin (source line, else op; Enter lists an origin's flips)" },
     { S(SCR_FIT), 'S', "S", ACT_SAVE_PLAN, "save the plan to the store (label prompt)" },
     { S(SCR_FIT), 'x', "x", ACT_BEST, "the best plan (exact search, up to 10 s) beside the two-round plan; again hides it" },
     { S(SCR_FIT), 'I', "I", ACT_IMPROVE, "an improved plan (local search from the two-round plan) beside it" },
@@ -127,11 +128,16 @@ const char *keymap_screen_name(screen_id_t s)
     return (unsigned)s < SCR_COUNT ? names[s] : "?";
 }
 
+bool keymap_row_on(screen_id_t s, const key_entry_t *r)
+{
+    return (r->screens & (1u << s)) && keymap_lookup(s, r->key) == r->action;
+}
+
 /* Row r is in the part of screen s's keys that row i is in: the screen's
  * own rows, or those that work everywhere. */
 static bool same_part(screen_id_t s, const key_entry_t *i, const key_entry_t *r)
 {
-    return (r->screens & (1u << s)) && (r->screens == KEYS_ALL) == (i->screens == KEYS_ALL);
+    return keymap_row_on(s, r) && (r->screens == KEYS_ALL) == (i->screens == KEYS_ALL);
 }
 
 bool keymap_keys_for(screen_id_t s, int i, const char *sep, char *buf, size_t n)
@@ -139,7 +145,7 @@ bool keymap_keys_for(screen_id_t s, int i, const char *sep, char *buf, size_t n)
     int count = (int)(sizeof KEYS / sizeof KEYS[0]);
     if (n)
         buf[0] = 0;
-    if (i < 0 || i >= count || !(KEYS[i].screens & (1u << s)))
+    if (i < 0 || i >= count || !keymap_row_on(s, &KEYS[i]))
         return false;
     for (int j = 0; j < i; j++)
         if (KEYS[j].action == KEYS[i].action && same_part(s, &KEYS[i], &KEYS[j]))

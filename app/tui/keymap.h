@@ -30,6 +30,8 @@ typedef enum action {
     /* fit, compare: DESIGN §12 */
     ACT_BEST, ACT_IMPROVE,
     ACT_SET_CAP,
+    /* fit: DESIGN §13 */
+    ACT_ORIGINS,
     ACT_COUNT
 } action_t;
 
@@ -48,6 +50,10 @@ action_t keymap_lookup(screen_id_t s, int key);
 
 /* The table's rows, for the help overlay. */
 const key_entry_t *keymap_entries(int *n);
+
+/* Whether row r works on screen s: it is one of the screen's, and no row
+ * of the screen's own takes its key (Fit's g over the first-row g). */
+bool keymap_row_on(screen_id_t s, const key_entry_t *r);
 
 /* The keys of row i's action on screen s, joined by sep ("Up, k"), into
  * buf: among the screen's own rows when row i is one, else among those that

@@ -10,6 +10,7 @@
 
 #include "model/units.h"
 #include "plan/trace.h"
+#include "tui/tui_answer.h"
 #include "tui/tui_arena.h"
 #include "tui/tui_draw.h"
 #include "tui/tui_fit.h"
@@ -39,24 +40,6 @@ static const char *source_short(const tui_t *t, int32_t i)
         return NULL;
     const char *base = strrchr(src, '/');
     return base ? base + 1 : src;
-}
-
-/* s in w columns, cut on the left ("...al.py:1266") so the line number
- * stays. */
-static void put_left_cut(tui_t *t, int y, int x, int w, unsigned attr, const char *s)
-{
-    size_t len = strlen(s); /* file names are shown escaped: one byte a column */
-    if (w < 2)
-        return;
-    if ((int)len <= w) {
-        tui_put(t, y, x, w, attr, s);
-        return;
-    }
-    const char *tail = s + len - (size_t)(w - 1);
-    while ((*tail & 0xC0) == 0x80) /* not inside a UTF-8 character */
-        tail++;
-    tui_put(t, y, x, 1, attr, tui_glyph(t, "…", "~"));
-    tui_put(t, y, x + 1, w - 1, attr, tail);
 }
 
 static const char *ROLE_NAMES[ROLE_COUNT] = { "resident", "intermediate (pinned)", "output", "candidate",
@@ -159,6 +142,23 @@ static void details(tui_t *t, int y, int x, int w)
 
 static const char *ROLE_SHORT[ROLE_COUNT] = { "res", "pin", "out", "cand", "rej" };
 
+/* The live bytes at the cursor's step by role (DESIGN §13's peak by role
+ * at the peak), on at most two rows from y; returns the rows used. */
+static int by_role(tui_t *t, int y, int x, int w)
+{
+    int64_t role[FLOOR_ROLES];
+    floor_split_at(t->tgt.lowering, &t->det, &t->tgt.cfg, (int32_t)t->step_cursor, role);
+    char f[FLOOR_ROLES][64];
+    const char *fields[FLOOR_ROLES];
+    for (int r = 0; r < FLOOR_ROLES; r++) {
+        char b[32];
+        units_format_bytes(role[r], b, sizeof b);
+        snprintf(f[r], sizeof f[r], "%s %s", floor_role_name((lower_role_t)r), b);
+        fields[r] = f[r];
+    }
+    return tui_put_fields(t, y, x, w, 2, 2, t->attr[T_DIM], fields, FLOOR_ROLES, ", ");
+}
+
 /* The step inspector: the buffers live at the cursor's step, largest
  * first, and the live total against the max-live bound.  For a routine
  * whose nodes name their source lines, a pane of 46 columns or more has a
@@ -180,6 +180,9 @@ static void inspector(tui_t *t, int y, int x, int w, int h)
     tui_putf(t, y++, x, w, t->attr[T_SELECTED], " step %lld%s ", (long long)t->step_cursor,
              t->step_cursor == t->arena.fp.peak_step ? " (the peak)" : "");
     tui_putf(t, y++, x, w, t->attr[T_NORMAL], "live %s of max live %s", tot, lp);
+    int split = by_role(t, y, x, w);
+    y += split;
+    h -= split;
     /* name, bytes (9), role (4), offset (10, more when the offsets'
      * digits fit: a wider offset is said in units), then the source */
     bool src_col = t->origins && w >= 46, src_row = t->origins && !src_col;
@@ -213,7 +216,7 @@ static void inspector(tui_t *t, int y, int x, int w, int h)
                  into >= 0 ? "into" : ROLE_SHORT[b->role], tui_bytes(b->offset, ow, of, sizeof of), src_col ? sw + 1 : 0, "");
         const char *src = src_col ? source_short(t, b->node) : NULL;
         if (src)
-            put_left_cut(t, y, x + nw + ow + 17, sw, a, src);
+            tui_put_left_cut(t, y, x + nw + ow + 17, sw, a, src);
         y++;
     }
     if (m > rows)
@@ -222,7 +225,7 @@ static void inspector(tui_t *t, int y, int x, int w, int h)
         const char *src = source_short(t, t->arena.bufs[live[t->insp_sel]].node);
         tui_put(t, y + (m > rows), x, 7, t->attr[T_DIM], "source ");
         if (src)
-            put_left_cut(t, y + (m > rows), x + 7, w - 7, t->attr[T_NORMAL], src);
+            tui_put_left_cut(t, y + (m > rows), x + 7, w - 7, t->attr[T_NORMAL], src);
         else
             tui_put(t, y + (m > rows), x + 7, w - 7, t->attr[T_DIM], "(not said)");
     }
@@ -246,6 +249,7 @@ void screen_arena_draw(tui_t *t)
     if (!t->open)
         return;
     int pw = pane_w(t), w = t->cols - pw - 1;
+    tui_answer_floor(t);
     tui_draw_arena(t, &t->arena, t->budget, 2, 0, t->rows - 5, w, t->sel_buf, true);
     if (t->inspect)
         inspector(t, 2, w + 1, pw, t->rows - 5);
@@ -453,9 +457,7 @@ int screen_arena_key(tui_t *t, action_t a, int key)
     case ACT_EXPORT_SVG: tui_export_svg(t); return KEY_REDRAW;
     case ACT_RUN_FIT: {
         char buf[64];
-        tui_budget_offer(t, buf, sizeof buf);
-        if (tui_prompt(t, "fit to budget (48MiB, 60%, device, minimize): ", buf, sizeof buf, false) && buf[0] &&
-            tui_run_fit(t, buf))
+        if (tui_answer_ask_fit(t, buf, sizeof buf) && tui_run_fit(t, buf))
             t->screen = SCR_FIT;
         return KEY_REDRAW;
     }

@@ -12,6 +12,8 @@
 
 #include "model/profile.h"
 #include "model/units.h"
+#include "text.h"
+#include "tui/tui_answer.h"
 #include "tui/tui_arena.h"
 #include "tui/tui_draw.h"
 #include "tui/tui_fit.h"
@@ -77,6 +79,12 @@ static void chart(tui_t *t, int y, int x, int h, int w)
         return;
     if (max_over <= 0)
         max_over = 1;
+    /* the floor (DESIGN §13: no row's footprint is below it) on the axis too */
+    const floor_t *fl = NULL;
+    for (int i = 0; i < t->n_budgets && !fl; i++)
+        fl = t->cmp[i] ? &t->cmp[i]->floor : NULL;
+    if (fl && fl->bytes > 0 && fl->bytes < min_fp)
+        min_fp = fl->bytes;
     /* the y axis spans the footprints shown (a point at each end), not 0..max */
     int64_t lo = min_fp, span = max_fp - min_fp;
     if (span == 0) {
@@ -117,6 +125,15 @@ static void chart(tui_t *t, int y, int x, int h, int w)
     if (cw >= 40) { /* and the middle of the overhead axis */
         int ml = snprintf(right, sizeof right, "+%.3g%%", max_over / 2);
         tui_put(t, y + 1 + ch, px + (cw - 1) / 2 - ml / 2, ml, t->attr[T_DIM], right);
+    }
+    if (fl && fl->bytes > 0) { /* a dashed line, the budgets' digits over it */
+        int fy = ch - 1 - (int)((double)(fl->bytes - lo) / (double)span * (ch - 1));
+        char lbl[48], fb[32];
+        units_format_bytes(fl->bytes, fb, sizeof fb);
+        int ll = snprintf(lbl, sizeof lbl, " floor %s", fb);
+        for (int c = 0; c < cw - ll; c++)
+            tui_put(t, y + 1 + fy, px + c, 1, t->attr[T_PEAK], tui_glyph(t, "╌", "="));
+        tui_put(t, y + 1 + fy, px + cw - ll, ll, t->attr[T_PEAK], lbl);
     }
     for (int i = 0; t->cmp_show_best && i < t->n_budgets; i++) { /* best plans as '*' */
         const best_plan_t *b = &t->cmp_best[i];
@@ -303,8 +320,12 @@ void screen_compare_draw(tui_t *t)
     int bw = 11;
     for (int i = 0; i < t->n_budgets; i++)
         bw = (int)strlen(t->budgets[i]) > bw ? (int)strlen(t->budgets[i]) : bw;
-    tui_putf(t, TABLE_Y, 1, t->cols - 2, t->attr[T_DIM], "%2s %-*s %10s%s %5s %10s %10s %4s %7s %6s", "#", bw, "budget",
-             "final", wide ? "         final B" : "", "flips", "recompute", "est. time", "cap", "dropped", "within");
+    /* recompute: the exact sum of the flips' (DESIGN §13), the overhead
+     * it is of the baseline's compute when wide; within: why no plan could
+     * meet a budget below the floor ("no, floor", "no, cap", as sweep says) */
+    tui_putf(t, TABLE_Y, 1, t->cols - 2, t->attr[T_DIM], "%2s %-*s %10s%s %5s %10s%s %10s %4s %7s %9s", "#", bw,
+             "budget", "final", wide ? "         final B" : "", "flips", "recompute", wide ? "   overhead" : "",
+             "est. time", "cap", "dropped", "within");
     for (int i = 0; i < t->n_budgets; i++) {
         const fit_plan_t *p = t->cmp[i];
         unsigned a = i == t->cmp_sel ? t->attr[T_SELECTED] : t->attr[T_NORMAL];
@@ -324,9 +345,12 @@ void screen_compare_draw(tui_t *t)
             snprintf(cap, sizeof cap, "all");
         else if (p->cap >= 0)
             snprintf(cap, sizeof cap, "%d", (int)p->cap);
-        tui_putf(t, row_of(t, i), 1, t->cols - 2, a, "%2d%c%-*s %10s%s %5d %+9.3f%% %10s %4s %7d %6s", i + 1, mark, bw,
-                 t->budgets[i], fin, exact, (int)p->n_flips, overhead(p), est, cap, (int)p->dropped,
-                 p->within_budget ? "yes" : "no");
+        char rec[32], over[24] = "";
+        tui_flops_short(tui_answer_recompute(p), true, rec, sizeof rec);
+        if (wide)
+            snprintf(over, sizeof over, " %+9.3f%%", overhead(p));
+        tui_putf(t, row_of(t, i), 1, t->cols - 2, a, "%2d%c%-*s %10s%s %5d %10s%s %10s %4s %7d %9s", i + 1, mark, bw,
+                 t->budgets[i], fin, exact, (int)p->n_flips, rec, over, est, cap, (int)p->dropped, text_within(p));
         const best_plan_t *b = &t->cmp_best[i];
         if (!t->cmp_show_best || !b->kind)
             continue;
@@ -338,8 +362,12 @@ void screen_compare_draw(tui_t *t)
         units_format_bytes(b->final.total, fin, sizeof fin);
         if (wide)
             snprintf(exact, sizeof exact, " %15lld", (long long)b->final.total);
-        tui_putf(t, row_of(t, i) + 1, 1, t->cols - 2, t->attr[T_HELD], "   %-*s %10s%s %5d %+9.3f%% %10s %4s %7s %6s", bw,
-                 b->proved ? "best" : "best?", fin, exact, (int)b->n_flips, best_overhead(p, b), "", "", "",
+        tui_flops_short(b->final.compute - p->baseline.compute, true, rec, sizeof rec);
+        over[0] = 0;
+        if (wide)
+            snprintf(over, sizeof over, " %+9.3f%%", best_overhead(p, b));
+        tui_putf(t, row_of(t, i) + 1, 1, t->cols - 2, t->attr[T_HELD], "   %-*s %10s%s %5d %10s%s %10s %4s %7s %9s", bw,
+                 b->proved ? "best" : "best?", fin, exact, (int)b->n_flips, rec, over, "", "", "",
                  p->minimize || b->final.total <= p->budget ? "yes" : "no");
     }
     int y = row_of(t, t->n_budgets ? t->n_budgets : 1) + 1;

@@ -11,6 +11,7 @@
 #include "model/units.h"
 #include "plan/trace.h"
 #include "text.h"
+#include "tui/tui_answer.h"
 #include "tui/tui_arena.h"
 #include "tui/tui_draw.h"
 #include "tui/tui_fit.h"
@@ -24,18 +25,8 @@
  * past 140 more, up to 22 (HLO names such as batch_norm_training.12). */
 static int name_w(const tui_t *t) { return t->cols < WIDE_COLS ? 12 : 12 + ((t->cols - WIDE_COLS) / 2 > 10 ? 10 : (t->cols - WIDE_COLS) / 2); }
 
-/* The candidate table's width: at 80 columns it leaves the arena 21. */
-static int left_w(const tui_t *t) { return t->cols >= WIDE_COLS ? 74 + name_w(t) - 12 : 55; }
-
-/* A cost in the narrow table: "111M" for 111 MFLOPs, "512" for 512 FLOPs. */
-static void flops_short(int64_t flops, char *buf, size_t n)
-{
-    char f[32];
-    units_format_flops(flops, f, sizeof f);
-    const char *sp = strchr(f, ' ');
-    size_t k = sp ? (size_t)(sp - f) : strlen(f);
-    snprintf(buf, n, "%.*s%.*s", (int)k, f, sp && sp[1] != 'F' ? 1 : 0, sp ? sp + 1 : "");
-}
+/* The candidate table's width: at 80 columns it leaves the arena 16. */
+static int left_w(const tui_t *t) { return t->cols >= WIDE_COLS ? 85 + name_w(t) - 12 : 61; }
 
 static int table_rows(const tui_t *t) { return t->rows - TABLE_Y - 6; }
 
@@ -65,8 +56,10 @@ static const char *CLASS_MARK[4] = { "", "worse alone: ranked after every relief
 
 /* An arena of this fit, with the fit's budget line (not the Arena
  * screen's B line, which may have moved since). */
-static void draw_fit_arena(tui_t *t, const arena_view_t *a, int y, int x, int h, int w, int selected)
+static void draw_fit_arena(tui_t *t, arena_view_t *a, int y, int x, int h, int w, int selected)
 {
+    a->has_floor = true; /* the fit's floor: no arena of it goes below */
+    a->floor = t->plan->floor;
     tui_draw_arena(t, a, t->plan->minimize ? -1 : t->plan->budget, y, x, h, w, selected, true);
 }
 
@@ -85,6 +78,8 @@ static theme_slot_t status_slot(uint8_t st)
 
 static void draw_event_arena(tui_t *t);
 static void draw_best(tui_t *t);
+static void draw_sentence(tui_t *t);
+static void draw_origins(tui_t *t, bool wide);
 
 /* Whether the current event scored the held group with its candidate (a
  * try with a held group): what h shows. */
@@ -172,12 +167,24 @@ void screen_fit_draw(tui_t *t)
     }
     bool wide = t->cols >= WIDE_COLS;
     int lw = left_w(t), nw = name_w(t);
+    if (t->fit_origins) {
+        draw_origins(t, wide);
+        free(status);
+        free(r2);
+        draw_event_arena(t);
+        draw_sentence(t);
+        return;
+    }
+    /* beside the bound, the compute each flip added once accepted (DESIGN
+     * §13), '!' after it where the flip does not pay (answer_unpaid) */
+    tui_answer_marks_t fm;
+    tui_answer_marks(p, &fm);
     if (wide)
-        tui_putf(t, 3, 1, lw, t->attr[T_DIM], "%3s %-*s %9s %11s %7s  %-9s %-16s", "rk", nw, "candidate", "solo",
-                 "cost", "B/FLOP", "status", "round two");
+        tui_putf(t, 3, 1, lw, t->attr[T_DIM], "%3s %-*s %9s %11s %9s  %7s  %-9s %-16s", "rk", nw, "candidate", "solo",
+                 "cost bound", "recompute", "B/FLOP", "status", "round two");
     else
-        tui_putf(t, 3, 1, lw, t->attr[T_DIM], "%3s %-12s %9s %5s  %-9s %-11s", "rk", "candidate", "solo", "FLOPs",
-                 "status", "round two");
+        tui_putf(t, 3, 1, lw, t->attr[T_DIM], "%3s %-12s %9s %5s %5s  %-9s %-11s", "rk", "candidate", "solo", "bound",
+                 "added", "status", "round two");
     int rows = table_rows(t);
     if (t->fit_sel >= p->n_cands)
         t->fit_sel = p->n_cands - 1;
@@ -201,7 +208,7 @@ void screen_fit_draw(tui_t *t)
         if (wide)
             units_format_flops(c->cost, cost, sizeof cost);
         else
-            flops_short(c->cost, cost, sizeof cost);
+            tui_flops_short(c->cost, false, cost, sizeof cost);
         if (r2)
             trace_round_two_text(&r2[i], !wide, verdict, sizeof verdict);
         if (c->solo >= 0) {
@@ -211,6 +218,12 @@ void screen_fit_draw(tui_t *t)
             view_ratio_text((double)c->relief / (double)c->cost, ratio, sizeof ratio);
         }
         uint8_t st = status ? status[i] : c->status;
+        char rec[40] = "-", bad = ' ';
+        int32_t f = fm.flip_of ? fm.flip_of[c->node] : -1;
+        if (f >= 0 && (st == ST_ACCEPTED || st == ST_COMMITTED)) {
+            tui_flops_short(p->flips[f].recompute, wide, rec, sizeof rec);
+            bad = fm.unpaid && fm.unpaid[f] ? '!' : ' ';
+        }
         bool here = e->node == c->node;
         unsigned a = i == t->fit_sel ? t->attr[T_SELECTED] : t->attr[status_slot(st)];
         if (here && i != t->fit_sel)
@@ -221,11 +234,13 @@ void screen_fit_draw(tui_t *t)
         char nm[200]; /* a cut name ends in the ellipsis: multiply.442 read as another node */
         tui_clip(t, r->nodes[c->node].name, wide ? nw : 12, nm, sizeof nm);
         if (wide)
-            tui_putf(t, TABLE_Y + k, 1, lw, a, "%3s %s %9s %11s %7.7s %s%-9s %-16s", rank, nm, solo, cost, ratio, mark,
-                     stn, verdict);
+            tui_putf(t, TABLE_Y + k, 1, lw, a, "%3s %s %9s %11s %9s%c %7.7s %s%-9s %-16s", rank, nm, solo, cost, rec,
+                     bad, ratio, mark, stn, verdict);
         else
-            tui_putf(t, TABLE_Y + k, 1, lw, a, "%3s %s %9s %5s %s%-9s %-11s", rank, nm, solo, cost, mark, stn, verdict);
+            tui_putf(t, TABLE_Y + k, 1, lw, a, "%3s %s %9s %5s %5s%c%s%-9s %-11s", rank, nm, solo, cost, rec, bad, mark,
+                     stn, verdict);
     }
+    tui_answer_marks_free(&fm);
     free(status);
     free(r2);
     if (t->show_best && t->best.kind) {
@@ -233,12 +248,135 @@ void screen_fit_draw(tui_t *t)
     } else {
         draw_event_arena(t);
     }
-    /* the sentence, with the scores it compared */
+    draw_sentence(t);
+}
+
+/* The event's sentence, with the scores it compared. */
+static void draw_sentence(tui_t *t)
+{
     char text[1024];
-    trace_describe(p, t->event, text, sizeof text);
+    trace_describe(t->plan, t->event, text, sizeof text);
     tui_hline(t, t->rows - 5, 1, 40, t->attr[T_DIM]);
     /* a third row when the status line (the row below) is empty */
     tui_put_wrapped(t, t->rows - 4, 1, t->cols - 2, t->status[0] ? 2 : 3, 2, t->attr[T_NORMAL] | A_BOLD, text);
+}
+
+/* g: the flips by origin in the table's place, biggest relief first, with
+ * how many flips of each do not pay. */
+static void draw_origins(tui_t *t, bool wide)
+{
+    const fit_plan_t *p = t->plan;
+    int lw = left_w(t), rows = table_rows(t);
+    int32_t n = 0, *group_of = malloc(((size_t)p->n_flips + 1) * sizeof *group_of);
+    answer_origin_t *g = group_of ? tui_answer_origins(p, &n, group_of) : NULL;
+    tui_answer_marks_t fm;
+    tui_answer_marks(p, &fm);
+    int ow = lw - (wide ? 51 : 30);
+    if (wide)
+        tui_putf(t, 3, 1, lw, t->attr[T_DIM], "%3s %-*s %5s %10s %15s %12s", "#", ow, "origin (g: candidates)", "flips",
+                 "relief", "relief B", "recompute");
+    else
+        tui_putf(t, 3, 1, lw, t->attr[T_DIM], "%3s %-*s %5s %10s %7s%s", "#", ow, "origin (g: candidates)", "flips",
+                 "relief", "added", "");
+    if (!n)
+        tui_put(t, TABLE_Y, 5, lw - 4, t->attr[T_DIM], "(no flips: the plan flips nothing)");
+    if (t->org_sel >= n)
+        t->org_sel = n ? n - 1 : 0;
+    if (t->org_sel < t->org_top)
+        t->org_top = t->org_sel;
+    if (rows > 0 && t->org_sel >= t->org_top + rows)
+        t->org_top = t->org_sel - rows + 1;
+    for (int k = 0; k < rows && t->org_top + k < n; k++) {
+        int i = t->org_top + k;
+        int32_t bad = 0;
+        for (int32_t f = 0; fm.unpaid && f < p->n_flips; f++)
+            bad += group_of[f] == i && fm.unpaid[f];
+        char rel[32], rb[32], rec[40], fl[32];
+        units_format_bytes(g[i].relief, rel, sizeof rel);
+        if (wide) {
+            units_format_flops(g[i].recompute, fl, sizeof fl);
+            snprintf(rec, sizeof rec, "+%s", fl);
+        } else {
+            tui_flops_short(g[i].recompute, false, rec, sizeof rec);
+        }
+        unsigned a = i == t->org_sel ? t->attr[T_SELECTED] : t->attr[T_NORMAL];
+        tui_fill(t, TABLE_Y + k, 1, lw, a);
+        tui_putf(t, TABLE_Y + k, 1, 4, a, "%3d ", i + 1);
+        tui_put_left_cut(t, TABLE_Y + k, 5, ow, a, g[i].origin);
+        if (wide)
+            tui_putf(t, TABLE_Y + k, 5 + ow, lw - 4 - ow, a, " %5d %10s %15s %12s%c", (int)g[i].flips, rel,
+                     tui_bytes(g[i].relief, 15, rb, sizeof rb), rec, bad ? '!' : ' ');
+        else
+            tui_putf(t, TABLE_Y + k, 5 + ow, lw - 4 - ow, a, " %5d %10s %7s%c", (int)g[i].flips, rel, rec,
+                     bad ? '!' : ' ');
+    }
+    tui_answer_marks_free(&fm);
+    free(g);
+    free(group_of);
+}
+
+/* Enter on an origin: its flips, in acceptance order, as the CLI's table
+ * says them ('!' where a flip does not pay); Esc back. */
+static void origin_flips(tui_t *t)
+{
+    const fit_plan_t *p = t->plan;
+    int32_t n = 0, *group_of = malloc(((size_t)p->n_flips + 1) * sizeof *group_of);
+    answer_origin_t *g = group_of ? tui_answer_origins(p, &n, group_of) : NULL;
+    char **lines = calloc((size_t)p->n_flips + 4, sizeof *lines);
+    tui_answer_marks_t fm;
+    tui_answer_marks(p, &fm);
+    if (g && lines && t->org_sel < n) {
+        const answer_origin_t *o = &g[t->org_sel];
+        char buf[1024], rel[32], rec[40], fl[32], cost[32];
+        int m = 0;
+        units_format_bytes(o->relief, rel, sizeof rel);
+        units_format_flops(o->recompute, fl, sizeof fl);
+        snprintf(buf, sizeof buf, "%d flip%s, relief %s (%lld B), recompute +%s", (int)o->flips, o->flips == 1 ? "" : "s",
+                 rel, (long long)o->relief, fl);
+        lines[m++] = strdup(buf);
+        snprintf(buf, sizeof buf, "%4s  %-17s %10s %11s %12s %12s", "#", "node", "relief", "relief B", "cost bound",
+                 "recompute");
+        lines[m++] = strdup(buf);
+        for (int32_t f = 0; f < p->n_flips; f++) {
+            if (group_of[f] != t->org_sel)
+                continue;
+            const fit_flip_t *x = &p->flips[f];
+            units_format_bytes(x->relief, rel, sizeof rel);
+            units_format_flops(x->cost, cost, sizeof cost);
+            units_format_flops(x->recompute, fl, sizeof fl);
+            snprintf(rec, sizeof rec, "+%s", fl);
+            snprintf(buf, sizeof buf, "%4d%c %-17s %10s %11lld %12s %12s", (int)f + 1,
+                     fm.unpaid && fm.unpaid[f] ? '!' : ' ', t->tgt.routine->nodes[x->node].name, rel,
+                     (long long)x->relief, cost, rec);
+            lines[m++] = strdup(buf);
+        }
+        char title[600];
+        snprintf(title, sizeof title, "Origin: %.500s", o->origin);
+        tui_overlay(t, title, lines, m);
+        for (int i = 0; i < m; i++)
+            free(lines[i]);
+    }
+    tui_answer_marks_free(&fm);
+    free(lines);
+    free(g);
+    free(group_of);
+}
+
+/* The origins table's keys (g shows it); false for a key it leaves to the
+ * screen. */
+static bool origins_key(tui_t *t, action_t a)
+{
+    int page = table_rows(t) > 1 ? table_rows(t) - 1 : 1;
+    switch (a) {
+    case ACT_UP: t->org_sel -= t->org_sel > 0; return true;
+    case ACT_DOWN: t->org_sel++; return true; /* the draw clamps it */
+    case ACT_PGUP: t->org_sel = t->org_sel > page ? t->org_sel - page : 0; return true;
+    case ACT_PGDN: t->org_sel += page; return true;
+    case ACT_TOP: t->org_sel = 0; return true;
+    case ACT_BOTTOM: t->org_sel = INT32_MAX / 2; return true;
+    case ACT_WHY: origin_flips(t); return true;
+    default: return false;
+    }
 }
 
 /* the arena for the flips accepted so far */
@@ -260,7 +398,9 @@ static void draw_event_arena(tui_t *t)
         int n = snprintf(head, sizeof head, "%d accepted: %s; + held + %s: %s; shown: %s (h)", (int)acc, so_far,
                          r->nodes[e->node].name, with, t->ev_held ? "with held" : "accepted");
         if (n > w) /* narrow: which arena is shown; the event's sentence below has both totals */
-            snprintf(head, sizeof head, "shown: %s (h)", t->ev_held ? "with held" : "accepted");
+            n = snprintf(head, sizeof head, "shown: %s (h)", t->ev_held ? "with held" : "accepted");
+        if (n > w)
+            snprintf(head, sizeof head, "%s (h)", t->ev_held ? "with held" : "accepted");
         tui_put(t, 3, left_w(t) + 2, w, t->attr[T_DIM], head);
     } else { /* narrower, fewer words: never "arena with 1862 accept" */
         char v[4][96];
@@ -419,8 +559,7 @@ int screen_fit_key(tui_t *t, action_t a, int key)
     (void)key;
     if (a == ACT_RUN_FIT) {
         char buf[64];
-        tui_budget_offer(t, buf, sizeof buf);
-        if (tui_prompt(t, "fit to budget (48MiB, 60%, device, minimize): ", buf, sizeof buf, false) && buf[0])
+        if (tui_answer_ask_fit(t, buf, sizeof buf))
             tui_run_fit(t, buf);
         return KEY_REDRAW;
     }
@@ -430,6 +569,14 @@ int screen_fit_key(tui_t *t, action_t a, int key)
     }
     if (!t->plan)
         return KEY_UNHANDLED;
+    if (a == ACT_ORIGINS) {
+        t->fit_origins = !t->fit_origins;
+        tui_status(t, false, t->fit_origins ? "flips by origin: Enter lists an origin's flips, g the candidates"
+                                            : "the candidates in round-one order (g: the flips by origin)");
+        return KEY_REDRAW;
+    }
+    if (t->fit_origins && origins_key(t, a))
+        return KEY_REDRAW;
     int page = table_rows(t) > 1 ? table_rows(t) - 1 : 1;
     switch (a) {
     case ACT_NEXT_EVENT: step_to(t, 1, -1); return KEY_REDRAW;
@@ -489,6 +636,10 @@ int screen_fit_click(tui_t *t, int y, int x)
     if (!t->plan || x > left_w(t))
         return KEY_HANDLED;
     int row = y - TABLE_Y; /* a marker row (round one's classes) selects nothing */
+    if (t->fit_origins && row >= 0 && row < table_rows(t)) {
+        t->org_sel = t->org_top + row; /* the draw clamps it */
+        return KEY_REDRAW;
+    }
     for (int i = t->fit_top; row >= 0 && row < table_rows(t) && i < t->plan->n_cands; i++)
         if (cand_row(t->plan, t->fit_top, i) == row)
             t->fit_sel = i;

@@ -16,6 +16,7 @@
 #include "rebuild.h"
 #include "svg.h"
 #include "text.h"
+#include "tui/tui_answer.h"
 #include "tui/tui_arena.h"
 #include "tui/tui_draw.h"
 #include "tui/tui_fit.h"
@@ -114,11 +115,15 @@ void screen_plans_draw(tui_t *t)
         int l = (int)strlen(plans_budget_text(&t->plans[t->order[k]], bud, sizeof bud));
         bw = l > bw ? (l > 20 ? 20 : l) : bw;
     }
-    int avail = t->cols - 2 - 46 - (bw - 10) - (t->cols >= 120 ? 21 : 0);
+    bool rec_col = t->cols >= 100; /* at 80 columns label and routine keep the room */
+    int avail = t->cols - 2 - 46 - (rec_col ? 8 : 0) - (bw - 10) - (t->cols >= 120 ? 21 : 0);
     int lw = avail * 2 / 5 < 6 ? 6 : avail * 2 / 5 > 24 ? 24 : avail * 2 / 5;
     int rw = avail - lw < 8 ? 8 : avail - lw > 28 ? 28 : avail - lw;
-    tui_putf(t, TABLE_Y - 1, 1, t->cols - 2, t->attr[T_DIM], "  %5s  %-*s %-*s %-*s %9s %5s %6s  %s", "id", lw,
-             "label", rw, "routine", bw, "budget", "final", "flips", "within", created ? "created" : "");
+    /* recompute: what the flips added, final.compute - baseline.compute,
+     * which is the exact sum of their recompute (DESIGN §13) */
+    tui_putf(t, TABLE_Y - 1, 1, t->cols - 2, t->attr[T_DIM], "  %5s  %-*s %-*s %-*s %9s %5s%s %6s  %s", "id", lw,
+             "label", rw, "routine", bw, "budget", "final", "flips", rec_col ? " recomp." : "", "within",
+             created ? "created" : "");
     int n = rows(t);
     if (t->plan_sel < t->plan_top)
         t->plan_top = t->plan_sel;
@@ -135,10 +140,15 @@ void screen_plans_draw(tui_t *t)
         text_escape(p->label, label, sizeof label);
         snprintf(rname, sizeof rname, "%s v%d", p->routine, (int)p->routine_version);
         unsigned a = t->plan_top + k == t->plan_sel ? t->attr[T_SELECTED] : t->attr[T_NORMAL];
-        tui_putf(t, TABLE_Y + k, 1, t->cols - 2, a, "%s %5lld  %s %s %-*s %9s %5d %6s  %s",
+        char rec[32], f[32] = "";
+        if (rec_col)
+            snprintf(rec, sizeof rec, " %7s", tui_flops_short(p->final.compute - p->baseline.compute, true, f, sizeof f));
+        else
+            rec[0] = 0;
+        tui_putf(t, TABLE_Y + k, 1, t->cols - 2, a, "%s %5lld  %s %s %-*s %9s %5d%s %6s  %s",
                  t->marked[i] ? tui_glyph(t, "●", "*") : " ", (long long)p->id, tui_clip(t, label, lw, lc, sizeof lc),
                  tui_clip(t, rname, rw, rc, sizeof rc), bw, bud,
-                 fin, (int)p->n_flips, p->within_budget ? "yes" : "no", created ? p->created_at : "");
+                 fin, (int)p->n_flips, rec, p->within_budget ? "yes" : "no", created ? p->created_at : "");
     }
     if (!t->n_plans)
         tui_put(t, TABLE_Y, 3, t->cols - 4, t->attr[T_DIM], "(no plans: run a fit and press S to save it)");
@@ -264,8 +274,8 @@ static int diff_text(const stored_plan_t *full, char **lines)
     lines[m++] = strdup(buf);
     char rec[2][192];
     for (int k = 0; k < 2; k++)
-        text_recompute(full[k].final.compute - full[k].baseline.compute, full[k].baseline.compute,
-                       full[k].flops_per_s, full[k].profile, rec[k], sizeof rec[k]);
+        text_recompute(tui_answer_stored_recompute(&full[k]), full[k].baseline.compute, full[k].flops_per_s, full[k].profile,
+                       rec[k], sizeof rec[k]);
     snprintf(buf, sizeof buf, "%-16s %26s %26s", "recompute", rec[0], rec[1]);
     lines[m++] = strdup(buf);
     snprintf(buf, sizeof buf, "%-16s %26d %26d", "flips", (int)full[0].n_flips, (int)full[1].n_flips);

@@ -99,7 +99,7 @@ typedef struct arena_geom {
 
 static bool arena_geom(const tui_t *t, const arena_view_t *a, int64_t budget, int h, int w, bool curve, arena_geom_t *g)
 {
-    if (h < 7 || w < 20 || !a->bufs)
+    if (h < 7 || w < 16 || !a->bufs)
         return false;
     g->axis_w = 6;
     g->curve_h = curve ? (h >= 18 ? 4 : 2) : 0;
@@ -154,24 +154,42 @@ void tui_draw_arena(tui_t *t, const arena_view_t *a, int64_t budget, int y, int 
     char scale[64], rowb[32];
     view_scale_text(&g, scale, sizeof scale);
     units_format_bytes((top + grid_h - 1) / grid_h, rowb, sizeof rowb);
+    /* the budget's value on the header row, right-aligned where it fits
+     * (over the grid it would hide buffers): the header says less first */
+    int budget_row = budget >= 0 ? view_offset_row(&g, budget) : -1, taken = 0;
+    char blbl[48] = "";
+    int blen = 0;
+    if (budget_row >= 0) {
+        char bb[32];
+        units_format_bytes(budget, bb, sizeof bb);
+        blen = snprintf(blbl, sizeof blbl, "%s budget %s", tui_glyph(t, "──", "--"), bb) - (t->utf8 ? 4 : 0);
+    }
     char head[160];
+    int room = blen ? w - 2 - blen : w;
     int hl = snprintf(head, sizeof head, "steps %lld-%lld  (%s, row = %s)", (long long)s0, (long long)s1 - 1, scale,
                       rowb);
-    if (hl > w) /* narrow: the row height goes first, the axis labels say it */
+    if (hl > room) /* narrow: the row height goes first, the axis labels say it */
         hl = snprintf(head, sizeof head, "steps %lld-%lld (%s)", (long long)s0, (long long)s1 - 1, scale);
-    if (hl > w) /* narrower: the step axis says the rest */
+    if (hl > room) /* narrower: the step axis says the rest */
         snprintf(head, sizeof head, "steps %lld-%lld", (long long)s0, (long long)s1 - 1);
     tui_put(t, y, x, w, t->attr[T_DIM], head);
-    /* the budget's value on the header row, right-aligned where it fits:
-     * over the grid it would hide buffers */
-    int budget_row = budget >= 0 ? view_offset_row(&g, budget) : -1;
-    if (budget_row >= 0) {
-        char lbl[48], bb[32];
-        units_format_bytes(budget, bb, sizeof bb);
-        int len = snprintf(lbl, sizeof lbl, "%s budget %s", tui_glyph(t, "──", "--"), bb);
-        int ulen = len - (t->utf8 ? 4 : 0); /* the two line glyphs are 3 bytes, 1 column each */
-        if ((int)strlen(head) + 2 + ulen <= w)
-            tui_put(t, y, x + w - ulen, ulen, t->attr[T_BUDGET], lbl);
+    if (blen && (int)strlen(head) + 2 + blen <= w) {
+        tui_put(t, y, x + w - blen, blen, t->attr[T_BUDGET], blbl);
+        taken = blen + 1;
+    }
+    /* the floor (DESIGN §13) the same way, left of the budget's: a
+     * dashed line, no plan's arena goes below it; where it shares the
+     * budget's row the budget's line is drawn */
+    int floor_row = a->has_floor && a->floor.bytes > 0 ? view_offset_row(&g, a->floor.bytes) : -1;
+    if (floor_row >= 0 && floor_row == budget_row)
+        floor_row = -1;
+    if (floor_row >= 0) {
+        char lbl[48], fb[32];
+        units_format_bytes(a->floor.bytes, fb, sizeof fb);
+        int len = snprintf(lbl, sizeof lbl, "%s floor %s", tui_glyph(t, "╌╌", "=="), fb);
+        int ulen = len - (t->utf8 ? 4 : 0);
+        if ((int)strlen(head) + 2 + ulen + taken <= w)
+            tui_put(t, y, x + w - taken - ulen, ulen, t->attr[T_PEAK], lbl);
     }
     int px0, px1, pc = -1;
     if (view_step_cols(&g, a->fp.peak_step, &px0, &px1)) {
@@ -206,12 +224,18 @@ void tui_draw_arena(tui_t *t, const arena_view_t *a, int64_t budget, int y, int 
         }
         if (r == budget_row)
             tui_put(t, y + 1 + r, x + axis_w - 1, 1, t->attr[T_BUDGET], tui_glyph(t, "┼", "+"));
+        else if (r == floor_row)
+            tui_put(t, y + 1 + r, x + axis_w - 1, 1, t->attr[T_PEAK], tui_glyph(t, "╪", "="));
         else
             tui_put(t, y + 1 + r, x + axis_w - 1, 1, t->attr[T_DIM], tui_glyph(t, "│", "|"));
         for (int c = 0; c < grid_w; c++) {
             int32_t b = g.cell[(size_t)r * (size_t)grid_w + (size_t)c];
             if (r == budget_row && b < 0) {
                 tui_put(t, y + 1 + r, x + axis_w + c, 1, t->attr[T_BUDGET], tui_glyph(t, "─", "-"));
+                continue;
+            }
+            if (r == floor_row && b < 0) {
+                tui_put(t, y + 1 + r, x + axis_w + c, 1, t->attr[T_PEAK], tui_glyph(t, "╌", "="));
                 continue;
             }
             if (b < 0 && gone && gg.cell[(size_t)r * (size_t)grid_w + (size_t)c] >= 0) {
@@ -233,6 +257,8 @@ void tui_draw_arena(tui_t *t, const arena_view_t *a, int64_t budget, int y, int 
                                                         : t->attr[role_attr_slot(a->bufs[b].role)];
             if (r == budget_row)
                 attr = t->attr[T_BUDGET];
+            else if (r == floor_row)
+                attr = t->attr[T_PEAK];
             if (c == cc)
                 attr |= A_REVERSE;
             tui_put(t, y + 1 + r, x + axis_w + c, 1, attr, more ? "+" : role_glyph(t, a->bufs[b].role));
@@ -262,7 +288,7 @@ void tui_draw_arena(tui_t *t, const arena_view_t *a, int64_t budget, int y, int 
                 free(cols);
             }
         }
-        char lp[32], tt[32], v[5][160];
+        char lp[32], tt[32], v[6][160];
         units_format_bytes(a->fp.live_peak, lp, sizeof lp);
         units_format_bytes(a->fp.total, tt, sizeof tt);
         const char *bar = tui_glyph(t, "│", "|");
@@ -273,8 +299,9 @@ void tui_draw_arena(tui_t *t, const arena_view_t *a, int64_t budget, int y, int 
         snprintf(v[2], sizeof v[2], "max live %s %s arena %s", lp, bar, tt);
         snprintf(v[3], sizeof v[3], "live %s %s %s", lp, bar, tt);
         snprintf(v[4], sizeof v[4], "max live %s", lp);
-        const char *vs[5] = { v[0], v[1], v[2], v[3], v[4] };
-        tui_put_fit(t, ay + 1 + curve_h, x, w, t->attr[T_DIM], vs, 5);
+        snprintf(v[5], sizeof v[5], "live %s", lp);
+        const char *vs[6] = { v[0], v[1], v[2], v[3], v[4], v[5] };
+        tui_put_fit(t, ay + 1 + curve_h, x, w, t->attr[T_DIM], vs, 6);
     }
     if (gone)
         view_grid_free(&gg);

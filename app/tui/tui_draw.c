@@ -70,6 +70,35 @@ const char *tui_bytes(int64_t v, int w, char *buf, size_t n)
     return buf;
 }
 
+const char *tui_flops_short(int64_t flops, bool sign, char *buf, size_t n)
+{
+    char f[32];
+    units_format_flops(flops, f, sizeof f);
+    const char *sp = strchr(f, ' ');
+    size_t k = sp ? (size_t)(sp - f) : strlen(f);
+    snprintf(buf, n, "%s%.*s%.*s", sign && flops >= 0 ? "+" : "", (int)k, f, sp && sp[1] != 'F' ? 1 : 0,
+             sp ? sp + 1 : "");
+    return buf;
+}
+
+void tui_put_left_cut(tui_t *t, int y, int x, int w, unsigned attr, const char *s)
+{
+    size_t len = strlen(s);
+    if (w < 2)
+        return;
+    if (tui_cols(s) <= w) {
+        tui_put(t, y, x, w, attr, s);
+        return;
+    }
+    const char *tail = s + len;
+    while (tail > s && tui_cols(tail - 1) <= w - 1)
+        tail--;
+    while ((*tail & 0xC0) == 0x80) /* not inside a UTF-8 character */
+        tail++;
+    tui_put(t, y, x, 1, attr, tui_glyph(t, "…", "~"));
+    tui_put(t, y, x + 1, w - 1, attr, tail);
+}
+
 void tui_put_tail(tui_t *t, int y, int x, int w, unsigned attr, const char *s, size_t tail)
 {
     size_t len = strlen(s);

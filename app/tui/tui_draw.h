@@ -5,7 +5,9 @@
 #ifndef RS_TUI_DRAW_H
 #define RS_TUI_DRAW_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "tui/tui_state.h"
 
@@ -27,6 +29,13 @@ const char *tui_clip(const tui_t *t, const char *s, int w, char *buf, size_t n);
  * (the caller's column must make room).  Every byte count the screens
  * put in a column goes through here.  Returns buf. */
 const char *tui_bytes(int64_t v, int w, char *buf, size_t n);
+/* FLOPs for a narrow column: "111M" for 111 MFLOPs, "512" for 512 FLOPs,
+ * with a sign when sign ("+111M", "+0", "-5"); never a digit cut (the
+ * digits units_format_flops gives).  Returns buf. */
+const char *tui_flops_short(int64_t flops, bool sign, char *buf, size_t n);
+/* Draws s in w columns cut on the left ("…al.py:1266") when it does not
+ * fit, so a source line's number stays. */
+void tui_put_left_cut(tui_t *t, int y, int x, int w, unsigned attr, const char *s);
 /* Draws s in w columns keeping its tail s + tail whole (the numbers after
  * a name: "+ broadcast.3988 (64.0 KiB)"): when s is wider, the part before
  * the tail is cut with the ellipsis instead. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model/units.h"
+#include "monotime.h"
 #include "replay.h"
 #include "save.h"
 #include "tui/tui_arena.h"
@@ -93,9 +94,9 @@ static int fit_work(tui_job_t *job, void *ud, rs_error_t *err)
     fit_work_t *w = ud;
     w->opt.progress = fit_progress;
     w->opt.progress_ud = job;
-    int64_t t0 = tui_now_us();
+    int64_t t0 = monotime_us();
     int rc = fit_run(&w->opt, w->ctx, NULL, &w->plan, err);
-    w->elapsed_us = tui_now_us() - t0;
+    w->elapsed_us = monotime_us() - t0;
     return rc;
 }
 

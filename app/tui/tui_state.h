@@ -42,6 +42,9 @@ typedef struct arena_view {
     view_buf_t *gone;    /* what the first plan held and this one does not, drawn hatched where empty */
     int32_t n_gone;
     int64_t gone_top;    /* the highest offset + size among them */
+    /* DESIGN §13's floor, drawn as a line like the budget's (tui_answer.c) */
+    bool has_floor;
+    floor_t floor;
 } arena_view_t;
 
 /* Two plans on one arena (tui_pair.c): the second plan's arena with its
@@ -135,6 +138,8 @@ typedef struct tui {
     bool ev_held;             /* h: the event arena with the held group and the candidate */
     arena_view_t ev_arena;
     score_detail_t ev_det;
+    bool fit_origins;         /* g: the table lists the flips by origin (DESIGN §13), not the candidates */
+    int org_sel, org_top;
     best_plan_t best;         /* the best (x) or improved (I) plan beside t->plan */
     bool show_best;
     arena_view_t best_arena;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/units.h"
+#include "monotime.h"
 #include "tui/tui_model.h"
 #include "tui/tui_wait.h"
 #include "tui/tui_widgets.h"
@@ -122,7 +123,7 @@ static void sweep_plan_done(void *ud, int32_t i, const fit_plan_t *p)
 {
     (void)p;
     sweep_work_t *w = ud;
-    int64_t now = tui_now_us();
+    int64_t now = monotime_us();
     w->elapsed[w->at[i]] = now - w->t0;
     w->t0 = now;
     w->made = i + 1;
@@ -147,7 +148,7 @@ static int sweep_work(tui_job_t *job, void *ud, rs_error_t *err)
     if (!cell)
         return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     fit_plan_t *plans[TUI_MAX_BUDGETS];
-    w->t0 = tui_now_us();
+    w->t0 = monotime_us();
     int rc = fit_sweep(&w->opt, w->specs, w->n, w->ctx, cell, plans, err);
     if (rc == RS_OK) {
         for (int k = 0; k < w->n; k++)
@@ -157,12 +158,12 @@ static int sweep_work(tui_job_t *job, void *ud, rs_error_t *err)
         w->opt.plan_done = NULL;
         for (int k = 0; k < w->n && !rc; k++) {
             w->made = k;
-            int64_t t0 = tui_now_us();
+            int64_t t0 = monotime_us();
             w->opt.budget = w->specs[k];
             int r = fit_run(&w->opt, w->ctx, cell, &w->plans[w->at[k]], &w->failed[w->at[k]]);
             if (r == RS_ECANCELED)
                 rc = error_set(err, r, NULL, 0, 0, "stopped");
-            w->elapsed[w->at[k]] = tui_now_us() - t0;
+            w->elapsed[w->at[k]] = monotime_us() - t0;
         }
     }
     reuse_cell_counters(cell, &w->reused, &w->lowered);

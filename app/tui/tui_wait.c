@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "monotime.h"
 #include "tui/tui_draw.h"
 
 struct tui_job {
@@ -22,13 +23,6 @@ struct tui_job {
     atomic_llong done, total;
     atomic_int stop, finished;
 };
-
-int64_t tui_now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
 
 void tui_job_doing(tui_job_t *job, const char *fmt, ...)
 {
@@ -111,12 +105,12 @@ int tui_wait(tui_t *t, const char *what, tui_work_fn work, void *ud, rs_error_t 
     if (pthread_create(&tid, NULL, job_thread, &j) != 0) {
         job_thread(&j); /* no thread: the work runs here, without a bar */
     } else {
-        int64_t t0 = tui_now_us();
+        int64_t t0 = monotime_us();
         bool full = true, shown = false;
         int queued[32], nq = 0;
         timeout(50);
         while (!atomic_load(&j.finished)) {
-            int64_t el = tui_now_us() - t0;
+            int64_t el = monotime_us() - t0;
             if (el >= TUI_WAIT_BAR_US) {
                 if ((full || !shown) && t->redraw)
                     t->redraw(t); /* the screen under the bar, whole after a resize or ^L */

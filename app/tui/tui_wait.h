@@ -17,9 +17,6 @@
 /* How long a wait goes without a bar: a quick one does not flicker. */
 #define TUI_WAIT_BAR_US 300000
 
-/* A monotonic clock in microseconds. */
-int64_t tui_now_us(void);
-
 typedef struct tui_job tui_job_t;
 
 /* The work: runs on the worker thread (or on the UI thread when no thread

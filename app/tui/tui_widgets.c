@@ -91,7 +91,7 @@ static const help_row_t *view_row(action_t a, const help_row_t *rows, int n_rows
  * keys, 1 the keys that work everywhere, -1 none. */
 static int help_part(const tui_t *t, const key_entry_t *k, const help_row_t *rows, int n_rows)
 {
-    if (!(k->screens & (1u << t->screen)))
+    if (!keymap_row_on(t->screen, k))
         return -1;
     if (rows) { /* a view lists only the keys it takes: its own, then the screen's it passes on */
         const help_row_t *r = view_row(k->action, rows, n_rows);

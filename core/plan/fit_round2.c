@@ -181,7 +181,8 @@ static int score_try(search_t *s, round_two_t *t, const ranked_t *c, footprint_t
         *fw = g->tries[t->at].with;
         return RS_OK;
     }
-    memcpy(t->scratch, t->accepted, (size_t)t->n_acc * sizeof *t->scratch);
+    if (t->n_acc)
+        memcpy(t->scratch, t->accepted, (size_t)t->n_acc * sizeof *t->scratch);
     t->scratch[t->n_acc] = c->node;
     int rc = score_near(s, t, 0, t->scratch, t->n_acc + 1, fa, err);
     if (rc)
@@ -216,7 +217,8 @@ static int set_state(fit_slot_t *sl, const int32_t *a, int32_t n, rs_error_t *er
 {
     if (vec_reserve((void **)&sl->state, &sl->cap_state, (int64_t)n + 1, sizeof *sl->state))
         return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-    memcpy(sl->state, a, (size_t)n * sizeof *a);
+    if (n)
+        memcpy(sl->state, a, (size_t)n * sizeof *a);
     sl->n_state = n;
     return RS_OK;
 }

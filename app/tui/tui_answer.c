@@ -1,0 +1,121 @@
+#include "tui/tui_answer.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/units.h"
+#include "text.h"
+#include "tui/tui_draw.h"
+#include "tui/tui_fit.h"
+#include "tui/tui_model.h"
+#include "tui/tui_widgets.h"
+
+bool tui_answer_floor(tui_t *t)
+{
+    if (!t->open || !t->arena.bufs)
+        return false;
+    if (t->arena.has_floor)
+        return true;
+    rs_error_t err;
+    if (floor_compute(t->tgt.lowering, &t->det, &t->tgt.cfg, NULL, &t->arena.floor, &err))
+        return false;
+    t->arena.has_floor = true;
+    return true;
+}
+
+/* The floors the fit of budget would face, as tui_run_fit would run it
+ * (the cap C set, the profile's memory); false when there is nothing to
+ * say: no byte budget, or one fit will refuse with its own error. */
+static bool outlook_of(tui_t *t, const char *budget, fit_outlook_t *o)
+{
+    fit_options_t opt = { .max_candidates = t->fit_cap >= 0 ? t->fit_cap : t->cap,
+                          .device_bytes = t->tgt.has_profile ? t->tgt.profile.memory_bytes : -1 };
+    fit_context_t *ctx = NULL;
+    rs_error_t err;
+    if (units_parse_budget(budget, "budget", &opt.budget, &err) || opt.budget.kind == BUDGET_MINIMIZE ||
+        target_context(&t->tgt, &ctx, &err))
+        return false;
+    bool ok = fit_outlook(&opt, ctx, o, &err) == RS_OK && !o->minimize;
+    fit_context_free(ctx);
+    return ok;
+}
+
+bool tui_answer_ask_fit(tui_t *t, char *buf, size_t n)
+{
+    char label[160] = "fit to budget (48MiB, 60%, device, minimize): ";
+    if (tui_answer_floor(t)) {
+        char fl[32];
+        units_format_bytes(t->arena.floor.bytes, fl, sizeof fl);
+        snprintf(label, sizeof label, "fit to budget (floor %s; 48MiB, 60%%, device, minimize): ", fl);
+    }
+    tui_budget_offer(t, buf, n);
+    if (!tui_prompt(t, label, buf, n, false) || !buf[0])
+        return false;
+    fit_outlook_t o;
+    char said[1024];
+    int below = t->open && outlook_of(t, buf, &o) ? text_floor_below(o.budget, &o.floors, said, sizeof said) : 0;
+    if (!below)
+        return true;
+    /* what holds the floor, on the rows over the question */
+    char why[1100];
+    snprintf(why, sizeof why, "%s%s", said, below == 2 ? " (C sets the cap: all considers every one)" : "");
+    for (int y = t->rows - 5; y < t->rows - 2; y++)
+        tui_fill(t, y, 0, t->cols, t->attr[T_ERROR]);
+    tui_put_wrapped(t, t->rows - 5, 0, t->cols, 3, 2, t->attr[T_ERROR], why);
+    char q[128];
+    snprintf(q, sizeof q, "fit to %.60s anyway?", buf);
+    if (tui_confirm(t, q))
+        return true;
+    tui_status(t, false, "not fitted: %s", said);
+    return false;
+}
+
+int64_t tui_answer_recompute(const fit_plan_t *p)
+{
+    int64_t sum = 0;
+    for (int32_t i = 0; i < p->n_flips; i++)
+        sum += p->flips[i].recompute;
+    return sum;
+}
+
+int64_t tui_answer_stored_recompute(const stored_plan_t *p)
+{
+    if (!p->recompute_known)
+        return p->final.compute - p->baseline.compute;
+    int64_t sum = 0;
+    for (int32_t i = 0; i < p->n_flips; i++)
+        sum += p->flips[i].recompute;
+    return sum;
+}
+
+void tui_answer_marks(const fit_plan_t *p, tui_answer_marks_t *m)
+{
+    m->flip_of = malloc(((size_t)p->routine->n_nodes + 1) * sizeof *m->flip_of);
+    m->unpaid = calloc((size_t)p->n_flips + 1, 1);
+    for (int32_t i = 0; m->flip_of && i < p->routine->n_nodes; i++)
+        m->flip_of[i] = -1;
+    for (int32_t k = 0; m->flip_of && k < p->n_flips; k++)
+        m->flip_of[p->flips[k].node] = k;
+    if (m->unpaid)
+        answer_unpaid(p->flips, p->n_flips, p->baseline.total, p->baseline.compute, m->unpaid);
+}
+
+void tui_answer_marks_free(tui_answer_marks_t *m)
+{
+    free(m->flip_of);
+    free(m->unpaid);
+    m->flip_of = NULL;
+    m->unpaid = NULL;
+}
+
+answer_origin_t *tui_answer_origins(const fit_plan_t *p, int32_t *n, int32_t *group_of)
+{
+    answer_origin_t *g = NULL;
+    rs_error_t err;
+    *n = 0;
+    if (!p->n_flips || answer_by_origin(p->routine, p->flips, p->n_flips, &g, n, group_of, &err))
+        return NULL;
+    return g;
+}

@@ -632,6 +632,10 @@ def fit_exact_and_improve_json():
     check(ex["final"] is None and ex["flips"] == [] and ex["proved"] is True, ex)
     rc, out, err = run("fit", path, "--budget", "minimize", "--exact")
     check(rc == 0 and "exact: the best plan, proved" in out and "differ: none" in out, out)
+    # the best plan's compute in units as everything else prints it, its FLOPs beside
+    fin = j["final"]
+    check(f"(4194304 B), compute " in out and f"({fin['compute']} FLOPs)" in out and
+          "vs two-round: footprint +0 B, compute +0 FLOPs (+0 FLOPs)" in out, out)
     expect_error(["fit", path, "--budget", "minimize", "--exact", "--time-limit", "0"], "expected seconds")
     expect_error(["score", path, "--exact"], "option --exact does not apply to 'score'")
     # --iterations bounds the searches by scorings, not by the clock: the

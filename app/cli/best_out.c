@@ -65,10 +65,15 @@ void best_out_print(const fit_plan_t *p, const best_plan_t *b)
         printf("  no subset of the candidates fits the budget\n");
         return;
     }
+    char fl[32], dfl[32];
+    int64_t dc = b->final.compute - p->final.compute;
     units_format_bytes(b->final.total, a, sizeof a);
-    printf("  final      %-10s (%lld B), compute %lld\n", a, (long long)b->final.total, (long long)b->final.compute);
-    printf("  vs two-round: footprint %+lld B, compute %+lld\n", (long long)(b->final.total - p->final.total),
-           (long long)(b->final.compute - p->final.compute));
+    units_format_flops(b->final.compute, fl, sizeof fl);
+    units_format_flops(dc < 0 ? -dc : dc, dfl, sizeof dfl);
+    printf("  final      %-10s (%lld B), compute %s (%lld FLOPs)\n", a, (long long)b->final.total, fl,
+           (long long)b->final.compute);
+    printf("  vs two-round: footprint %+lld B, compute %s%s (%+lld FLOPs)\n", (long long)(b->final.total - p->final.total),
+           dc < 0 ? "-" : "+", dfl, (long long)dc);
     printf("  flips (%d):", (int)b->n_flips);
     for (int32_t i = 0; i < b->n_flips; i++)
         printf(" %s", p->routine->nodes[b->flips[i]].name);

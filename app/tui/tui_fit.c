@@ -311,7 +311,7 @@ bool tui_set_cap(tui_t *t)
         snprintf(buf, sizeof buf, "all");
     else if (t->cap >= 0)
         snprintf(buf, sizeof buf, "%d", (int)t->cap);
-    if (!tui_prompt(t, "candidate cap of the fits that follow (a number, all, empty: 32, minimize none): ", buf,
+    if (!tui_prompt(t, "candidate cap (N, all; empty: 32, minimize all): ", buf,
                     sizeof buf, false))
         return false;
     char *end = NULL;

@@ -1113,6 +1113,27 @@ def compare_two_budgets():
 
 
 @test
+def event_sentence_cut_with_an_ellipsis():
+    """At 80x24 negative_relief's end sentence (180 characters) takes more
+    rows than the Fit screen gives it while the status speaks: the last row
+    ends in the ellipsis, never cut where a word or number ends."""
+    t = Tui("sentcut", w=80, h=24)
+    try:
+        fit_on(t, "negative_relief", "60%")
+        t.wait("event 0/", timeout=20)
+        t.keys("e")
+        s = t.wait("end: 84.0 MiB after 1 flip")
+        rows = s.split("\n")
+        at = next(i for i, r in enumerate(rows) if "end: 84.0 MiB after 1 flip" in r)
+        text = " ".join(r.strip() for r in rows[at:at + 3] if r.strip())
+        whole = "only other flips" in text
+        check(whole or any(r.rstrip().endswith("\u2026") for r in rows[at:at + 3]), rows[at:at + 3])
+        check(not whole or "at its max-live lower bound" in text, rows[at:at + 3])
+    finally:
+        t.close()
+
+
+@test
 def compare_adds_several_and_opens_a_row():
     """a takes a comma list, checked whole before any row is added; Enter
     opens the selected row in the Fit stepper (the same fit); with the best
@@ -1133,6 +1154,12 @@ def compare_adds_several_and_opens_a_row():
         t.keys("Enter")
         s = t.wait(re.compile(r"2 minimize\s+4\.00 MiB"))
         check(re.search(r"1 50MiB\s+4\.00 MiB", s), s)
+        # budgets already rows (as parsed: 50 MiB is 50MiB) are no second rows
+        t.keys("a")
+        t.type("minimize,50mib")
+        t.keys("Enter")
+        s = t.wait("those budgets are already a row")
+        check("2 budgets on pair_peak" in s and not re.search(r"\n\s*3 (50|minimize)", s), s)
         t.keys("x")
         t.wait(re.compile(r"best +4\.00 MiB"))
         t.keys("g", "S", "Enter")

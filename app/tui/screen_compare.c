@@ -417,6 +417,21 @@ static void save_row(tui_t *t)
                   t->cmp_show_best ? &t->cmp_best[t->cmp_sel] : NULL, "save this row as a plan, label (optional): ", what);
 }
 
+/* Whether spec is a row's budget already or one of new[0..n), as parsed
+ * ("60%" and "60 %" alike). */
+static bool budget_listed(const tui_t *t, char *const *new, int n, const budget_spec_t *spec)
+{
+    for (int i = 0; i < t->n_budgets + n; i++) {
+        budget_spec_t o;
+        rs_error_t err;
+        const char *text = i < t->n_budgets ? t->budgets[i] : new[i - t->n_budgets];
+        if (!units_parse_budget(text, "budget", &o, &err) && o.kind == spec->kind && o.bytes == spec->bytes &&
+            o.pct_num * spec->pct_den == spec->pct_num * o.pct_den)
+            return true;
+    }
+    return false;
+}
+
 /* Row i goes: the ones below move up, the selection and mark follow. */
 static void drop_row(tui_t *t, int i)
 {
@@ -449,9 +464,10 @@ int screen_compare_key(tui_t *t, action_t a, int key)
         if (!tui_prompt(t, "add budgets (48MiB, 60%, device, minimize; several: 90%,70%,50%): ", buf, sizeof buf,
                         false) || !buf[0])
             return KEY_REDRAW;
-        /* every budget is checked before any is added */
+        /* every budget is checked before any is added; one already a row
+         * (or given twice) is no second row */
         char *toks[TUI_MAX_BUDGETS + 1], *save = NULL;
-        int n = 0;
+        int n = 0, again = 0;
         for (char *tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
             budget_spec_t spec;
             rs_error_t err;
@@ -459,11 +475,19 @@ int screen_compare_key(tui_t *t, action_t a, int key)
                 tui_error(t, tok, &err);
                 return KEY_REDRAW;
             }
+            if (budget_listed(t, toks, n, &spec)) {
+                again++;
+                continue;
+            }
             if (t->n_budgets + n >= TUI_MAX_BUDGETS) {
                 tui_status(t, true, "at most %d budgets", TUI_MAX_BUDGETS);
                 return KEY_REDRAW;
             }
             toks[n++] = tok;
+        }
+        if (!n) {
+            tui_status(t, false, "%s already a row", again == 1 ? "that budget is" : "those budgets are");
+            return KEY_REDRAW;
         }
         for (int k = 0; k < n; k++)
             snprintf(t->budgets[t->n_budgets++], sizeof t->budgets[0], "%s", toks[k]);

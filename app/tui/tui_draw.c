@@ -250,7 +250,8 @@ int tui_put_wrapped(tui_t *t, int y, int x, int w, int max_rows, int indent, uns
         size_t n = tui_wrap(s, w - in, &next);
         char row[1024];
         snprintf(row, sizeof row, "%.*s", (int)(n < sizeof row ? n : sizeof row - 1), s);
-        tui_put(t, y + r, x + in, w - in, attr, row);
+        /* the last row of text that goes on is cut with the ellipsis, so it does not read as whole */
+        tui_put(t, y + r, x + in, w - in, attr, r == max_rows - 1 && *next ? s : row);
         s = next;
         r++;
     }

@@ -60,7 +60,8 @@ void tui_putf(tui_t *t, int y, int x, int w, unsigned attr, const char *fmt, ...
  * where the following row starts. */
 size_t tui_wrap(const char *s, int w, const char **next);
 /* Draws s wrapped into at most max_rows rows of w columns from (y, x),
- * continuation rows indented by indent; returns the rows used. */
+ * continuation rows indented by indent; text left over after the last row
+ * ends that row in the ellipsis.  Returns the rows used. */
 int tui_put_wrapped(tui_t *t, int y, int x, int w, int max_rows, int indent, unsigned attr, const char *s);
 /* Fills w columns of row y with spaces in attr. */
 void tui_fill(tui_t *t, int y, int x, int w, unsigned attr);

@@ -613,6 +613,25 @@ def gen_errors():
 
 
 @test
+def flips_table_aligned_for_long_names():
+    """A node name longer than the node column widens it: every row's
+    relief ends in the same column as the header's (a 45-character HLO-style
+    name pushed its row's numbers right of the others)."""
+    name = "batch_norm_training_with_a_long_name.230_b17"
+    path = write("long_names.routine", "routine long_names\nbind M=1048576\ndtype u8\ninput x [4*M]\n"
+                 f"{name} = f(x) [1*M]\nb = f({name}) [1*M]\nc = f(b) [1*M]\ny = g(x, c) [3*M] @output\n")
+    rc, out, err = run("fit", path, "--budget", "minimize")
+    check(rc == 0, err)
+    lines = out.split("\n")
+    at = lines.index("flips (3, in acceptance order):")
+    head, rows = lines[at + 1], lines[at + 2:at + 5]
+    end = head.index("relief") + len("relief")
+    check([r.split()[1] for r in rows] == [name, "b", "c"], rows)
+    for r, relief in zip(rows, ["0 B", "0 B", "1.00 MiB"]):
+        check(r[:end].endswith(relief), (head, r))
+
+
+@test
 def fit_exact_and_improve_json():
     """§12: the best plan of pair_peak under Minimize and at a budget
     no subset meets; improve from the two-round plan."""

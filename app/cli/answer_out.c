@@ -99,9 +99,15 @@ void answer_out_flips(const answer_flips_t *a)
     int32_t marked = unpaid && a->recompute_known
                          ? answer_unpaid(a->f, a->n, a->baseline.total, a->baseline.compute, unpaid)
                          : 0;
+    int nw = 24; /* the node column: as wide as the longest name, so the columns stay aligned */
+    for (int32_t i = 0; i < a->n; i++) {
+        size_t len = strlen(text_shown(name_of(a, i)));
+        if (len > (size_t)nw)
+            nw = len < 80 ? (int)len : 80;
+    }
     if (a->n)
-        printf("  %3s  %-24s %12s %14s %16s %16s  %s\n", "#", "node", "relief", "relief B", "cost bound", "recompute",
-               "source");
+        printf("  %3s  %-*s %12s %14s %16s %16s  %s\n", "#", nw, "node", "relief", "relief B", "cost bound",
+               "recompute", "source");
     for (int32_t i = 0; i < a->n; i++) {
         const fit_flip_t *f = &a->f[i];
         char r[32], b[32], c[40], src[1024];
@@ -114,7 +120,7 @@ void answer_out_flips(const answer_flips_t *a)
         src[0] = 0;
         if (a->r && f->node >= 0)
             routine_node_origin(a->r, f->node, src, sizeof src);
-        printf("  %3d%c %-24s %12s %14lld %16s %16s  %s\n", (int)i + 1, unpaid && unpaid[i] ? '!' : ' ',
+        printf("  %3d%c %-*s %12s %14lld %16s %16s  %s\n", (int)i + 1, unpaid && unpaid[i] ? '!' : ' ', nw,
                text_shown(name_of(a, i)), r, (long long)f->relief, b, c, text_shown(src));
     }
     if (marked)

@@ -14,7 +14,7 @@ static void test_explain_commit_group(void **state)
     trace_explain(f.plan, tr_node(&f.t, "Y"), buf, sizeof buf);
     assert_string_equal(buf, "Y committed in round two, closing the load-bearing group {X}: together they "
                              "relieved 100 B that none relieved alone, all of it credited to Y; ranked 2nd by "
-                             "relief per cost (0 B/FLOP)");
+                             "relief per cost (0 B/FLOP); it added 0 FLOPs of recompute (cost bound 100 FLOPs)");
     trace_explain(f.plan, tr_node(&f.t, "X"), buf, sizeof buf);
     assert_non_null(strstr(buf, "X committed in round two as a held member of the load-bearing group {X} closed by Y"));
     trace_explain(f.plan, tr_node(&f.t, "x"), buf, sizeof buf);
@@ -49,7 +49,8 @@ static void test_explain_commit_group_closer_relieves_alone(void **state)
     trace_explain(f.plan, tr_node(&f.t, "n2"), buf, sizeof buf);
     assert_string_equal(buf, "n2 committed in round two, closing the load-bearing group {n0}: together they "
                              "relieved 57 B (133 B -> 76 B), 42 B more than n2 alone (118 B); round two credits "
-                             "all of it to n2 and 0 to the held flips; ranked 3rd by relief per cost (0.6 B/FLOP)");
+                             "all of it to n2 and 0 to the held flips; ranked 3rd by relief per cost (0.6 B/FLOP); "
+                             "it added 72 FLOPs of recompute (cost bound 5 FLOPs)");
     tf_free(&f);
 }
 
@@ -79,10 +80,11 @@ static void test_explain_accept_on_top(void **state)
     trace_explain(f.plan, tr_node(&f.t, "Y"), buf, sizeof buf);
     /* Y relieved 46 B on top of {P}; its solo relief was 0 (rank 3) */
     assert_string_equal(buf, "Y accepted in round two: relieved 46 B on top of {P}; ranked 3rd by relief per "
-                             "cost (0 B/FLOP)");
+                             "cost (0 B/FLOP); it added 0 FLOPs of recompute (cost bound 96 FLOPs)");
     trace_explain(f.plan, tr_node(&f.t, "P"), buf, sizeof buf);
     assert_string_equal(buf, "P accepted in round two: relieved 10 B on top of the baseline; ranked 1st by relief "
-                             "per cost (0.0943 B/FLOP)"); /* 10 / 106 */
+                             "per cost (0.0943 B/FLOP); it added 0 FLOPs of recompute (cost bound 106 FLOPs)");
+    /* 10 / 106; P has one use: inlined into it, never computed twice */
     trace_explain(f.plan, tr_node(&f.t, "n1"), buf, sizeof buf);
     assert_non_null(strstr(buf, "n1 discarded in round two: held because alone it relieved nothing, then still "
                                 "held at the end"));

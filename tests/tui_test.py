@@ -804,6 +804,10 @@ def why_wraps_and_scrolls_at_80x24():
         flat = " ".join(m.group(1) for m in re.finditer(r"│(.*)│", s))
         flat = re.sub(r"\s+", " ", flat)
         check("all of it credited to Y; ranked 2nd by relief per cost" in flat, s)  # was cut at the frame
+        check("it added 0 FLOPs of recompute (cost bound 105 MFLOPs)" in flat, s)  # fit --json: recompute 0
+        t.keys("NPage")
+        s = t.wait(re.compile(r"scroll +2-"))
+        flat = re.sub(r"\s+", " ", " ".join(m.group(1) for m in re.finditer(r"│(.*)│", s)))
         check("Y carries the relief 100 MiB, the held flips 0" in flat, s)
         t.keys("Escape", "?")
         s = t.wait("Help: Fit")

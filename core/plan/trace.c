@@ -321,6 +321,21 @@ static void sb_rank(sb_t *b, const fit_cand_t *c)
     sb_printf(b, "; ranked %s by relief per cost (%.3g B/FLOP)", o, (double)c->relief / (double)c->cost);
 }
 
+/* What node's flip added, against the bound the ranking used (DESIGN §13:
+ * a held member adds 0, the group's closer its whole recompute). */
+static void sb_recompute(sb_t *b, const fit_plan_t *p, int32_t node, int64_t bound)
+{
+    for (int32_t k = 0; k < p->n_flips; k++)
+        if (p->flips[k].node == node) {
+            sb_printf(b, "; it added ");
+            sb_flops(b, p->flips[k].recompute);
+            sb_printf(b, " of recompute (cost bound ");
+            sb_flops(b, bound);
+            sb_printf(b, ")");
+            return;
+        }
+}
+
 void trace_explain(const fit_plan_t *p, int32_t node, char *buf, size_t n)
 {
     sb_t b = { buf, n, 0 };
@@ -344,6 +359,7 @@ void trace_explain(const fit_plan_t *p, int32_t node, char *buf, size_t n)
         else
             sb_printf(&b, "the baseline");
         sb_rank(&b, c);
+        sb_recompute(&b, p, node, c->cost);
         break;
     case ST_COMMITTED:
         e = last_event(p, node, EV_COMMIT_GROUP);
@@ -374,6 +390,7 @@ void trace_explain(const fit_plan_t *p, int32_t node, char *buf, size_t n)
             sb_bytes(&b, e->relief);
         }
         sb_rank(&b, c);
+        sb_recompute(&b, p, node, c->cost);
         break;
     case ST_DISCARDED:
         e = last_event(p, node, EV_DISCARD_GROUP);

@@ -42,7 +42,8 @@ int32_t trace_chain(const fit_plan_t *p, int32_t node, int32_t *chain, int32_t c
 
 /* One sentence on why node ended as it did in p ("h accepted in round two:
  * relieved 16.0 MiB on top of {dh, da}; ranked 3rd by relief per cost
- * (1.28 B/op)"). */
+ * (1.28 B/FLOP); it added 12.6 MFLOPs of recompute (cost bound 12.6
+ * MFLOPs)"); a flip of the plan ends with the recompute it added. */
 void trace_explain(const fit_plan_t *p, int32_t node, char *buf, size_t n);
 
 /* The fit_cand_t of node in p, or NULL when it was no candidate. */

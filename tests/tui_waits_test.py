@@ -160,7 +160,8 @@ def fit_and_best_show_their_bars():
         t.keys("x")
         s = t.wait("the best plan of every budget: budget 90% (up to 3 s)", timeout=20)
         bar_over_status(s, "the best plan of every budget")
-        t.wait(re.compile(r"best\?? +[0-9.]+ GiB"), timeout=30)
+        # what 3 s find depends on the machine (an ASan build finds none): a row either way
+        t.wait(re.compile(r"best\?? +([0-9.]+ GiB|none found in the time limit \(not proved\))"), timeout=30)
     finally:
         t.close()
 

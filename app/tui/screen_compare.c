@@ -355,8 +355,9 @@ void screen_compare_draw(tui_t *t)
         if (!t->cmp_show_best || !b->kind)
             continue;
         if (!b->found) {
-            tui_putf(t, row_of(t, i) + 1, 1, t->cols - 2, t->attr[T_DIM], "   %-*s no subset fits%s", bw + 1, "best",
-                     b->proved ? " (proved)" : "");
+            /* a search the time limit stopped proved nothing: it says what it did not find */
+            tui_putf(t, row_of(t, i) + 1, 1, t->cols - 2, t->attr[T_DIM], "   %-*s %s", bw + 1, "best",
+                     b->proved ? "no subset fits (proved)" : "none found in the time limit (not proved)");
             continue;
         }
         units_format_bytes(b->final.total, fin, sizeof fin);

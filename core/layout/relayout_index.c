@@ -94,30 +94,8 @@ static int cmp_i64(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
-/* Inserts id into l by position (ascending). */
-static int ids_insert(rl_ids_t *l, const int32_t *pos, int32_t id)
-{
-    if (vec_reserve((void **)&l->v, &l->cap, (int64_t)l->n + 1, sizeof *l->v))
-        return -1;
-    int32_t p = pos[id], lo = 0, hi = l->n;
-    if (l->n == 0 || pos[l->v[l->n - 1]] < p) {
-        l->v[l->n++] = id;
-        return 0;
-    }
-    while (lo < hi) {
-        int32_t m = lo + (hi - lo) / 2;
-        if (pos[l->v[m]] < p)
-            lo = m + 1;
-        else
-            hi = m;
-    }
-    memmove(l->v + lo + 1, l->v + lo, (size_t)(l->n - lo) * sizeof *l->v);
-    l->v[lo] = id;
-    l->n++;
-    return 0;
-}
-
-static void ids_remove(rl_ids_t *l, const int32_t *pos, int32_t id, int32_t p)
+/* The first index of l whose id's position is not below p. */
+static int32_t ids_lower_bound(const rl_ids_t *l, const int32_t *pos, int32_t p)
 {
     int32_t lo = 0, hi = l->n;
     while (lo < hi) {
@@ -127,6 +105,29 @@ static void ids_remove(rl_ids_t *l, const int32_t *pos, int32_t id, int32_t p)
         else
             hi = m;
     }
+    return lo;
+}
+
+/* Inserts id into l by position (ascending). */
+static int ids_insert(rl_ids_t *l, const int32_t *pos, int32_t id)
+{
+    if (vec_reserve((void **)&l->v, &l->cap, (int64_t)l->n + 1, sizeof *l->v))
+        return -1;
+    int32_t p = pos[id];
+    if (l->n == 0 || pos[l->v[l->n - 1]] < p) {
+        l->v[l->n++] = id;
+        return 0;
+    }
+    int32_t lo = ids_lower_bound(l, pos, p);
+    memmove(l->v + lo + 1, l->v + lo, (size_t)(l->n - lo) * sizeof *l->v);
+    l->v[lo] = id;
+    l->n++;
+    return 0;
+}
+
+static void ids_remove(rl_ids_t *l, const int32_t *pos, int32_t id, int32_t p)
+{
+    int32_t lo = ids_lower_bound(l, pos, p);
     if (lo < l->n && l->v[lo] == id) {
         memmove(l->v + lo, l->v + lo + 1, (size_t)(l->n - lo - 1) * sizeof *l->v);
         l->n--;

@@ -73,7 +73,7 @@ int relayout_new(const arena_buf_t *bufs, const uint8_t *present, int32_t n, int
     }
     int rc = relayout_set_buffers(r, bufs, present, err);
     if (!rc)
-        rc = relayout_build(r, err);
+        rc = relayout_build(r, NULL, 0, err);
     if (rc) {
         relayout_free(r);
         return rc;

@@ -191,7 +191,7 @@ int relayout_build_profiles(relayout_t *r)
     return rc ? -1 : 0;
 }
 
-int relayout_build(relayout_t *r, rs_error_t *err)
+int relayout_build(relayout_t *r, const int64_t *off, int64_t height, rs_error_t *err)
 {
     relayout_build_free(r);
     size_t nn = r->n ? (size_t)r->n : 1;
@@ -204,9 +204,14 @@ int relayout_build(relayout_t *r, rs_error_t *err)
     r->off = malloc(nn * sizeof *r->off);
     if (!r->lo || !r->hi || !r->pos || !r->order || !r->prof || !r->bprof || !r->off || build_order(r))
         return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory laying out %d buffers", (int)r->n);
-    int rc = build_offsets(r, err);
-    if (rc)
-        return rc;
+    if (off) {
+        memcpy(r->off, off, nn * sizeof *r->off);
+        r->height = height;
+    } else {
+        int rc = build_offsets(r, err);
+        if (rc)
+            return rc;
+    }
     if (relayout_full_index(r) || relayout_index_build(r) || relayout_build_profiles(r))
         return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory laying out %d buffers", (int)r->n);
     r->n_top = 0;

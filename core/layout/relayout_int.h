@@ -165,8 +165,10 @@ static inline int64_t rl_span_len(int64_t start, int64_t end)
 
 /* Lays out r's present buffers from scratch (order, offsets, profiles,
  * index, height).  The fields n, alignment, present, raw, size, start, end
- * are set; everything else is (re)built. */
-int relayout_build(relayout_t *r, rs_error_t *err);
+ * are set; everything else is (re)built.  off (NULL: bestfit's) gives the
+ * §3 offsets and height when a layout from scratch of these buffers has
+ * already made them. */
+int relayout_build(relayout_t *r, const int64_t *off, int64_t height, rs_error_t *err);
 
 /* Frees what relayout_build made. */
 void relayout_build_free(relayout_t *r);

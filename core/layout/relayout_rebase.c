@@ -33,8 +33,8 @@ static int compact_pool(relayout_t *r)
 static int rebase_full(relayout_t *r, relayout_work_t *w, rs_error_t *err)
 {
     int rc = relayout_set_buffers(r, w->fbufs, w->fpresent, err);
-    if (!rc)
-        rc = relayout_build(r, err);
+    if (!rc) /* the run's own layout from scratch: not made twice */
+        rc = relayout_build(r, w->foff, w->height, err);
     return rc;
 }
 

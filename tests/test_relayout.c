@@ -11,6 +11,7 @@
 
 #include "layout/layout.h"
 #include "layout/relayout.h"
+#include "layout/relayout_int.h"
 #include "minimalloc.h"
 #include "testutil.h"
 
@@ -301,6 +302,83 @@ static void test_random_changes(void **state)
     assert_int_equal(runs, 16000);
 }
 
+/* ---- cover profiles --------------------------------------------------------------- */
+
+static void expect_pieces(const rl_list_t *l, const rl_seg_t *want, int32_t n)
+{
+    assert_int_equal(l->n, n);
+    for (int32_t i = 0; i < n; i++) {
+        assert_int_equal(l->v[i].lo, want[i].lo);
+        assert_int_equal(l->v[i].hi, want[i].hi);
+        assert_int_equal(l->v[i].cnt, want[i].cnt);
+    }
+}
+
+/* The sum of many lists (a profile made from the build's count tree)
+ * equals adding every placement to one list: by hand, with counts that
+ * pass the cap, and on random lists of 1 to 40. */
+static void test_profile_sums(void **state)
+{
+    (void)state;
+    rl_list_t l[12] = { 0 }, sum = { 0 }, one = { 0 };
+    const int64_t iv[5][2] = { { 0, 4 }, { 2, 6 }, { 2, 6 }, { 3, 5 }, { 8, 9 } };
+    const rl_list_t *lists[40];
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(relayout_cover_add(&l[i], iv[i][0], iv[i][1]), 0);
+        lists[i] = &l[i];
+    }
+    assert_int_equal(relayout_cover_sum(lists, 5, &sum, NULL), 0);
+    const rl_seg_t want[] = { { 0, 2, 1, 0 }, { 2, 3, 3, 0 }, { 3, 4, 4, 0 }, { 4, 5, 3, 0 }, { 5, 6, 2, 0 },
+                              { 8, 9, 1, 0 } };
+    expect_pieces(&sum, want, 6);
+    /* nine buffers over [0, 1) are "at least 8"; eight exactly 8 */
+    for (int i = 0; i < 12; i++)
+        l[i].n = 0;
+    for (int i = 0; i < 9; i++) {
+        assert_int_equal(relayout_cover_add(&l[i], 0, 1), 0);
+        lists[i] = &l[i];
+    }
+    assert_int_equal(relayout_cover_add(&l[0], 1, 2), 0);
+    assert_int_equal(relayout_cover_sum(lists, 9, &sum, NULL), 0);
+    expect_pieces(&sum, (const rl_seg_t[]){ { 0, 1, -RELAYOUT_CAP, 0 }, { 1, 2, 1, 0 } }, 2);
+    assert_int_equal(relayout_cover_sum(lists + 1, 8, &sum, NULL), 0);
+    expect_pieces(&sum, (const rl_seg_t[]){ { 0, 1, RELAYOUT_CAP, 0 } }, 1);
+    /* one list already "at least 8" stays so beside four others */
+    for (int i = 0; i < 12; i++)
+        l[i].n = 0;
+    for (int i = 0; i < 9; i++)
+        assert_int_equal(relayout_cover_add(&l[0], 0, 1), 0);
+    for (int i = 1; i < 5; i++)
+        assert_int_equal(relayout_cover_add(&l[i], 5, 6), 0);
+    assert_int_equal(relayout_cover_sum(lists, 5, &sum, NULL), 0);
+    expect_pieces(&sum, (const rl_seg_t[]){ { 0, 1, -RELAYOUT_CAP, 0 }, { 5, 6, 4, 0 } }, 2);
+    for (int i = 0; i < 12; i++)
+        free(l[i].v);
+    rl_list_t many[40] = { 0 };
+    unsigned s = 12345;
+    for (int t = 0; t < 300; t++) {
+        int32_t k = 1 + (int32_t)(rnd(&s) % 40);
+        one.n = 0;
+        for (int32_t i = 0; i < k; i++) {
+            many[i].n = 0;
+            int32_t pieces = (int32_t)(rnd(&s) % 12);
+            int64_t span = t % 2 ? 200 : 12; /* every other trial piles counts past the cap */
+            for (int32_t j = 0; j < pieces; j++) {
+                int64_t a = rnd(&s) % (unsigned)span, b = a + 1 + rnd(&s) % (rnd(&s) % 4 ? 8 : 120);
+                assert_int_equal(relayout_cover_add(&many[i], a, b), 0);
+                assert_int_equal(relayout_cover_add(&one, a, b), 0);
+            }
+            lists[i] = &many[i];
+        }
+        assert_int_equal(relayout_cover_sum(lists, k, &sum, NULL), 0);
+        expect_pieces(&sum, one.v, one.n);
+    }
+    for (int i = 0; i < 40; i++)
+        free(many[i].v);
+    free(sum.v);
+    free(one.v);
+}
+
 /* ---- the bench's buffer lists ----------------------------------------------------- */
 
 /* Random removals and span extensions on one CSV, against bestfit. */
@@ -392,6 +470,7 @@ int main(void)
         cmocka_unit_test(test_zero_bytes),
         cmocka_unit_test(test_rebase_of_another_version),
         cmocka_unit_test(test_random_changes),
+        cmocka_unit_test(test_profile_sums),
         cmocka_unit_test(test_minimalloc_files),
         cmocka_unit_test(test_real_files),
     };

@@ -133,6 +133,94 @@ bool relayout_cover_has(const rl_seg_t *v, int32_t n, int64_t a, int64_t b, int3
     return cur >= b;
 }
 
+/* Many lists summed by a sweep over a heap of each list's next boundary:
+ * log k a boundary where the scan below costs k (a profile made from the
+ * count tree sums some thirty lists). */
+typedef struct sum_next {
+    int64_t x;
+    int32_t list;
+} sum_next_t;
+
+static void heap_push(sum_next_t *h, int32_t *nh, sum_next_t e)
+{
+    int32_t i = (*nh)++;
+    while (i > 0 && h[(i - 1) / 2].x > e.x) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i] = e;
+}
+
+static sum_next_t heap_pop(sum_next_t *h, int32_t *nh)
+{
+    sum_next_t top = h[0], e = h[--*nh];
+    int32_t i = 0;
+    for (;;) {
+        int32_t c = 2 * i + 1;
+        if (c >= *nh)
+            break;
+        if (c + 1 < *nh && h[c + 1].x < h[c].x)
+            c++;
+        if (h[c].x >= e.x)
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (*nh)
+        h[i] = e;
+    return top;
+}
+
+static int32_t summed_count(int64_t total, bool lb)
+{
+    return total > RELAYOUT_CAP ? -RELAYOUT_CAP : lb ? -(int32_t)total : (int32_t)total;
+}
+
+static int sum_many(const rl_list_t *const *lists, int32_t k, rl_list_t *out)
+{
+    sum_next_t *h = malloc((size_t)k * sizeof *h);
+    int32_t *cur = calloc((size_t)k, sizeof *cur);
+    bool *in = calloc((size_t)k, sizeof *in);
+    if (!h || !cur || !in) {
+        free(h);
+        free(cur);
+        free(in);
+        return -1;
+    }
+    int32_t nh = 0, m = 0, nlb = 0;
+    int64_t total = 0;
+    for (int32_t i = 0; i < k; i++)
+        if (lists[i]->n)
+            heap_push(h, &nh, (sum_next_t){ lists[i]->v[0].lo, i });
+    while (nh) {
+        int64_t x = h[0].x;
+        while (nh && h[0].x == x) {
+            int32_t i = heap_pop(h, &nh).list;
+            const rl_seg_t *sg = &lists[i]->v[cur[i]];
+            int32_t c = rl_atleast(sg->cnt);
+            if (!in[i]) { /* its piece begins at x */
+                in[i] = true;
+                total += c;
+                nlb += sg->cnt < 0;
+                heap_push(h, &nh, (sum_next_t){ sg->hi, i });
+                continue;
+            }
+            in[i] = false; /* its piece ends at x */
+            total -= c;
+            nlb -= sg->cnt < 0;
+            if (++cur[i] < lists[i]->n)
+                heap_push(h, &nh, (sum_next_t){ lists[i]->v[cur[i]].lo, i });
+        }
+        if (nh && total > 0)
+            put(out->v, &m, x, h[0].x, summed_count(total, nlb > 0));
+    }
+    out->n = m;
+    free(h);
+    free(cur);
+    free(in);
+    return 0;
+}
+
 int relayout_cover_sum(const rl_list_t *const *lists, int32_t k, rl_list_t *out, rl_list_t *scratch)
 {
     (void)scratch;
@@ -148,6 +236,8 @@ int relayout_cover_sum(const rl_list_t *const *lists, int32_t k, rl_list_t *out,
         out->n = lists[0]->n;
         return 0;
     }
+    if (k > 4)
+        return sum_many(lists, k, out);
     int32_t cur_local[64], *cur = k <= 64 ? cur_local : calloc((size_t)k, sizeof *cur);
     if (!cur)
         return -1;
@@ -173,10 +263,8 @@ int relayout_cover_sum(const rl_list_t *const *lists, int32_t k, rl_list_t *out,
                 nx = s->lo;
             }
         }
-        if (total > 0) {
-            int32_t cnt = total > RELAYOUT_CAP ? -RELAYOUT_CAP : lb ? -(int32_t)total : (int32_t)total;
-            put(out->v, &m, x, nx, cnt);
-        }
+        if (total > 0)
+            put(out->v, &m, x, nx, summed_count(total, lb));
         for (int32_t i = 0; i < k; i++)
             if (cur[i] < lists[i]->n && lists[i]->v[cur[i]].hi == nx)
                 cur[i]++;

@@ -271,44 +271,84 @@ static int64_t run_height(const relayout_t *r, const relayout_work_t *w)
     return top;
 }
 
-/* The §3 greedy from scratch over the new state (kept whole for a rebase). */
-static int run_full(const relayout_t *r, relayout_work_t *w, const arena_buf_t *bufs, const uint8_t *present,
-                    rs_error_t *err)
+/* Where a run gave up: the new order's buffers before the one it was
+ * handling are placed exactly (each was handled after all that comes
+ * before it, or nothing before it changed), so the layout from scratch
+ * keeps them and places only the rest.  upto_pos < 0: nothing is known. */
+typedef struct rl_stop {
+    int32_t upto_pos; /* the reference positions before it, less the changed buffers */
+    int32_t upto_ci;  /* the first upto_ci changed buffers in the new order */
+} rl_stop_t;
+
+/* pin[k] and offs[k] (over the present buffers, in id order: k is the
+ * bestfit's index) for the buffers before stop. */
+static void pin_prefix(const relayout_t *r, const relayout_work_t *w, rl_stop_t stop, const int32_t *compact,
+                       bool *pin, int64_t *offs)
 {
-    w->full = true;
+    for (int32_t q = 0; q < stop.upto_pos && q < r->n_order; q++) {
+        int32_t id = r->order[q];
+        if (!rl_changed(w, id)) {
+            pin[compact[id]] = true;
+            offs[compact[id]] = rl_cur_off(r, w, id);
+        }
+    }
+    for (int32_t k = 0; k < stop.upto_ci; k++) {
+        const rl_new_t *e = &w->cn[w->placed[k]];
+        pin[compact[e->id]] = true;
+        offs[compact[e->id]] = e->off;
+    }
+}
+
+/* The §3 greedy over the new state (kept whole for a rebase), around the
+ * buffers before stop. */
+static int run_full(const relayout_t *r, relayout_work_t *w, const arena_buf_t *bufs, const uint8_t *present,
+                    rl_stop_t stop, rs_error_t *err)
+{
     w->stats.full++;
     size_t nn = r->n ? (size_t)r->n : 1;
     if (!w->fbufs) {
         w->fbufs = malloc(nn * sizeof *w->fbufs);
         w->fpresent = malloc(nn);
         w->foff = malloc(nn * sizeof *w->foff);
-        if (!w->fbufs || !w->fpresent || !w->foff)
+        if (!w->fbufs || !w->fpresent || !w->foff) {
+            w->full = true;
             return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+        }
     }
-    memcpy(w->fbufs, bufs, (size_t)r->n * sizeof *bufs);
     int32_t m = 0;
-    for (int32_t i = 0; i < r->n; i++) {
+    int32_t *compact = malloc(nn * sizeof *compact); /* id -> bestfit's index */
+    for (int32_t i = 0; compact && i < r->n; i++) {
         w->fpresent[i] = present ? present[i] != 0 : 1;
         w->foff[i] = w->fpresent[i] ? 0 : -1;
-        if (w->fpresent[i])
+        compact[i] = -1;
+        if (w->fpresent[i]) {
+            compact[i] = m;
             w->fbufs[m++] = bufs[i];
+        }
     }
-    int32_t *order = malloc((m ? (size_t)m : 1) * sizeof *order);
-    int64_t *offs = malloc((m ? (size_t)m : 1) * sizeof *offs);
+    size_t mm = m ? (size_t)m : 1;
+    int32_t *order = malloc(mm * sizeof *order);
+    int64_t *offs = malloc(mm * sizeof *offs);
+    bool *pin = calloc(mm, sizeof *pin);
     bestfit_t *p = NULL;
-    int rc = !order || !offs ? error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory")
-                             : bestfit_new(w->fbufs, m, r->alignment, &p, err);
+    int rc = !compact || !order || !offs || !pin ? error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory")
+                                                 : bestfit_new(w->fbufs, m, r->alignment, &p, err);
     if (!rc) {
+        if (stop.upto_pos >= 0)
+            pin_prefix(r, w, stop, compact, pin, offs);
         bestfit_greedy_order(p, order);
-        rc = bestfit_run(p, order, offs, &w->height, err);
+        rc = bestfit_run_pinned(p, order, pin, offs, &w->height, err);
     }
     for (int32_t i = 0, k = 0; !rc && i < r->n; i++)
         if (w->fpresent[i])
             w->foff[i] = offs[k++];
     memcpy(w->fbufs, bufs, (size_t)r->n * sizeof *bufs);
+    w->full = true; /* after pin_prefix, which reads the run's state */
     bestfit_free(p);
+    free(compact);
     free(order);
     free(offs);
+    free(pin);
     return rc;
 }
 
@@ -372,6 +412,7 @@ int relayout_run_budget(const relayout_t *r, relayout_work_t *w, const arena_buf
     /* the new order: the reference positions with deltas, and the changed
      * buffers between them; each handled after all that comes before it */
     int32_t ci = 0, from = 0, words = r->n_order / 64 + 1;
+    rl_stop_t stop = { -1, 0 };
     while (ok) {
         int32_t q = r->n_order;
         for (int32_t wd = from >> 6; wd < words; wd++) {
@@ -382,6 +423,7 @@ int relayout_run_budget(const relayout_t *r, relayout_work_t *w, const arena_buf
             }
         }
         if (ci < w->n_placed && w->cn[w->placed[ci]].slot <= q) {
+            stop = (rl_stop_t){ w->cn[w->placed[ci]].slot, ci };
             ok = relayout_handle_changed(r, w, ci);
             ci++;
             continue;
@@ -391,12 +433,13 @@ int relayout_run_budget(const relayout_t *r, relayout_work_t *w, const arena_buf
         w->bits[q >> 6] &= ~((uint64_t)1 << (q & 63));
         from = q + 1;
         int32_t id = r->order[q];
+        stop = (rl_stop_t){ q, ci };
         ok = w->chain && r->full[id] ? relayout_handle_full(r, w, id, ci) : relayout_handle_clean(r, w, id, ci);
     }
     if (!ok) { /* gave up: clear what is left marked and lay out from scratch */
         memset(w->bits, 0, (size_t)words * sizeof *w->bits);
         w->stats.gave_up += !w->full;
-        rc = run_full(r, w, bufs, present, err);
+        rc = run_full(r, w, bufs, present, stop, err);
         *height = w->height;
         return rc;
     }

@@ -138,6 +138,30 @@ def compare_search_shows_its_bar_and_stops():
 
 
 @test
+def compare_refit_stopped_shows_no_old_numbers():
+    """A refit Compare starts when the cap changes, stopped with ^C: the
+    rows say "(stopped: Enter fits)" and nothing of the plans before (the
+    wait drew them under its bar; the screen is drawn again whole)."""
+    t = Tui("cmpstale", w=140)
+    try:
+        t.wait("Routines")
+        open_routine(t, BIG_NAME)
+        add_budgets(t, "90%")
+        s = t.wait(re.compile(r"1 90% +[0-9.]+ GiB"), timeout=60)
+        t.keys("C", "C-u")
+        t.type("all")
+        t.keys("Enter")
+        t.wait(re.compile(r"Compare: 1 budget on transformer_48: plan 1 of 1 \(90%\) [0-9]+/[0-9]+"), timeout=20)
+        t.keys("C-c")
+        s = t.wait("Compare stopped", timeout=20)
+        row = [ln for ln in s.split("\n") if re.match(r"^ +1 90% ", ln)]
+        check(len(row) == 1 and re.match(r"^ +1 90% +\(stopped: Enter fits\) *$", row[0]), "the stopped row alone:\n" + s)
+        check("GiB" not in "\n".join(body(s)[3:]), "no footprint of the plans before:\n" + s)
+    finally:
+        t.close()
+
+
+@test
 def fit_and_best_show_their_bars():
     t = Tui("fitbar", w=140)
     try:

@@ -302,8 +302,14 @@ void screen_compare_draw(tui_t *t)
     }
     if (!t->open)
         return;
-    if (t->n_budgets && !tui_sweep_current(t))
+    if (t->n_budgets && !tui_sweep_current(t)) {
+        /* the wait drew the rows as they were under its bar: the screen
+         * is drawn again whole, not over that (a stopped refit left the
+         * old numbers beside "(stopped)") */
         tui_sweep_run(t);
+        t->redraw(t);
+        return;
+    }
     char head[3][400];
     snprintf(head[0], sizeof head[0],
              "%d budget%s on %s, one search: reuse %lld/%lld   (a adds, d removes, Space marks, D one arena, S saves, x best)",

@@ -162,6 +162,21 @@ def compare_refit_stopped_shows_no_old_numbers():
 
 
 @test
+def fit_below_the_floor_blames_the_floor():
+    """A budget below the floor is missed whatever the cap: the status says
+    the floor, not "the cap kept 32 of 1687" (walkthrough, the 13.5k dump)."""
+    t = Tui("floorwhy", w=140)
+    try:
+        fit_on(t, BIG_NAME, "1MiB")
+        s = t.wait("budget missed", timeout=60)
+        check(re.search(r"fit 1MiB: budget missed: it is below the floor, [0-9.]+ [KMG]iB: "
+                        r"no plan can reach it", s), s)
+        check("the cap kept" not in s, s)
+    finally:
+        t.close()
+
+
+@test
 def fit_and_best_show_their_bars():
     t = Tui("fitbar", w=140)
     try:

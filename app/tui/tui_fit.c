@@ -12,6 +12,7 @@
 #include "monotime.h"
 #include "replay.h"
 #include "save.h"
+#include "text.h"
 #include "tui/tui_arena.h"
 #include "tui/tui_wait.h"
 #include "tui/tui_widgets.h"
@@ -127,7 +128,11 @@ static void install_fit(tui_t *t, fit_context_t *ctx, fit_plan_t *plan, int64_t 
     snprintf(t->budget_text, sizeof t->budget_text, "%s", budget);
     snprintf(t->fit_budget_text, sizeof t->fit_budget_text, "%s", budget);
     snprintf(t->last_budget, sizeof t->last_budget, "%s", budget);
-    if (!t->plan->within_budget && t->plan->dropped > 0)
+    char floor[64];
+    units_format_bytes(t->plan->floor.bytes, floor, sizeof floor);
+    if (strcmp(text_within(t->plan), "no, floor") == 0) /* no cap helps there */
+        tui_status(t, true, "%s: budget missed: it is below the floor, %s: no plan can reach it", what, floor);
+    else if (!t->plan->within_budget && t->plan->dropped > 0)
         tui_status(t, true, "%s: budget missed; the cap kept %d of %d candidates: C sets it",
                    what, (int)t->plan->considered, (int)(t->plan->considered + t->plan->dropped));
     else

@@ -9,6 +9,7 @@
 
 #include "model/units.h"
 #include "monotime.h"
+#include "text.h"
 #include "tui/tui_model.h"
 #include "tui/tui_wait.h"
 #include "tui/tui_widgets.h"
@@ -250,7 +251,8 @@ int tui_sweep_run(tui_t *t)
     fit_context_free(ctx);
     /* a byte budget missed while the cap dropped candidates: say so once, as `sweep` does */
     for (int i = 0; i < t->n_budgets; i++)
-        if (t->cmp[i] && !t->cmp[i]->within_budget && t->cmp[i]->dropped > 0) {
+        if (t->cmp[i] && !t->cmp[i]->within_budget && t->cmp[i]->dropped > 0 &&
+            strcmp(text_within(t->cmp[i]), "no, floor") != 0) { /* below the floor no cap helps */
             tui_status(t, true, "row %d (%s) missed: the cap kept %d of %d candidates: C sets it (all)", i + 1,
                        t->budgets[i], (int)t->cmp[i]->considered, (int)(t->cmp[i]->considered + t->cmp[i]->dropped));
             break;

@@ -177,6 +177,47 @@ def fit_below_the_floor_blames_the_floor():
 
 
 @test
+def compare_row_saved_counts_as_saved():
+    """A Compare row saved with S and opened on Fit is the stored plan:
+    opening another plan asks nothing (walkthrough: it asked "replaces the
+    fit you did not save").  A question that does ask wraps at 80 columns
+    and keeps its "(y/n)" whole."""
+    db = os.path.join(TMP, "cmpsave.db")
+    subprocess.run([BIN, "import", SAMPLES, "--db", db], check=True, capture_output=True)
+    t = Tui("cmpsave", db=db, w=80, h=24)
+    try:
+        t.wait("Routines")
+        open_routine(t, "mlp_step")
+        add_budgets(t, "minimize")
+        t.wait(re.compile(r"1 minimize +[0-9.]+ MiB"))
+        t.keys("S")
+        t.type("rowkept")
+        t.keys("Enter")
+        t.wait("saved as plan 1")
+        t.keys("Enter")  # the row on Fit
+        t.wait("row 1 (minimize)")
+        t.keys("5")
+        t.wait("rowkept")
+        t.keys("Enter")
+        s = t.wait("plan 1 replayed from the store (no fit)")
+        check("did not save" not in s, s)
+        # an unsaved fit: the question asks, wrapped, its end whole
+        t.keys("f")
+        t.type("minimize")
+        t.keys("Enter")
+        t.wait("event 0/")
+        t.keys("5")
+        t.wait("rowkept")
+        t.keys("Enter")
+        s = t.wait("(y/n)")
+        q = [ln for ln in s.split("\n") if "did not save" in ln or "(y/n)" in ln]
+        check(q and q[-1].rstrip().endswith("(y/n)") and "…" not in "".join(q), "the question whole:\n" + s)
+        t.keys("n")
+    finally:
+        t.close()
+
+
+@test
 def fit_and_best_show_their_bars():
     t = Tui("fitbar", w=140)
     try:

@@ -420,8 +420,10 @@ static void save_row(tui_t *t)
         return;
     char what[96];
     snprintf(what, sizeof what, "row %d (%s)", t->cmp_sel + 1, t->budgets[t->cmp_sel]);
-    tui_save_plan(t, t->cmp[t->cmp_sel], t->cmp_elapsed[t->cmp_sel], t->budgets[t->cmp_sel],
-                  t->cmp_show_best ? &t->cmp_best[t->cmp_sel] : NULL, "save this row as a plan, label (optional): ", what);
+    if (tui_save_plan(t, t->cmp[t->cmp_sel], t->cmp_elapsed[t->cmp_sel], t->budgets[t->cmp_sel],
+                      t->cmp_show_best ? &t->cmp_best[t->cmp_sel] : NULL, "save this row as a plan, label (optional): ",
+                      what))
+        t->cmp_saved[t->cmp_sel] = true;
 }
 
 /* Whether spec is a row's budget already or one of new[0..n), as parsed
@@ -449,9 +451,11 @@ static void drop_row(tui_t *t, int i)
         t->cmp[k] = t->cmp[k + 1];
         t->cmp_best[k] = t->cmp_best[k + 1];
         t->cmp_elapsed[k] = t->cmp_elapsed[k + 1];
+        t->cmp_saved[k] = t->cmp_saved[k + 1];
     }
     t->n_budgets--;
     t->cmp[t->n_budgets] = NULL;
+    t->cmp_saved[t->n_budgets] = false;
     memset(&t->cmp_best[t->n_budgets], 0, sizeof t->cmp_best[0]);
     t->cmp_mark = t->cmp_mark == i ? -1 : t->cmp_mark > i ? t->cmp_mark - 1 : t->cmp_mark;
     if (t->cmp_sel > i || (t->cmp_sel >= t->n_budgets && t->cmp_sel > 0))
@@ -518,8 +522,10 @@ int screen_compare_key(tui_t *t, action_t a, int key)
         } else if (t->n_budgets && t->cmp[t->cmp_sel]) {
             char what[80];
             snprintf(what, sizeof what, "row %d (%s)", t->cmp_sel + 1, t->budgets[t->cmp_sel]);
-            if (tui_show_plan(t, t->cmp[t->cmp_sel], t->cmp_elapsed[t->cmp_sel], t->budgets[t->cmp_sel], what))
+            if (tui_show_plan(t, t->cmp[t->cmp_sel], t->cmp_elapsed[t->cmp_sel], t->budgets[t->cmp_sel], what)) {
+                t->plan_saved = t->cmp_saved[t->cmp_sel]; /* S on this row stored it */
                 t->screen = SCR_FIT;
+            }
         }
         return KEY_REDRAW;
     case ACT_BEST:

@@ -151,6 +151,7 @@ typedef struct tui {
     int cmp_mark;            /* the row the diff compares against, -1: the nearest fitted row above */
     int64_t cmp_elapsed[TUI_MAX_BUDGETS];
     fit_plan_t *cmp[TUI_MAX_BUDGETS];
+    bool cmp_saved[TUI_MAX_BUDGETS]; /* the row's plan is in the store (S): opened on Fit it counts as saved */
     int64_t cmp_reused, cmp_lowered;
     bool cmp_stale;          /* the rows must be fitted again whatever the key says */
     bool cmp_running;        /* the rows are being fitted (drawn under the progress bar) */

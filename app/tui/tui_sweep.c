@@ -94,6 +94,9 @@ static void sort_rows(tui_t *t)
             int64_t e = t->cmp_elapsed[j];
             t->cmp_elapsed[j] = t->cmp_elapsed[j - 1];
             t->cmp_elapsed[j - 1] = e;
+            bool saved = t->cmp_saved[j];
+            t->cmp_saved[j] = t->cmp_saved[j - 1];
+            t->cmp_saved[j - 1] = saved;
             for (int *r = &t->cmp_sel; r; r = r == &t->cmp_sel ? &t->cmp_mark : NULL) {
                 if (*r == j)
                     *r = j - 1;
@@ -178,6 +181,7 @@ static void free_rows(tui_t *t, bool keep_best)
     for (int i = 0; i < TUI_MAX_BUDGETS; i++) {
         fit_plan_free(t->cmp[i]);
         t->cmp[i] = NULL;
+        t->cmp_saved[i] = false;
         if (!keep_best)
             best_plan_free(&t->cmp_best[i]);
     }

@@ -328,11 +328,31 @@ int tui_find(const tui_t *t, int n, int from, const char *(*name)(const tui_t *,
     return -1;
 }
 
+/* The rows s takes wrapped at w columns. */
+static int wrapped_rows(const char *s, int w)
+{
+    int r = 0;
+    while (*s) {
+        const char *next;
+        tui_wrap(s, w, &next);
+        s = next;
+        r++;
+    }
+    return r ? r : 1;
+}
+
 bool tui_confirm(tui_t *t, const char *question)
 {
-    int y = t->rows - 2;
-    tui_fill(t, y, 0, t->cols, t->attr[T_ERROR]);
-    tui_putf(t, y, 0, t->cols, t->attr[T_ERROR], "%s (y/n)", question);
+    /* a question longer than the row goes on the rows above it, so its
+     * end, "(y/n)", is never cut (at 80 columns it was) */
+    char q[1024];
+    snprintf(q, sizeof q, "%s (y/n)", question);
+    int rows = wrapped_rows(q, t->cols), most = t->rows / 3 > 1 ? t->rows / 3 : 1;
+    rows = rows < most ? rows : most;
+    int y = t->rows - 1 - rows;
+    for (int r = 0; r < rows; r++)
+        tui_fill(t, y + r, 0, t->cols, t->attr[T_ERROR]);
+    tui_put_wrapped(t, y, 0, t->cols, rows, 0, t->attr[T_ERROR], q);
     refresh();
     int ch = getch();
     return ch == 'y' || ch == 'Y';

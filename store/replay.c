@@ -39,17 +39,28 @@ static int add_members(const stored_plan_t *sp, const routine_t *r, fit_plan_t *
     return rc;
 }
 
-/* The members every event lists, at most: one entry a name. */
+/* The members the plan stores and those its older events list, at most:
+ * one entry a name. */
 static size_t count_names(const stored_plan_t *sp)
 {
-    size_t n = 0;
+    size_t n = (size_t)sp->n_members;
     for (int32_t i = 0; i < sp->n_events; i++) {
-        const char *m = sp->events[i].members;
+        const char *m = sp->events[i].group_n < 0 ? sp->events[i].members : "";
         n += m[0] != 0;
         for (; *m; m++)
             n += *m == ' ';
     }
     return n;
+}
+
+/* The plan's stored members (schema 8) as nodes, first in p->members:
+ * events name ranges of them as the fit's did. */
+static int read_members(const stored_plan_t *sp, const routine_t *r, fit_plan_t *p, rs_error_t *err)
+{
+    int rc = RS_OK;
+    for (int32_t i = 0; i < sp->n_members && !rc; i++)
+        rc = node_of(sp, r, sp->members[i], &p->members[p->n_members++], err);
+    return rc;
 }
 
 static int read_event(const stored_plan_t *sp, const routine_t *r, int32_t i, fit_plan_t *p, rs_error_t *err)
@@ -72,8 +83,14 @@ static int read_event(const stored_plan_t *sp, const routine_t *r, int32_t i, fi
     e->cost = s->cost;
     e->node = -1;
     int rc = s->node[0] ? node_of(sp, r, s->node, &e->node, err) : RS_OK;
-    /* a list the event before held too is shared, as the fit shares it */
-    if (!rc && i > 0 && s->members[0] && strcmp(s->members, sp->events[i - 1].members) == 0) {
+    if (!rc && s->group_n >= 0) { /* a range of the stored members: trace_complete checks it */
+        e->group_off = s->group_off;
+        e->group_n = s->group_n;
+        return RS_OK;
+    }
+    /* an older plan's list: one the event before held too is shared, as the fit shares it */
+    if (!rc && i > 0 && s->members[0] && sp->events[i - 1].group_n < 0 &&
+        strcmp(s->members, sp->events[i - 1].members) == 0) {
         e->group_off = p->events[i - 1].group_off;
         e->group_n = p->events[i - 1].group_n;
     } else if (!rc && s->members[0]) {
@@ -112,6 +129,8 @@ int replay_plan(const stored_plan_t *sp, const lowering_t *l, const uint8_t *pre
         f->recompute = sp->recompute_known ? sp->flips[i].recompute : 0;
         rc = node_of(sp, r, sp->flips[i].node, &f->node, err);
     }
+    if (!rc)
+        rc = read_members(sp, r, p, err);
     for (int32_t i = 0; i < sp->n_events && !rc; i++) {
         rc = read_event(sp, r, i, p, err);
         p->n_events = i + 1;

@@ -813,6 +813,21 @@ static void fit_growing_group(tf_t *f, char *text, size_t n)
     assert_int_equal(f->plan->n_members, 38);
 }
 
+/* Closes s (at path), turns its store into schema 7's and opens it again
+ * (migrating it). */
+static store_t *reopened_as_schema_7(store_t *s, const char *path)
+{
+    store_close(s);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, AS_SCHEMA_7 "PRAGMA user_version = 7;", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    rs_error_t err;
+    if (store_open(path, &s, &err))
+        fail_msg("%s", err.msg);
+    return s;
+}
+
 static int64_t count_of(store_t *s, const char *sql)
 {
     sqlite3_stmt *st;
@@ -874,12 +889,7 @@ static void test_members_stored_once(void **state)
     }
     rows_free(&r);
     char *before = slurp(csv);
-    store_close(s);
-    sqlite3 *db;
-    assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db, AS_SCHEMA_7 "PRAGMA user_version = 7;", NULL, NULL, NULL), SQLITE_OK);
-    sqlite3_close(db);
-    assert_int_equal(store_open(p, &s, &err), RS_OK);
+    s = reopened_as_schema_7(s, p);
     assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
     assert_int_equal(count_of(s, "SELECT count(*) FROM events WHERE group_n IS NULL"), f.plan->n_events);
     assert_int_equal(plans_load(s, id, true, &sp, &err), RS_OK);
@@ -935,12 +945,7 @@ static void test_replay_of_schema_7(void **state)
         tf_fit(&f[c], text[c], c % 2 ? "70%" : "minimize", -1, 1);
         id[c] = save_plan_of(s, &f[c], text[c]);
     }
-    store_close(s);
-    sqlite3 *db;
-    assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db, AS_SCHEMA_7 "PRAGMA user_version = 7;", NULL, NULL, NULL), SQLITE_OK);
-    sqlite3_close(db);
-    assert_int_equal(store_open(p, &s, &err), RS_OK);
+    s = reopened_as_schema_7(s, p);
     for (int c = 0; c < N; c++) {
         stored_plan_t sp;
         assert_int_equal(plans_load(s, id[c], true, &sp, &err), RS_OK);

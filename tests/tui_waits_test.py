@@ -366,5 +366,39 @@ def export_shows_its_bar_until_written():
         t.close()
 
 
+@test
+def screens_keep_off_the_store_while_a_wait_uses_it():
+    """Session's baseline column reads each routine from the store the first
+    time its row shows: a row that first shows during an import (the
+    window grown under the bar) says '...' instead of reading the store the
+    import is writing, and gets its bytes after."""
+    db = os.path.join(TMP, "rows.db")
+    subprocess.run([BIN, "import", SAMPLES, "--db", db], check=True, capture_output=True)
+    t = Tui("rowswait", db=db, h=18, env={"RS_BUSY_TIMEOUT_MS": "60000"})
+    lock = None
+    try:
+        t.wait("Routines")
+        names = [r[0] for r in sqlite3.connect(db).execute("SELECT DISTINCT name FROM routines ORDER BY name")]
+        check(len(names) > 8, names)
+        lock = StoreLock(db)
+        t.keys("i")
+        t.type(BIG)
+        t.keys("Enter")
+        t.wait("importing t48.routine: writing t48.routine 0/1")
+        tuilib.tmux("resize-window", "-t", "rowswait", "-y", "40")
+        s = t.wait(re.compile(r"^ +\S+ .* \.\.\. ", re.M))
+        check("cannot be stopped" in s.rstrip("\n").split("\n")[-2], "under the bar:\n" + s)
+        lock.release()
+        lock = None
+        s = t.wait("imported " + BIG)
+        t.keys("C-l")
+        s = t.wait(re.compile(r"Routines"))
+        check(not re.search(r"^ +\S+ .* \.\.\. ", s, re.M), "every row's bytes after it:\n" + s)
+    finally:
+        if lock:
+            lock.release()
+        t.close()
+
+
 if __name__ == "__main__":
     finish()

@@ -19,11 +19,14 @@
 
 #define LIST_Y 3
 
-/* Baseline footprint of routine row i under its own bindings (cached). */
+/* Baseline footprint of routine row i under its own bindings (cached; -1,
+ * drawn "...", while a wait's work holds the store). */
 static int64_t routine_total(tui_t *t, int i)
 {
     if (!t->routine_total || t->routine_total[i] != -1)
         return t->routine_total ? t->routine_total[i] : -2;
+    if (t->waiting)
+        return -1;
     char *src = NULL, *name = NULL;
     size_t len;
     routine_t *r = NULL;

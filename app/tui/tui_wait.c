@@ -107,6 +107,7 @@ static int wait_for(tui_t *t, const char *what, tui_work_fn work, void *ud, bool
     if (pthread_create(&tid, NULL, job_thread, &j) != 0) {
         job_thread(&j); /* no thread: the work runs here, without a bar */
     } else {
+        t->waiting = true;
         int64_t t0 = monotime_us();
         bool full = true, shown = false;
         int queued[32], nq = 0;
@@ -143,6 +144,7 @@ static int wait_for(tui_t *t, const char *what, tui_work_fn work, void *ud, bool
             ungetch(queued[--nq]);
         timeout(-1);
         pthread_join(tid, NULL);
+        t->waiting = false;
     }
     pthread_mutex_destroy(&j.lock);
     if (j.rc)

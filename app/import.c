@@ -37,7 +37,14 @@ typedef struct import {
     dev_t *seen_dev;       /* directories walked, against symlink loops */
     ino_t *seen_ino;
     int n_seen, cap_seen;
+    const import_progress_t *progress;
 } import_t;
+
+static void say(const import_t *im, const char *doing, const char *path, int done, int total)
+{
+    if (im->progress && im->progress->say)
+        im->progress->say(im->progress->ud, doing, path, done, total);
+}
 
 static bool ends_with(const char *s, const char *suf)
 {
@@ -185,6 +192,7 @@ static int add_path(import_t *im, const char *path, bool from_dir, rs_error_t *e
     it->path = strdup(path);
     if (!it->path)
         return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    say(im, "reading", path, im->n - 1, 0);
     return load_item(it, err);
 }
 
@@ -253,9 +261,11 @@ static int write_routine(store_t *s, const item_t *it, const char *name, FILE *r
 
 static int write_items(store_t *s, import_t *im, const char *routine_name, FILE *report, rs_error_t *err)
 {
+    say(im, "writing", im->n ? im->items[0].path : "", 0, im->n); /* the store may be busy: it waits there */
     int rc = store_begin(s, err);
     for (int i = 0; i < im->n && !rc; i++) {
         item_t *it = &im->items[i];
+        say(im, "writing", it->path, i, im->n);
         if (it->kind == ITEM_ROUTINE) {
             rc = write_routine(s, it, routine_name, report, err);
         } else if (it->kind == ITEM_PROFILES) {
@@ -279,9 +289,10 @@ static int write_items(store_t *s, import_t *im, const char *routine_name, FILE 
     return rc;
 }
 
-int import_paths(const cmdline_t *c, store_t *store, const char *const *paths, int n, FILE *report, rs_error_t *err)
+int import_paths(const cmdline_t *c, store_t *store, const char *const *paths, int n, FILE *report,
+                 const import_progress_t *progress, rs_error_t *err)
 {
-    import_t im = { 0 };
+    import_t im = { .progress = progress };
     int rc = RS_OK;
     /* everything is read and checked before the store is touched: one bad
      * file imports nothing */

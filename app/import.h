@@ -7,10 +7,19 @@
 #include "cmdline.h"
 #include "store.h"
 
+/* What an import is doing, for a progress bar: each file as it is read
+ * (done files read before it, total 0: not known until the folders are
+ * walked), then each as it is written (done of total). */
+typedef struct import_progress {
+    void (*say)(void *ud, const char *doing, const char *path, int done, int total);
+    void *ud;
+} import_progress_t;
+
 /* Imports paths[0..n) (files or folders) into store (NULL: open c's store):
  * every file is read and checked first, then all are written in one
  * transaction, so one bad file imports nothing.  A line per file goes to
- * report (may be NULL). */
-int import_paths(const cmdline_t *c, store_t *store, const char *const *paths, int n, FILE *report, rs_error_t *err);
+ * report (may be NULL); progress (may be NULL) hears of each file. */
+int import_paths(const cmdline_t *c, store_t *store, const char *const *paths, int n, FILE *report,
+                 const import_progress_t *progress, rs_error_t *err);
 
 #endif

@@ -52,7 +52,8 @@ int save_plans(const cmdline_t *c, target_t *t, fit_plan_t *const *plans, const 
                            .bindings = bindings, .config = config, .prefs = prefs.s, .label = c->label,
                            .elapsed_us = elapsed_us[i], .sweep_id = sweep_id,
                            .audit = x->audits ? x->audits[i] : NULL,
-                           .budget_spec = x->budgets ? x->budgets[i] : NULL };
+                           .budget_spec = x->budgets ? x->budgets[i] : NULL, .progress = x->progress,
+                           .progress_ud = x->progress_ud };
         rc = plans_save(t->store, &in, &ids[i], err);
     }
     if (!rc)

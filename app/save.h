@@ -17,10 +17,14 @@ typedef struct save_extra {
     const char *const *budgets;
     const char *sweep_budgets;
     char *const *audits;
+    /* may be NULL: how far the save is, in each plan's events in turn
+     * (plans.h); nonzero stops it with RS_ECANCELED and nothing saved */
+    int (*progress)(void *ud, int64_t done, int64_t total);
+    void *progress_ud;
 } save_extra_t;
 
-/* Saves plans[0..n) made on t's routine, with x (NULL: nothing more).
- * ids[i] gets each plan's id. */
+/* Saves plans[0..n) made on t's routine, with x (NULL: nothing more), all
+ * or nothing (one transaction).  ids[i] gets each plan's id. */
 int save_plans(const cmdline_t *c, target_t *t, fit_plan_t *const *plans, const int64_t *elapsed_us, int n,
                const save_extra_t *x, int64_t *ids, rs_error_t *err);
 

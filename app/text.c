@@ -138,8 +138,9 @@ const char *text_within(const fit_plan_t *p)
 
 const char *text_shown(const char *s)
 {
-    static char bufs[8][16384];
-    static unsigned next;
+    /* a thread's own: the TUI's worker (an import's report) and its screen both escape */
+    static _Thread_local char bufs[8][16384];
+    static _Thread_local unsigned next;
     char *b = bufs[next++ % 8];
     return text_escape(s ? s : "", b, sizeof bufs[0]);
 }

@@ -51,10 +51,10 @@ int text_floor_below(int64_t budget, const struct floor_fit *ff, char *buf, size
 struct fit_plan;
 const char *text_within(const struct fit_plan *p);
 
-/* s escaped into one of eight rotating buffers, for printf arguments: up
- * to eight in one call stay valid.  For the CLI's printing (one thread), of
- * names and paths: what escapes to more than 16 KiB is cut (text_print
- * is for text of any length). */
+/* s escaped into one of eight rotating buffers (each thread its own), for
+ * printf arguments: up to eight in one call stay valid.  For printing names
+ * and paths: what escapes to more than 16 KiB is cut (text_print is for
+ * text of any length). */
 const char *text_shown(const char *s);
 
 /* Writes s escaped to f, whole; -1 on a write error. */

@@ -142,21 +142,30 @@ static int write_origins(FILE *f, const stored_plan_t *plans, routine_t *const *
     return bad;
 }
 
-static int write_events(FILE *f, const stored_plan_t *plans, routine_t *const *routines, int n)
+/* Every event with its whole members list (the store keeps each list
+ * once; the CSV spells it out on each row); as write_origins, -rc when err
+ * was set. */
+static int write_events(FILE *f, const stored_plan_t *plans, routine_t *const *routines, int n, rs_error_t *err)
 {
     int bad = fputs("plan_id,seq,round,kind,node,reason,alone,with,cur,relief,cost,rank,members,text,source\n", f) < 0;
     char src[1024];
-    for (int i = 0; i < n && !bad; i++)
-        for (int32_t k = 0; k < plans[i].n_events && !bad; k++) {
+    strbuf_t members;
+    strbuf_init(&members);
+    int rc = RS_OK;
+    for (int i = 0; i < n && !bad && !rc; i++)
+        for (int32_t k = 0; k < plans[i].n_events && !bad && !rc; k++) {
             const stored_event_t *e = &plans[i].events[k];
+            if ((rc = plans_event_members(&plans[i], e, &members, err)))
+                break;
             bad |= num(f, plans[i].id, false) | num(f, e->seq, false) | num(f, e->round, false) |
                    field(f, e->kind, false) | field(f, e->node, false) | field(f, e->reason, false) |
                    opt(f, e->alone, false) | opt(f, e->with, false) | opt(f, e->cur, false) |
                    num(f, e->relief, false) | opt(f, e->cost, false) | opt(f, e->rank, false) |
-                   field(f, e->members, false) | field(f, e->text, false) |
+                   field(f, members.s, false) | field(f, e->text, false) |
                    field(f, origin(routines[i], e->node, src, sizeof src), true);
         }
-    return bad;
+    strbuf_free(&members);
+    return rc ? -rc : bad;
 }
 
 static void free_sources(char **sources, int32_t n)
@@ -284,8 +293,8 @@ static int export_any(store_t *s, const stored_plan_t *plans, int n, export_what
         int bad = what == EXPORT_PLANS     ? write_plans(w.f, plans, n)
                   : what == EXPORT_FLIPS   ? write_flips(w.f, plans, routines, n)
                   : what == EXPORT_ORIGINS ? write_origins(w.f, plans, routines, n, err)
-                                           : write_events(w.f, plans, routines, n);
-        if (bad < 0) { /* an error write_origins set: the file is left untouched */
+                                           : write_events(w.f, plans, routines, n, err);
+        if (bad < 0) { /* an error write_origins or write_events set: the file is left untouched */
             wfile_close(&w, false, NULL);
             rc = -bad;
         } else {

@@ -38,25 +38,55 @@ static const char *node_name(const fit_plan_t *p, int32_t node)
     return node >= 0 ? p->routine->nodes[node].name : NULL;
 }
 
-static int insert_events(store_t *s, int64_t plan_id, const fit_plan_t *p, rs_error_t *err)
+/* The plan's held-group members as the planner shares them (fit_plan.c:
+ * a list that extends the one before adds only its tail): each event
+ * names its range, so a trace stays linear in its events. */
+static int insert_members(store_t *s, int64_t plan_id, const fit_plan_t *p, rs_error_t *err)
 {
+    sqlite3_stmt *st;
+    int rc = store_prepare(s, "INSERT INTO group_members(plan_id, seq, node) VALUES(?1, ?2, ?3)", &st, err);
+    if (rc)
+        return rc;
+    for (int32_t i = 0; i < p->n_members && !rc; i++) {
+        sqlite3_bind_int64(st, 1, plan_id);
+        sqlite3_bind_int(st, 2, i);
+        sqlite3_bind_text(st, 3, node_name(p, p->members[i]), -1, SQLITE_STATIC);
+        int r = sqlite3_step(st);
+        if (r != SQLITE_DONE)
+            rc = store_fail(s, r, "saving the plan's group members", err);
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* How often a save says how far it is: often enough for a bar, seldom
+ * enough to cost nothing. */
+#define SAVE_PROGRESS_EVERY 512
+
+static int save_progress(const plan_save_t *in, int64_t done, int64_t total, rs_error_t *err)
+{
+    if (in->progress && in->progress(in->progress_ud, done, total))
+        return error_set(err, RS_ECANCELED, NULL, 0, 0, "the save was stopped: nothing saved");
+    return RS_OK;
+}
+
+static int insert_events(store_t *s, int64_t plan_id, const plan_save_t *in, rs_error_t *err)
+{
+    const fit_plan_t *p = in->plan;
     sqlite3_stmt *st;
     int rc = store_prepare(s,
                            "INSERT INTO events(plan_id, seq, round, kind, node, reason, alone, with_, cur, relief, "
-                           "cost, rank, members, text) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
-                           "?13, ?14)",
+                           "cost, rank, members, text, group_off, group_n) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
+                           "?9, ?10, ?11, ?12, '', ?13, ?14, ?15)",
                            &st, err);
     if (rc)
         return rc;
-    strbuf_t members;
-    strbuf_init(&members);
     char text[1024];
     for (int32_t i = 0; i < p->n_events && !rc; i++) {
+        if (i % SAVE_PROGRESS_EVERY == 0 && (rc = save_progress(in, i, p->n_events, err)))
+            break;
         const fit_event_t *e = &p->events[i];
-        members.len = 0;
-        strbuf_printf(&members, "%s", "");
-        for (int32_t k = 0; k < e->group_n; k++)
-            strbuf_printf(&members, "%s%s", k ? " " : "", p->routine->nodes[p->members[e->group_off + k]].name);
         trace_describe(p, i, text, sizeof text);
         sqlite3_bind_int64(st, 1, plan_id);
         sqlite3_bind_int(st, 2, i);
@@ -76,16 +106,16 @@ static int insert_events(store_t *s, int64_t plan_id, const fit_plan_t *p, rs_er
         sqlite3_bind_int64(st, 10, e->relief);
         sqlite3_bind_int64(st, 11, e->cost);
         sqlite3_bind_int(st, 12, e->rank);
-        sqlite3_bind_text(st, 13, members.s ? members.s : "", -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(st, 14, text, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 13, text, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int(st, 14, e->group_n ? e->group_off : 0);
+        sqlite3_bind_int(st, 15, e->group_n);
         int r = sqlite3_step(st);
         if (r != SQLITE_DONE)
             rc = store_fail(s, r, "saving the plan's events", err);
         sqlite3_reset(st);
     }
-    if (!rc && members.oom)
-        rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-    strbuf_free(&members);
+    if (!rc)
+        rc = save_progress(in, p->n_events, p->n_events, err);
     sqlite3_finalize(st);
     return rc;
 }
@@ -177,7 +207,11 @@ int plans_save(store_t *s, const plan_save_t *in, int64_t *plan_id, rs_error_t *
     }
     sqlite3_finalize(st);
     if (!rc)
-        rc = insert_events(s, *plan_id, p, err);
+        rc = save_progress(in, 0, p->n_events, err);
+    if (!rc)
+        rc = insert_members(s, *plan_id, p, err);
+    if (!rc)
+        rc = insert_events(s, *plan_id, in, err);
     return rc;
 }
 
@@ -345,7 +379,8 @@ static int load_events(store_t *s, stored_plan_t *p, rs_error_t *err)
     sqlite3_stmt *st;
     int rc = store_prepare(s,
                            "SELECT seq, round, kind, coalesce(node, ''), coalesce(reason, ''), alone, with_, cur, "
-                           "relief, cost, rank, members, text FROM events WHERE plan_id = ?1 ORDER BY seq",
+                           "relief, cost, rank, members, text, coalesce(group_off, 0), coalesce(group_n, -1) "
+                           "FROM events WHERE plan_id = ?1 ORDER BY seq",
                            &st, err);
     if (rc)
         return rc;
@@ -371,9 +406,50 @@ static int load_events(store_t *s, stored_plan_t *p, rs_error_t *err)
         e->rank = sqlite3_column_int(st, 10);
         e->members = store_col_text(st, 11);
         e->text = store_col_text(st, 12);
+        e->group_off = sqlite3_column_int(st, 13);
+        e->group_n = sqlite3_column_int(st, 14);
     }
     sqlite3_finalize(st);
     return step == SQLITE_DONE ? RS_OK : store_fail(s, step, "reading the plan's events", err);
+}
+
+static int load_members(store_t *s, stored_plan_t *p, rs_error_t *err)
+{
+    sqlite3_stmt *st;
+    int rc = store_prepare(s, "SELECT seq, node FROM group_members WHERE plan_id = ?1 ORDER BY seq", &st, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, p->id);
+    int32_t cap = 0;
+    int step;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        if (sqlite3_column_int(st, 0) != p->n_members) {
+            sqlite3_finalize(st);
+            return error_set(err, RS_ESTORE, store_path(s), 0, 0, "plan %lld is damaged: group member %d is not stored",
+                             (long long)p->id, (int)p->n_members);
+        }
+        if (vec_reserve((void **)&p->members, &cap, (int64_t)p->n_members + 1, sizeof *p->members) ||
+            !(p->members[p->n_members] = store_col_text(st, 1))) {
+            sqlite3_finalize(st);
+            return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+        }
+        p->n_members++;
+    }
+    sqlite3_finalize(st);
+    return step == SQLITE_DONE ? RS_OK : store_fail(s, step, "reading the plan's group members", err);
+}
+
+int plans_event_members(const stored_plan_t *p, const stored_event_t *e, strbuf_t *out, rs_error_t *err)
+{
+    out->len = 0;
+    strbuf_printf(out, "%s", e->group_n < 0 ? e->members : "");
+    if (e->group_n > 0 && (e->group_off < 0 || e->group_off > p->n_members - e->group_n))
+        return error_set(err, RS_ESTORE, NULL, 0, 0, "plan %lld is damaged: event %d names group members %d-%d of %d",
+                         (long long)p->id, (int)e->seq, (int)e->group_off, (int)(e->group_off + e->group_n - 1),
+                         (int)p->n_members);
+    for (int32_t k = 0; k < e->group_n; k++)
+        strbuf_printf(out, "%s%s", k ? " " : "", p->members[e->group_off + k]);
+    return out->oom ? error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory") : RS_OK;
 }
 
 int plans_load(store_t *s, int64_t id, bool with_events, stored_plan_t *out, rs_error_t *err)
@@ -396,6 +472,8 @@ int plans_load(store_t *s, int64_t id, bool with_events, stored_plan_t *out, rs_
     rc = load_flips(s, out, err);
     if (!rc && with_events)
         rc = load_events(s, out, err);
+    if (!rc && with_events)
+        rc = load_members(s, out, err);
     if (rc)
         stored_plan_free(out);
     return rc;
@@ -434,6 +512,9 @@ void stored_plan_free(stored_plan_t *p)
         free(e->text);
     }
     free(p->events);
+    for (int32_t i = 0; i < p->n_members; i++)
+        free(p->members[i]);
+    free(p->members);
     memset(p, 0, sizeof *p);
 }
 

@@ -8,6 +8,7 @@
 
 #include "plan/fit.h"
 #include "store.h"
+#include "util/strbuf.h"
 
 typedef struct plan_save {
     const fit_plan_t *plan;
@@ -21,10 +22,16 @@ typedef struct plan_save {
     int64_t sweep_id;       /* 0: none */
     const char *audit;      /* what --audit found ("N reuses checked, ..." then a line per difference); NULL: not audited */
     const char *budget_spec; /* the budget as asked for ("60%", "device", "48MiB", "minimize"); may be NULL */
+    /* may be NULL: called as the events are written, done of total (the
+     * plan's events); nonzero stops the save with RS_ECANCELED, and the
+     * caller rolls its transaction back */
+    int (*progress)(void *ud, int64_t done, int64_t total);
+    void *progress_ud;
 } plan_save_t;
 
 /* Saves a plan (inside a transaction): its root and child contexts, the
- * plan row, flips and events. */
+ * plan row, flips, the held groups' members (once, as the planner shares
+ * them) and events. */
 int plans_save(store_t *s, const plan_save_t *in, int64_t *plan_id, rs_error_t *err);
 
 /* The gap a plan records to a better plan of the same budget (DESIGN §12). */
@@ -52,7 +59,10 @@ typedef struct stored_flip {
 
 typedef struct stored_event {
     int32_t seq, round, rank;
-    char *kind, *node, *reason, *members, *text;
+    char *kind, *node, *reason, *text;
+    char *members;          /* plans saved before schema 8: the group's members, space-separated; else "" */
+    int32_t group_off;      /* from schema 8: the members are the plan's members[group_off .. + group_n) */
+    int32_t group_n;        /* -1: the list is in members (an older plan) */
     int64_t alone, with, cur, relief, cost;
 } stored_event_t;
 
@@ -82,7 +92,15 @@ typedef struct stored_plan {
     bool recompute_known;   /* the flips carry their recompute (plans saved from schema 7 on) */
     stored_event_t *events; /* loaded when asked */
     int32_t n_events;
+    char **members;         /* with the events: the held groups' members, in the planner's shared runs */
+    int32_t n_members;
 } stored_plan_t;
+
+/* Event e of p (loaded with its events): its group members as one
+ * space-separated list, as the events CSV gives them (e's members, or its
+ * range of p's), in place of out's text; RS_ESTORE when the range is not
+ * stored, RS_ENOMEM. */
+int plans_event_members(const stored_plan_t *p, const stored_event_t *e, strbuf_t *out, rs_error_t *err);
 
 /* The budget of p for a person: "minimize", the bytes ("48.0 MiB"), or
  * what was asked for with the bytes it came to ("60% = 62.4 MiB",

@@ -16,35 +16,59 @@ static int node_of(const stored_plan_t *sp, const routine_t *r, const char *name
     return RS_OK;
 }
 
-/* Appends the space-separated nodes of list to p->members (room for them
- * was made: a list of k names has at most k entries); *off and *n say
- * where they went. */
-static int add_members(const stored_plan_t *sp, const routine_t *r, fit_plan_t *p, const char *list, int32_t *off,
-                       int32_t *n, rs_error_t *err)
+/* The last list an older plan's events gave: its text and where it went. */
+typedef struct last_list {
+    const char *text;
+    int32_t off, n;
+} last_list_t;
+
+/* Places the space-separated nodes of list in p->members as the fit
+ * places them (fit_plan.c): the last list's range when the same, that
+ * range extended by the new tail when the list extends it and it is at the
+ * end, else appended (room for them was made: a list of k names has at
+ * most k entries); *off and *n say where it went, *last becomes it. */
+static int add_members(const stored_plan_t *sp, const routine_t *r, fit_plan_t *p, const char *list,
+                       last_list_t *last, int32_t *off, int32_t *n, rs_error_t *err)
 {
+    if (last->text && strcmp(list, last->text) == 0) {
+        *off = last->off;
+        *n = last->n;
+        return RS_OK;
+    }
     char *copy = strdup(list);
     if (!copy)
         return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-    *off = p->n_members;
-    *n = 0;
+    int32_t base = p->n_members, k = 0;
     int rc = RS_OK;
     char *save = NULL;
     for (char *tok = strtok_r(copy, " ", &save); tok && !rc; tok = strtok_r(NULL, " ", &save)) {
         int32_t node;
         if (!(rc = node_of(sp, r, tok, &node, err)))
-            p->members[p->n_members + (*n)++] = node;
+            p->members[base + k++] = node;
     }
-    p->n_members += *n;
     free(copy);
+    int32_t *m = p->members;
+    if (last->text && last->off + last->n == base && k > last->n &&
+        memcmp(m + last->off, m + base, (size_t)last->n * sizeof *m) == 0) {
+        memmove(m + base, m + base + last->n, (size_t)(k - last->n) * sizeof *m);
+        *off = last->off;
+        p->n_members = base + k - last->n;
+    } else {
+        *off = base;
+        p->n_members = base + k;
+    }
+    *n = k;
+    *last = (last_list_t){ list, *off, k };
     return rc;
 }
 
-/* The members every event lists, at most: one entry a name. */
+/* The members the plan stores and those its older events list, at most:
+ * one entry a name. */
 static size_t count_names(const stored_plan_t *sp)
 {
-    size_t n = 0;
+    size_t n = (size_t)sp->n_members;
     for (int32_t i = 0; i < sp->n_events; i++) {
-        const char *m = sp->events[i].members;
+        const char *m = sp->events[i].group_n < 0 ? sp->events[i].members : "";
         n += m[0] != 0;
         for (; *m; m++)
             n += *m == ' ';
@@ -52,7 +76,18 @@ static size_t count_names(const stored_plan_t *sp)
     return n;
 }
 
-static int read_event(const stored_plan_t *sp, const routine_t *r, int32_t i, fit_plan_t *p, rs_error_t *err)
+/* The plan's stored members (schema 8) as nodes, first in p->members:
+ * events name ranges of them as the fit's did. */
+static int read_members(const stored_plan_t *sp, const routine_t *r, fit_plan_t *p, rs_error_t *err)
+{
+    int rc = RS_OK;
+    for (int32_t i = 0; i < sp->n_members && !rc; i++)
+        rc = node_of(sp, r, sp->members[i], &p->members[p->n_members++], err);
+    return rc;
+}
+
+static int read_event(const stored_plan_t *sp, const routine_t *r, int32_t i, fit_plan_t *p, last_list_t *last,
+                      rs_error_t *err)
 {
     const stored_event_t *s = &sp->events[i];
     fit_event_t *e = &p->events[i];
@@ -72,13 +107,13 @@ static int read_event(const stored_plan_t *sp, const routine_t *r, int32_t i, fi
     e->cost = s->cost;
     e->node = -1;
     int rc = s->node[0] ? node_of(sp, r, s->node, &e->node, err) : RS_OK;
-    /* a list the event before held too is shared, as the fit shares it */
-    if (!rc && i > 0 && s->members[0] && strcmp(s->members, sp->events[i - 1].members) == 0) {
-        e->group_off = p->events[i - 1].group_off;
-        e->group_n = p->events[i - 1].group_n;
-    } else if (!rc && s->members[0]) {
-        rc = add_members(sp, r, p, s->members, &e->group_off, &e->group_n, err);
+    if (!rc && s->group_n >= 0) { /* a range of the stored members: trace_complete checks it */
+        e->group_off = s->group_off;
+        e->group_n = s->group_n;
+        return RS_OK;
     }
+    if (!rc && s->members[0]) /* an older plan's list */
+        rc = add_members(sp, r, p, s->members, last, &e->group_off, &e->group_n, err);
     return rc;
 }
 
@@ -112,8 +147,11 @@ int replay_plan(const stored_plan_t *sp, const lowering_t *l, const uint8_t *pre
         f->recompute = sp->recompute_known ? sp->flips[i].recompute : 0;
         rc = node_of(sp, r, sp->flips[i].node, &f->node, err);
     }
+    if (!rc)
+        rc = read_members(sp, r, p, err);
+    last_list_t last = { 0 };
     for (int32_t i = 0; i < sp->n_events && !rc; i++) {
-        rc = read_event(sp, r, i, p, err);
+        rc = read_event(sp, r, i, p, &last, err);
         p->n_events = i + 1;
     }
     if (!rc && sp->n_events == 0)

@@ -14,7 +14,7 @@
  * a saved plan checkable as whole, sweeps, and layout problems; version 3
  * the kind of each routine's text; version 4 what `fit --audit` found;
  * 5 the gap to a better plan; 6 the budget as asked for; 7 each flip's
- * recompute. */
+ * recompute; 8 held-group members stored once a plan. */
 static const char *MIGRATIONS[STORE_SCHEMA_VERSION] = {
     /* 0 -> 1 */
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
@@ -93,6 +93,15 @@ static const char *MIGRATIONS[STORE_SCHEMA_VERSION] = {
     "ALTER TABLE plans ADD COLUMN budget_spec TEXT;",
     /* 6 -> 7: the compute each flip added (DESIGN §13; NULL for the flips of older plans) */
     "ALTER TABLE flips ADD COLUMN recompute INTEGER;",
+    /* 7 -> 8: a plan's held-group members once, in the planner's shared
+     * runs (events name a range of them), not repeated in full in every
+     * event's members (a Minimize fit of 3,878 flips wrote 346 MB of them);
+     * an event of an older plan keeps its list in members (group_n NULL) */
+    "CREATE TABLE group_members("
+    "  plan_id INTEGER NOT NULL REFERENCES plans(id) ON DELETE CASCADE, seq INTEGER NOT NULL,"
+    "  node TEXT NOT NULL, PRIMARY KEY(plan_id, seq));"
+    "ALTER TABLE events ADD COLUMN group_off INTEGER;"
+    "ALTER TABLE events ADD COLUMN group_n INTEGER;",
 };
 
 static int busy_timeout_ms(void)

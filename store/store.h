@@ -10,7 +10,7 @@
 
 #include "util/error.h"
 
-#define STORE_SCHEMA_VERSION 7
+#define STORE_SCHEMA_VERSION 8
 
 typedef struct store store_t;
 

@@ -54,9 +54,26 @@ def expect_verified(db, n):
     check(rc == 0 and len(lines) == n and all(line.endswith(": ok") for line in lines), (rc, out, err))
 
 
+# Before schema 8 each event spelled its group's members out; from 8 a plan
+# keeps them once (group_members) and an event names its range.
+SPELL_MEMBERS_OUT = (
+    "UPDATE events SET members = coalesce((SELECT group_concat(node, ' ') FROM (SELECT node FROM group_members g "
+    "WHERE g.plan_id = events.plan_id AND g.seq >= events.group_off AND g.seq < events.group_off + events.group_n "
+    "ORDER BY g.seq)), '')")
+
+
+def as_schema_7(con):
+    """Makes the store behind con the one schema 7 wrote: every event's members spelled out, no group_members."""
+    con.execute(SPELL_MEMBERS_OUT)
+    con.execute("DROP TABLE group_members")
+    con.execute("ALTER TABLE events DROP COLUMN group_off")
+    con.execute("ALTER TABLE events DROP COLUMN group_n")
+
+
 def as_schema_2(db):
     """Makes db the store schema 2 wrote: no routine kind, audit, gap, budget_spec or flip recompute columns."""
     con = sqlite3.connect(db)
+    as_schema_7(con)
     con.execute("ALTER TABLE routines DROP COLUMN kind")
     for col in ("audit", "gap_kind", "gap_found", "gap_total", "gap_compute", "gap_flips", "gap_proved", "gap_explored",
                 "budget_spec"):
@@ -293,7 +310,7 @@ def verify_after_a_schema_migration():
     con = sqlite3.connect(db)
     check(con.execute("PRAGMA user_version").fetchone()[0] >= 3, "migrated")
     check(con.execute("SELECT count(*) FROM plans WHERE gap_kind IS NULL").fetchone()[0] == 3, "no gap yet")
-    check(con.execute("PRAGMA user_version").fetchone()[0] == 7, "migrated to 7")
+    check(con.execute("PRAGMA user_version").fetchone()[0] == 8, "migrated to 8")
     check(con.execute("SELECT count(*) FROM flips WHERE recompute IS NULL").fetchone()[0] > 0, "no recompute kept")
     check(con.execute("SELECT count(*) FROM plans WHERE budget_spec IS NULL").fetchone()[0] == 3, "no spec kept")
     kinds = dict(con.execute("SELECT name, kind FROM routines").fetchall())
@@ -399,6 +416,7 @@ def recompute_per_flip_across_the_schema_7_migration():
     rc, out, err = run("fit", os.path.join(SAMPLES, "negative_relief.routine"), "--budget", "minimize", "--save", db=db)
     check(rc == 0, err)
     con = sqlite3.connect(db)
+    as_schema_7(con)
     con.execute("ALTER TABLE flips DROP COLUMN recompute")
     con.execute("PRAGMA user_version = 6")
     con.commit()
@@ -409,7 +427,7 @@ def recompute_per_flip_across_the_schema_7_migration():
     check(j["flips"] and all(f["recompute"] is None and f["pays"] is None for f in j["flips"]), j["flips"])
     check(all(g["recompute"] is None for g in j["by_origin"]), j["by_origin"])
     con = sqlite3.connect(db)
-    check(con.execute("PRAGMA user_version").fetchone()[0] == 7, "migrated to 7")
+    check(con.execute("PRAGMA user_version").fetchone()[0] == 8, "migrated to 8")
     con.close()
     rc, out, err = run("show", "1", db=db)
     check(re.search(r"\n +1  \S+ +.* +- +\n", out), out)

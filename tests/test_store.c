@@ -388,6 +388,14 @@ static void test_migration_from_1(void **state)
     store_close(s);
 }
 
+/* Makes a store of schema 8 the one schema 7 wrote: every event's group
+ * members spelled out in members, no group_members table or ranges. */
+#define AS_SCHEMA_7                                                                                               \
+    "UPDATE events SET members = coalesce((SELECT group_concat(node, ' ') FROM (SELECT node FROM group_members g " \
+    "WHERE g.plan_id = events.plan_id AND g.seq >= events.group_off AND g.seq < events.group_off + "                \
+    "events.group_n ORDER BY g.seq)), '');"                                                                       \
+    "DROP TABLE group_members; ALTER TABLE events DROP COLUMN group_off; ALTER TABLE events DROP COLUMN group_n;"
+
 /* A store of schema 6 (before flips kept their recompute): migrating adds
  * the column, the old plan's flips have none (recompute_known false, an
  * empty CSV cell), and a plan saved afterwards has them. */
@@ -404,12 +412,12 @@ static void test_migration_from_6(void **state)
     store_close(s);
     sqlite3 *db;
     assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db, "ALTER TABLE flips DROP COLUMN recompute; PRAGMA user_version = 6;", NULL, NULL,
-                                  NULL),
+    assert_int_equal(sqlite3_exec(db, AS_SCHEMA_7 "ALTER TABLE flips DROP COLUMN recompute; PRAGMA user_version = 6;",
+                                  NULL, NULL, NULL),
                      SQLITE_OK);
     sqlite3_close(db);
     assert_int_equal(store_open(p, &s, &err), RS_OK);
-    assert_int_equal(store_schema_version(s), 7);
+    assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
     stored_plan_t pl;
     assert_int_equal(plans_load(s, old_id, false, &pl, &err), RS_OK);
     assert_true(pl.n_flips > 0);
@@ -740,6 +748,12 @@ static void test_replay(void **state)
         if (replay_of(&sp, &f, &r, &err))
             fail_msg("case %d: %s", c, err.msg);
         expect_same_plan(f.plan, r);
+        /* the members as the fit shares them: the same runs at the same places */
+        assert_int_equal(r->n_members, f.plan->n_members);
+        if (f.plan->n_members)
+            assert_memory_equal(r->members, f.plan->members, (size_t)f.plan->n_members * sizeof *r->members);
+        for (int32_t i = 0; i < f.plan->n_events; i++)
+            assert_int_equal(r->events[i].group_off, f.plan->events[i].group_off);
         fit_plan_free(r);
         stored_plan_free(&sp);
         tf_free(&f);
@@ -786,6 +800,235 @@ static void test_replay_damaged(void **state)
     store_close(s);
 }
 
+
+/* 40 candidates, each alone in its region, fitted to Minimize: the held
+ * group grows one hold at a time, 1,520 members listed across the events
+ * and 38 in the fit's shared run (test_fit.c's test_default_caps). */
+static void fit_growing_group(tf_t *f, char *text, size_t n)
+{
+    size_t w = (size_t)snprintf(text, n, "routine many\ndtype u8\ninput x [4]\n");
+    for (int i = 0; i < 40; i++)
+        w += (size_t)snprintf(text + w, n - w, "a%d = f(x) [%d]\no%d = g(a%d) [0] @output\n", i, 10 + i, i, i);
+    tf_fit(f, text, "minimize", -1, 1);
+    assert_int_equal(f->plan->n_members, 38);
+}
+
+/* Closes s (at path), turns its store into schema 7's and opens it again
+ * (migrating it). */
+static store_t *reopened_as_schema_7(store_t *s, const char *path)
+{
+    store_close(s);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, AS_SCHEMA_7 "PRAGMA user_version = 7;", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    rs_error_t err;
+    if (store_open(path, &s, &err))
+        fail_msg("%s", err.msg);
+    return s;
+}
+
+static int64_t count_of(store_t *s, const char *sql)
+{
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(store_db(s), sql, -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    int64_t v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *b = calloc((size_t)n + 1, 1);
+    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    return b;
+}
+
+/* A plan's held-group members are stored once, as the fit shares them
+ * (schema 8; 38 rows, not 1,520 names in the events), yet the events CSV
+ * spells every event's list out; a store of schema 7, whose events spell
+ * them out themselves, migrates and exports and replays the same. */
+static void test_members_stored_once(void **state)
+{
+    (void)state;
+    rs_error_t err;
+    char p[256], csv[256];
+    snprintf(p, sizeof p, "%s", path_of("members.db")); /* path_of's buffer is one */
+    snprintf(csv, sizeof csv, "%s", path_of("members_events.csv"));
+    store_t *s;
+    assert_int_equal(store_open(p, &s, &err), RS_OK);
+    char text[8192];
+    tf_t f;
+    fit_growing_group(&f, text, sizeof text);
+    int64_t id = save_plan_of(s, &f, text);
+    assert_int_equal(count_of(s, "SELECT count(*) FROM group_members"), 38);
+    assert_int_equal(count_of(s, "SELECT sum(group_n) FROM events"), 1520);
+    assert_int_equal(count_of(s, "SELECT count(*) FROM events WHERE members <> ''"), 0);
+    stored_plan_t sp;
+    assert_int_equal(plans_load(s, id, true, &sp, &err), RS_OK);
+    assert_int_equal(export_plans(s, &sp, 1, EXPORT_EVENTS, csv, &err), RS_OK);
+    stored_plan_free(&sp);
+    rows_t r = { 0 };
+    assert_int_equal(csvio_read_file(csv, collect, &r, &err), RS_OK);
+    assert_int_equal(r.n, f.plan->n_events + 1);
+    assert_string_equal(r.cells[0][12], "members");
+    for (int32_t i = 0; i < f.plan->n_events; i++) { /* each row its whole list, in the fit's order */
+        const fit_event_t *e = &f.plan->events[i];
+        char want[1024] = "";
+        for (int32_t k = 0, w = 0; k < e->group_n; k++)
+            w += snprintf(want + w, sizeof want - (size_t)w, "%s%s", k ? " " : "",
+                          tf_name(&f, f.plan->members[e->group_off + k]));
+        assert_string_equal(r.cells[i + 1][12], want);
+    }
+    rows_free(&r);
+    char *before = slurp(csv);
+    s = reopened_as_schema_7(s, p);
+    assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
+    assert_int_equal(count_of(s, "SELECT count(*) FROM events WHERE group_n IS NULL"), f.plan->n_events);
+    assert_int_equal(plans_load(s, id, true, &sp, &err), RS_OK);
+    assert_int_equal(sp.n_members, 0);
+    unlink(csv);
+    assert_int_equal(export_plans(s, &sp, 1, EXPORT_EVENTS, csv, &err), RS_OK);
+    char *after = slurp(csv);
+    assert_string_equal(after, before);
+    fit_plan_t *rp = NULL;
+    if (replay_of(&sp, &f, &rp, &err))
+        fail_msg("%s", err.msg);
+    expect_same_plan(f.plan, rp);
+    assert_int_equal(rp->n_members, 38); /* the lists shared as the fit shares them, not 1,520 */
+    fit_plan_free(rp);
+    stored_plan_free(&sp);
+    /* a range past the stored members is a damaged plan, said so */
+    id = save_plan_of(s, &f, text);
+    assert_int_equal(count_of(s, "SELECT count(*) FROM group_members"), 38);
+    assert_int_equal(plans_load(s, id, true, &sp, &err), RS_OK);
+    int32_t k = 0;
+    while (sp.events[k].group_n <= 0)
+        k++;
+    sp.events[k].group_off = sp.n_members;
+    assert_int_equal(export_plans(s, &sp, 1, EXPORT_EVENTS, path_of("damaged.csv"), &err), RS_ESTORE);
+    assert_non_null(strstr(err.msg, "is damaged: event"));
+    assert_int_equal(access(path_of("damaged.csv"), F_OK), -1); /* nothing half-written */
+    assert_int_equal(replay_of(&sp, &f, &rp, &err), RS_EINPUT);
+    assert_null(rp);
+    stored_plan_free(&sp);
+    free(after);
+    free(before);
+    tf_free(&f);
+    store_close(s);
+}
+
+/* Plans saved before schema 8 (every event's list spelled out) replay as
+ * their fits returned them: random routines, Minimize and 70 %, saved,
+ * the store turned back into schema 7's, opened (migrated) and replayed. */
+static void test_replay_of_schema_7(void **state)
+{
+    (void)state;
+    rs_error_t err;
+    char p[256];
+    snprintf(p, sizeof p, "%s", path_of("replay7.db"));
+    store_t *s;
+    assert_int_equal(store_open(p, &s, &err), RS_OK);
+    enum { N = 24 };
+    tf_t f[N];
+    char *text[N];
+    int64_t id[N];
+    for (int c = 0; c < N; c++) {
+        text[c] = tf_random_routine((unsigned)(100 + c));
+        tf_fit(&f[c], text[c], c % 2 ? "70%" : "minimize", -1, 1);
+        id[c] = save_plan_of(s, &f[c], text[c]);
+    }
+    s = reopened_as_schema_7(s, p);
+    for (int c = 0; c < N; c++) {
+        stored_plan_t sp;
+        assert_int_equal(plans_load(s, id[c], true, &sp, &err), RS_OK);
+        fit_plan_t *r = NULL;
+        if (replay_of(&sp, &f[c], &r, &err))
+            fail_msg("case %d: %s", c, err.msg);
+        expect_same_plan(f[c].plan, r);
+        int64_t listed = 0;
+        for (int32_t i = 0; i < f[c].plan->n_events; i++)
+            listed += f[c].plan->events[i].group_n;
+        assert_true(r->n_members <= listed);
+        fit_plan_free(r);
+        stored_plan_free(&sp);
+        tf_free(&f[c]);
+        free(text[c]);
+    }
+    store_close(s);
+}
+
+typedef struct progress_log {
+    int64_t last, total;
+    int calls, stop_at;
+} progress_log_t;
+
+static int log_progress(void *ud, int64_t done, int64_t total)
+{
+    progress_log_t *l = ud;
+    assert_true(done >= l->last && done <= total);
+    l->last = done;
+    l->total = total;
+    return ++l->calls == l->stop_at;
+}
+
+/* A save says how far it is in events, from 0 to all of them; a stop asked
+ * for mid-way ends it with RS_ECANCELED and, rolled back, leaves nothing
+ * of the plan in the store. */
+static void test_save_progress_and_stop(void **state)
+{
+    (void)state;
+    rs_error_t err;
+    store_t *s;
+    assert_int_equal(store_open(":memory:", &s, &err), RS_OK);
+    char text[8192];
+    tf_t f;
+    fit_growing_group(&f, text, sizeof text);
+    assert_true(f.plan->n_events > 1);
+    char *bindings = rebuild_bindings_format(f.t.r, &f.t.b);
+    char config[128];
+    rebuild_config_format(&f.ctx->cfg, config, sizeof config);
+    for (int stop_at = 0; stop_at <= 2; stop_at++) {
+        progress_log_t log = { .stop_at = stop_at };
+        assert_int_equal(store_begin(s, &err), RS_OK);
+        int64_t rid, pid;
+        int32_t version;
+        bool was_new;
+        assert_int_equal(library_routine_put(s, f.t.r->name, text, strlen(text), "mem", f.t.r->n_steps,
+                                             f.t.r->n_nodes, &rid, &version, &was_new, &err),
+                         RS_OK);
+        plan_save_t in = { .plan = f.plan, .routine_id = rid, .bindings = bindings, .config = config, .prefs = "",
+                           .progress = log_progress, .progress_ud = &log };
+        int rc = plans_save(s, &in, &pid, &err);
+        if (stop_at == 0) { /* never stopped: every event, the last call all of them */
+            assert_int_equal(rc, RS_OK);
+            assert_int_equal(store_commit(s, &err), RS_OK);
+            assert_int_equal(log.last, f.plan->n_events);
+            assert_int_equal(log.total, f.plan->n_events);
+            assert_true(log.calls >= 2);
+            continue;
+        }
+        assert_int_equal(rc, RS_ECANCELED);
+        assert_non_null(strstr(err.msg, "nothing saved"));
+        assert_int_equal(log.calls, stop_at);
+        store_rollback(s);
+        assert_int_equal(count_of(s, "SELECT count(*) FROM plans"), 1);
+        assert_int_equal(count_of(s, "SELECT count(*) FROM events"), f.plan->n_events);
+        assert_int_equal(count_of(s, "SELECT count(*) FROM group_members"), 38);
+        assert_int_equal(count_of(s, "SELECT count(*) FROM contexts"), 2);
+    }
+    free(bindings);
+    tf_free(&f);
+    store_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -794,6 +1037,9 @@ int main(void)
         cmocka_unit_test(test_routine_names),
         cmocka_unit_test(test_migration_from_1),
         cmocka_unit_test(test_migration_from_6),
+        cmocka_unit_test(test_members_stored_once),
+        cmocka_unit_test(test_replay_of_schema_7),
+        cmocka_unit_test(test_save_progress_and_stop),
         cmocka_unit_test(test_export_origins),
         cmocka_unit_test(test_not_a_store_and_newer),
         cmocka_unit_test(test_locked),

@@ -10,8 +10,10 @@ order (issue 28, item 12).
 
 usage: tui_waits_test.py REMATSCOPE SAMPLES_DIR
 """
+import json
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 
@@ -20,7 +22,7 @@ from harness import check, failed, finish, test  # noqa: E402
 import tuilib  # noqa: E402
 
 tuilib.init(sys.argv[1], sys.argv[2], prefix="rs_tui_waits_")
-from tuilib import BIN, DB, SAMPLES, TMP, Tui, add_budgets, fit_on, open_routine  # noqa: E402
+from tuilib import BIN, DB, SAMPLES, TMP, Tui, add_budgets, fit_on, open_routine, units  # noqa: E402
 
 subprocess.run([BIN, "import", SAMPLES, "--db", DB], check=True, capture_output=True)
 BIG = os.path.join(TMP, "t48.routine")  # waits long enough to see the bar and stop it
@@ -266,6 +268,215 @@ def fit_table_says_round_ones_order():
         t.keys("Enter")
         t.wait("Why: gb1")
     finally:
+        t.close()
+
+
+class StoreLock:
+    """Another process's write transaction on db (as a second rematscope
+    saving would hold): the TUI's writes wait for it, readers do not."""
+
+    def __init__(self, db):
+        self.con = sqlite3.connect(db, isolation_level=None)
+        self.con.execute("BEGIN IMMEDIATE")
+
+    def release(self):
+        self.con.execute("ROLLBACK")
+        self.con.close()
+
+
+def count(db, sql):
+    con = sqlite3.connect(db)
+    try:
+        return con.execute(sql).fetchone()[0]
+    finally:
+        con.close()
+
+
+def waiting_bar(s, words, stop, routine):
+    """The bar's row (words, a running block or a count, seconds, stop:
+    '^C stops', 'stopping...' or 'cannot be stopped') over the status bar,
+    still drawn."""
+    lines = s.rstrip("\n").split("\n")
+    check(words in lines[-2] and re.search(r"[█░]{10,} [0-9]+\.[0-9] s  " + re.escape(stop), lines[-2]), lines[-2])
+    check(lines[-1].startswith(f" routine {routine} │") and "reuse " in lines[-1], "the status bar: " + lines[-1])
+    return lines[-2]
+
+
+@test
+def save_shows_its_bar_and_stops():
+    """S on Fit saves on a worker: while the store is busy (another
+    process writing) the bar says what is saved over the status bar; ^C
+    stops it and nothing of the plan is stored (one transaction); S again
+    saves it whole."""
+    db = os.path.join(TMP, "save.db")
+    subprocess.run([BIN, "import", SAMPLES, "--db", db], check=True, capture_output=True)
+    t = Tui("savebar", db=db, env={"RS_BUSY_TIMEOUT_MS": "60000"})
+    lock = None
+    try:
+        fit_on(t, "mlp_step", "minimize")
+        s = t.wait(re.compile(r"event 0/([0-9]+)"))
+        events = int(re.search(r"event 0/([0-9]+)", s).group(1)) + 1
+        lock = StoreLock(db)
+        t.keys("S")
+        t.type("kept")
+        t.keys("Enter")
+        s = t.wait("saving the plan of 1 flip: events")
+        waiting_bar(s, "saving the plan of 1 flip: events", "^C stops", "mlp_step")
+        t.keys("C-c")
+        s = t.wait("stopping...")
+        waiting_bar(s, "saving the plan of 1 flip", "stopping...", "mlp_step")
+        lock.release()
+        lock = None
+        t.wait("save stopped: nothing saved (S saves it)")
+        check(count(db, "SELECT count(*) FROM plans") == 0 and count(db, "SELECT count(*) FROM events") == 0,
+              "nothing of the plan stored")
+        t.keys("S")
+        t.type("kept")
+        t.keys("Enter")
+        t.wait("saved as plan 1")
+        check(count(db, "SELECT count(*) FROM events WHERE plan_id = 1") == events, f"its {events} events")
+        t.keys("5")
+        t.wait("kept")
+    finally:
+        if lock:
+            lock.release()
+        t.close()
+
+
+@test
+def import_shows_its_bar_and_cannot_be_stopped():
+    """i on Session imports on a worker: the bar names the file being
+    written and says the import cannot be stopped; ^C does nothing to it
+    (and is no key for after it), and the routine comes in whole."""
+    db = os.path.join(TMP, "import.db")
+    t = Tui("importbar", db=db, env={"RS_BUSY_TIMEOUT_MS": "60000"})
+    lock = None
+    try:
+        t.wait("no routines yet")
+        lock = StoreLock(db)
+        path = os.path.join(SAMPLES, "mlp_step.routine")
+        t.keys("i")
+        t.type(path)
+        t.keys("Enter")
+        s = t.wait("importing mlp_step.routine: writing mlp_step.routine 0/1")
+        lines = s.rstrip("\n").split("\n")
+        check(re.search(r"[█░]{10,} [0-9]+\.[0-9] s  cannot be stopped", lines[-2]) and "^C" not in lines[-2],
+              lines[-2])
+        check(lines[-1].startswith(" routine - │") and "reuse " in lines[-1], "the status bar: " + lines[-1])
+        t.keys("C-c")
+        s = t.wait("cannot be stopped")
+        check("stopping" not in s, s)
+        lock.release()
+        lock = None
+        s = t.wait(f"imported {path}: routine mlp_step, version 1")
+        check(re.search(r"^ +mlp_step ", s, re.M), "listed:\n" + s)
+        check(count(db, "SELECT count(*) FROM routines WHERE name = 'mlp_step'") == 1, "stored")
+        t.keys("Enter")  # the app goes on: ^C left nothing behind
+        t.wait("opened mlp_step")
+    finally:
+        if lock:
+            lock.release()
+        t.close()
+
+
+@test
+def stored_plan_opens_under_its_config_in_one_wait():
+    """A plan saved with a context preference and another layout opens in
+    the stepper laid out as it was saved (the open's own wait applies its
+    config and preferences; no scoring after it on the UI thread): the
+    Arena's total is `score`'s under the same flags."""
+    db = os.path.join(TMP, "planconf.db")
+    subprocess.run([BIN, "import", SAMPLES, "--db", db], check=True, capture_output=True)
+    flags = ["--inline", "gw2", "--layout", "timeline"]
+    subprocess.run([BIN, "fit", "mlp_step", "--budget", "minimize", *flags, "--save", "--label", "conf", "--db", db],
+                   check=True, capture_output=True)
+    out = subprocess.run([BIN, "score", os.path.join(SAMPLES, "mlp_step.routine"), *flags, "--json"], check=True,
+                         capture_output=True, text=True).stdout
+    total = json.loads(out)["footprint"]["total"]
+    t = Tui("planconf", db=db)
+    try:
+        t.wait("Routines")
+        t.keys("5")
+        t.wait("conf")
+        t.keys("Enter")
+        s = t.wait("plan 1 replayed from the store (no fit)")
+        check("layout timeline" in s.rstrip("\n").split("\n")[-1], "the plan's layout: " + s)
+        t.keys("2")
+        s = t.wait("peak @ step")
+        check(f"arena {units(total)}" in s, f"arena {units(total)} ({total} B):\n" + s)
+    finally:
+        t.close()
+
+
+@test
+def export_shows_its_bar_until_written():
+    """e on Plans exports on a worker: to a FIFO (written in place) the
+    export waits for its reader, with the bar saying what it writes over the
+    status bar; the reader gets the CSV `export` writes."""
+    db = os.path.join(TMP, "export.db")
+    subprocess.run([BIN, "import", SAMPLES, "--db", db], check=True, capture_output=True)
+    subprocess.run([BIN, "fit", "mlp_step", "--budget", "minimize", "--save", "--db", db], check=True,
+                   capture_output=True)
+    want = os.path.join(TMP, "want_events.csv")
+    subprocess.run([BIN, "export", "1", "--what", "events", "--output", want, "--db", db], check=True,
+                   capture_output=True)
+    fifo = os.path.join(TMP, "events.fifo")
+    os.mkfifo(fifo)
+    t = Tui("exportbar", db=db)
+    try:
+        t.wait("Routines")
+        t.keys("5")
+        t.wait("mlp_step")
+        t.keys("e", "C-u")
+        t.type(fifo)
+        t.keys("Enter")
+        t.wait("what (plans, flips, events, layout, svg): events")
+        t.keys("Enter")
+        t.wait("exists: overwrite?")
+        t.keys("y")
+        s = t.wait(f"exporting 1 plan (events): {fifo} 0/1")
+        lines = s.rstrip("\n").split("\n")
+        check(re.search(r"[█░]{10,} [0-9]+\.[0-9] s  \^C stops", lines[-2]), lines[-2])
+        check(lines[-1].startswith(" routine - │") and "reuse " in lines[-1], "the status bar: " + lines[-1])
+        with open(fifo) as f, open(want) as g:
+            got, expected = f.read(), g.read()
+        check(got == expected and got.count("\n") > 2, f"the events CSV through the FIFO:\n{got[:400]}")
+        t.wait(f"wrote 1 plan (events) to {fifo}")
+    finally:
+        t.close()
+
+
+@test
+def screens_keep_off_the_store_while_a_wait_uses_it():
+    """Session's baseline column reads each routine from the store the first
+    time its row shows: a row that first shows during an import (the
+    window grown under the bar) says '...' instead of reading the store the
+    import is writing, and gets its bytes after."""
+    db = os.path.join(TMP, "rows.db")
+    subprocess.run([BIN, "import", SAMPLES, "--db", db], check=True, capture_output=True)
+    t = Tui("rowswait", db=db, h=18, env={"RS_BUSY_TIMEOUT_MS": "60000"})
+    lock = None
+    try:
+        t.wait("Routines")
+        names = [r[0] for r in sqlite3.connect(db).execute("SELECT DISTINCT name FROM routines ORDER BY name")]
+        check(len(names) > 8, names)
+        lock = StoreLock(db)
+        t.keys("i")
+        t.type(BIG)
+        t.keys("Enter")
+        t.wait("importing t48.routine: writing t48.routine 0/1")
+        tuilib.tmux("resize-window", "-t", "rowswait", "-y", "40")
+        s = t.wait(re.compile(r"^ +\S+ .* \.\.\. ", re.M))
+        check("cannot be stopped" in s.rstrip("\n").split("\n")[-2], "under the bar:\n" + s)
+        lock.release()
+        lock = None
+        s = t.wait("imported " + BIG)
+        t.keys("C-l")
+        s = t.wait(re.compile(r"Routines"))
+        check(not re.search(r"^ +\S+ .* \.\.\. ", s, re.M), "every row's bytes after it:\n" + s)
+    finally:
+        if lock:
+            lock.release()
         t.close()
 
 

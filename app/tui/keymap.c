@@ -39,7 +39,7 @@ static const key_entry_t KEYS[] = {
 
     { S(SCR_SESSION), '\n', "Enter", ACT_OPEN, "open the routine / use the profile" },
     { S(SCR_SESSION), KEY_ENTER, "Enter", ACT_OPEN, "open the routine / use the profile" },
-    { S(SCR_SESSION), 'i', "i", ACT_IMPORT, "import a file by path (Tab completes)" },
+    { S(SCR_SESSION), 'i', "i", ACT_IMPORT, "import a file by path (Tab completes; cannot be stopped once it runs)" },
     { S(SCR_SESSION), 'b', "b", ACT_BINDINGS, "edit bindings (B=512 D=1024)" },
     { S(SCR_SESSION), 'p', "p", ACT_PROFILE, "pick the profile (none, or one in the list); the store remembers it" },
     { S(SCR_SESSION), 'r', "r", ACT_RENAME, "rename the highlighted routine (its plans stay with it)" },
@@ -80,7 +80,7 @@ static const key_entry_t KEYS[] = {
     { S(SCR_FIT), KEY_ENTER, "Enter", ACT_WHY, "why" },
     { S(SCR_FIT), 'w', "w", ACT_WHY, "why" },
     { S(SCR_FIT), 'g', "g", ACT_ORIGINS, "the table: the candidates, or the flips by origin (source line, else op; Enter lists an origin's flips)" },
-    { S(SCR_FIT), 'S', "S", ACT_SAVE_PLAN, "save the plan to the store (label prompt)" },
+    { S(SCR_FIT), 'S', "S", ACT_SAVE_PLAN, "save the plan to the store (label prompt; ^C stops a long save, storing nothing)" },
     { S(SCR_FIT), 'x', "x", ACT_BEST, "the best plan (exact search, up to 10 s) beside the two-round plan; again hides it" },
     { S(SCR_FIT), 'I', "I", ACT_IMPROVE, "an improved plan (local search from the two-round plan) beside it" },
     { S(SCR_FIT) | S(SCR_COMPARE), 'C', "C", ACT_SET_CAP, "candidate cap of the fits that follow (a number, all, empty: 32)" },
@@ -91,7 +91,7 @@ static const key_entry_t KEYS[] = {
     { S(SCR_COMPARE), KEY_ENTER, "Enter", ACT_OPEN, "the selected row in the Fit stepper" },
     { S(SCR_COMPARE), ' ', "Space", ACT_MARK, "mark the row the diff line compares against" },
     { S(SCR_COMPARE), 'D', "D", ACT_DIFF, "the marked (or above) and selected rows on one arena: + new or extended, hatched freed, flips side by side; Esc back" },
-    { S(SCR_COMPARE), 'S', "S", ACT_SAVE_PLAN, "save the selected row as a plan (label prompt)" },
+    { S(SCR_COMPARE), 'S', "S", ACT_SAVE_PLAN, "save the selected row as a plan (label prompt; ^C stops a long save)" },
     { S(SCR_COMPARE), 'd', "d", ACT_REMOVE_BUDGET, "remove the selected budget" },
     { S(SCR_COMPARE), KEY_DC, "Del", ACT_REMOVE_BUDGET, "remove the selected budget" },
 

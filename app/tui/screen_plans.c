@@ -562,26 +562,13 @@ static void open_plan(tui_t *t)
     for (int i = 0; i < t->n_profiles; i++)
         if (strcmp(t->profiles[i].name, p->profile) == 0)
             t->profile = i;
-    if (!tui_open_routine(t, p->routine)) {
+    /* laid out under the plan's config and preferences in the open's own
+     * wait: no second scoring on the UI thread */
+    if (!tui_open_routine_as(t, p->routine, p->config, p->prefs)) {
         tui_binds_set(t, p->routine, old_binds);
         t->profile = old_profile;
         return;
     }
-    rs_error_t err;
-    if (rebuild_config_parse(p->config, &t->tgt.cfg, &err)) {
-        tui_error(t, NULL, &err);
-        return;
-    }
-    memset(t->tgt.prefs, 0, (size_t)t->tgt.routine->n_nodes);
-    char prefs[4096];
-    snprintf(prefs, sizeof prefs, "%s", p->prefs);
-    char *save = NULL;
-    for (char *tok = strtok_r(prefs, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-        int32_t id = routine_find_node(t->tgt.routine, tok);
-        if (id >= 0)
-            t->tgt.prefs[id] = 1;
-    }
-    tui_score(t, t->tgt.prefs, &t->det, &t->arena);
     /* as it was asked for ("60%" of the same baseline is the same bytes), else its bytes */
     char budget[48];
     if (strcmp(p->budget_kind, "minimize") == 0)

@@ -14,15 +14,19 @@
 #include "tui/tui_draw.h"
 #include "tui/tui_fit.h"
 #include "tui/tui_model.h"
+#include "tui/tui_wait.h"
 #include "tui/tui_widgets.h"
 
 #define LIST_Y 3
 
-/* Baseline footprint of routine row i under its own bindings (cached). */
+/* Baseline footprint of routine row i under its own bindings (cached; -1,
+ * drawn "...", while a wait's work holds the store). */
 static int64_t routine_total(tui_t *t, int i)
 {
     if (!t->routine_total || t->routine_total[i] != -1)
         return t->routine_total ? t->routine_total[i] : -2;
+    if (t->waiting)
+        return -1;
     char *src = NULL, *name = NULL;
     size_t len;
     routine_t *r = NULL;
@@ -53,11 +57,12 @@ static int64_t routine_total(tui_t *t, int i)
 
 static int list_rows(const tui_t *t) { return t->rows - LIST_Y - 8; }
 
-/* The last part of a path ("bert.hlo" of "/dumps/bert.hlo"). */
+/* The last part of a path ("bert.hlo" of "/dumps/bert.hlo"; a folder's
+ * "dumps/" stays whole). */
 static const char *base_name(const char *path)
 {
     const char *b = strrchr(path, '/');
-    return b ? b + 1 : path;
+    return b && b[1] ? b + 1 : path;
 }
 
 static void clamp(int *sel, int *top, int n, int rows)
@@ -187,6 +192,66 @@ void screen_session_draw(tui_t *t)
 
 static const char *routine_name(const tui_t *t, int i) { return t->routines[i].name; }
 
+/* An import on a worker (import.h: every file read and checked, then all
+ * written in one transaction): it cannot be stopped part-way, and the bar
+ * says what is being read or written. */
+typedef struct import_work {
+    const cmdline_t *c;
+    store_t *store;
+    const char *path;
+    char *report;             /* what each file added, a line each */
+    size_t len;
+    tui_job_t *job;
+} import_work_t;
+
+static void import_said(void *job, const char *doing, const char *path, int done, int total)
+{
+    tui_job_doing(job, "%s %s", doing, text_shown(base_name(path)));
+    tui_job_progress(job, done, total);
+}
+
+static int import_work(tui_job_t *job, void *ud, rs_error_t *err)
+{
+    import_work_t *w = ud;
+    FILE *f = open_memstream(&w->report, &w->len);
+    const char *paths[1] = { w->path };
+    import_progress_t pr = { .say = import_said, .ud = job };
+    int rc = import_paths(w->c, w->store, paths, 1, f, &pr, err);
+    if (f)
+        fclose(f);
+    return rc;
+}
+
+/* Imports path (a file or folder) and says what came in. */
+static void import_path(tui_t *t, const char *path)
+{
+    import_work_t w = { .c = t->cmdline, .store = t->store, .path = path };
+    char what[600];
+    snprintf(what, sizeof what, "importing %s", text_shown(base_name(path)));
+    rs_error_t err;
+    int rc = tui_wait_unstoppable(t, what, import_work, &w, &err);
+    if (rc) {
+        tui_error(t, NULL, &err);
+        free(w.report);
+        return;
+    }
+    tui_reload(t);
+    int files = 0;
+    const char *last = "";
+    for (char *line = w.report; line && *line; files++) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = 0;
+        last = line;
+        line = nl ? nl + 1 : line + strlen(line);
+    }
+    if (files == 1)
+        tui_status(t, false, "imported %s", last);
+    else
+        tui_status(t, false, "imported %d files from %s (the last: %s)", files, path, last);
+    free(w.report);
+}
+
 int screen_session_key(tui_t *t, action_t a, int key)
 {
     (void)key;
@@ -263,36 +328,8 @@ int screen_session_key(tui_t *t, action_t a, int key)
     }
     case ACT_IMPORT: {
         char buf[512] = "";
-        if (tui_prompt(t, "import (Tab completes): ", buf, sizeof buf, true) && buf[0]) {
-            rs_error_t err;
-            const char *paths[1] = { buf };
-            /* the report says what each file added (or that it was unchanged) */
-            char *report = NULL;
-            size_t len = 0;
-            FILE *f = open_memstream(&report, &len);
-            int rc = import_paths(t->cmdline, t->store, paths, 1, f, &err);
-            if (f)
-                fclose(f);
-            if (rc) {
-                tui_error(t, NULL, &err);
-            } else {
-                tui_reload(t);
-                int files = 0;
-                const char *last = "";
-                for (char *line = report; line && *line; files++) {
-                    char *nl = strchr(line, '\n');
-                    if (nl)
-                        *nl = 0;
-                    last = line;
-                    line = nl ? nl + 1 : line + strlen(line);
-                }
-                if (files == 1)
-                    tui_status(t, false, "imported %s", last);
-                else
-                    tui_status(t, false, "imported %d files from %s (the last: %s)", files, buf, last);
-            }
-            free(report);
-        }
+        if (tui_prompt(t, "import (Tab completes): ", buf, sizeof buf, true) && buf[0])
+            import_path(t, buf);
         return KEY_REDRAW;
     }
     case ACT_SEARCH: {

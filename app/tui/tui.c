@@ -384,7 +384,7 @@ int tui_run(const cmdline_t *c)
         char *rep = NULL;
         size_t rep_n = 0;
         FILE *report = open_memstream(&rep, &rep_n);
-        int rc = import_paths(c, t->store, c->pos, c->n_pos, report, &err);
+        int rc = import_paths(c, t->store, c->pos, c->n_pos, report, NULL, &err);
         if (report)
             fclose(report);
         const char *r = rep ? strstr(rep, ": routine ") : NULL;

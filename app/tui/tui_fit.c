@@ -156,7 +156,8 @@ static bool adopt_plan(tui_t *t, fit_plan_t *plan, int64_t elapsed_us, const cha
 }
 
 /* A stored plan read back on a worker: its events loaded, its plan rebuilt
- * from them (replay.h), the floors scored once; nothing of the session changes. */
+ * from them (replay.h), the floors scored once; nothing of the session
+ * changes.  ^C stops it after the reading. */
 typedef struct replay_work {
     store_t *store;
     int64_t id;
@@ -173,6 +174,10 @@ static int replay_work(tui_job_t *job, void *ud, rs_error_t *err)
     int rc = plans_load(w->store, w->id, true, &sp, err);
     if (rc)
         return rc;
+    if (tui_job_stopped(job)) { /* between its two stages: the reading, the replay */
+        stored_plan_free(&sp);
+        return error_set(err, RS_ECANCELED, NULL, 0, 0, "stopped");
+    }
     tui_job_doing(job, "its %d events and the floors", (int)sp.n_events);
     rc = replay_plan(&sp, w->tgt->lowering, w->tgt->prefs, &w->tgt->cfg, &w->plan, err);
     w->elapsed_us = sp.elapsed_us;
@@ -341,28 +346,56 @@ bool tui_set_cap(tui_t *t)
     return true;
 }
 
+/* A plan saved on a worker (save.h: one transaction, so a stop leaves
+ * nothing of it); the session is untouched until it is done. */
+typedef struct save_work {
+    cmdline_t c;
+    target_t tgt;             /* the open one's, with the session's store */
+    fit_plan_t *plans[1];
+    int64_t elapsed_us;
+    const char *asked[1];
+    save_extra_t x;
+    int64_t id;
+} save_work_t;
+
+static int save_progress(void *job, int64_t done, int64_t total) { return tui_job_progress(job, done, total); }
+
+static int save_work(tui_job_t *job, void *ud, rs_error_t *err)
+{
+    save_work_t *w = ud;
+    tui_job_doing(job, "events");
+    w->x.progress = save_progress;
+    w->x.progress_ud = job;
+    return save_plans(&w->c, &w->tgt, w->plans, &w->elapsed_us, 1, &w->x, &w->id, err);
+}
+
 bool tui_save_plan(tui_t *t, fit_plan_t *p, int64_t elapsed_us, const char *budget, const best_plan_t *gap,
                    const char *prompt, const char *what)
 {
     char label[128] = "";
     if (!tui_prompt(t, prompt, label, sizeof label, false))
         return false;
-    cmdline_t c = *t->cmdline;
-    c.label = label[0] ? label : NULL;
-    target_t tmp = t->tgt;
-    tmp.store = t->store;
+    save_work_t w = { .c = *t->cmdline, .tgt = t->tgt, .plans = { p }, .elapsed_us = elapsed_us,
+                      .asked = { budget } };
+    w.c.label = label[0] ? label : NULL;
+    w.tgt.store = t->store;
+    w.x.budgets = w.asked;
+    char head[64];
+    snprintf(head, sizeof head, "saving the plan of %d flip%s", (int)p->n_flips, p->n_flips == 1 ? "" : "s");
     rs_error_t err;
-    fit_plan_t *plans[1] = { p };
-    int64_t id;
-    const char *asked[1] = { budget };
-    save_extra_t x = { .budgets = asked };
-    if (save_plans(&c, &tmp, plans, &elapsed_us, 1, &x, &id, &err)) {
+    int rc = tui_wait(t, head, save_work, &w, &err);
+    if (rc == RS_ECANCELED) {
+        tui_status(t, false, "save stopped: nothing saved (S saves it)");
+        return false;
+    }
+    if (rc) {
         tui_error(t, NULL, &err);
         return false;
     }
+    int64_t id = w.id;
     t->plan_focus = id;
     tui_plan_saved(t, p);
-    if (gap && gap->kind && save_gap(&tmp, p, id, gap, &err))
+    if (gap && gap->kind && save_gap(&w.tgt, p, id, gap, &err))
         tui_status(t, true, "%s%ssaved as plan %lld, but not its gap: %s", what, what[0] ? " " : "", (long long)id,
                    err.msg);
     else
@@ -370,4 +403,3 @@ bool tui_save_plan(tui_t *t, fit_plan_t *p, int64_t elapsed_us, const char *budg
                    gap && gap->kind ? " with its gap" : "");
     return true;
 }
-

@@ -32,7 +32,9 @@ bool tui_score(tui_t *t, const uint8_t *prefs, score_detail_t *det, arena_view_t
 }
 
 /* The open routine scored under another layout, on a worker: the arena
- * the Arena screen shows until then stays. */
+ * the Arena screen shows until then stays.  The layouts (core/layout)
+ * take no stop and report no progress: the bar runs without a fraction,
+ * and says it cannot be stopped. */
 typedef struct layout_work {
     target_t tgt;             /* the open one's, with the other layout */
     score_detail_t det;
@@ -55,14 +57,11 @@ void tui_set_layout(tui_t *t, layout_strategy_t s)
     char what[200];
     snprintf(what, sizeof what, "laying %s out with the %s layout", t->open_name, layout_strategy_name(s));
     rs_error_t err;
-    int rc = tui_wait(t, what, layout_work, &w, &err);
+    int rc = tui_wait_unstoppable(t, what, layout_work, &w, &err);
     if (rc) {
         score_detail_free(&w.det);
         tui_arena_free(&w.arena);
-        if (rc == RS_ECANCELED)
-            tui_status(t, false, "layout switch stopped: still %s", layout_strategy_name(from));
-        else
-            tui_error(t, NULL, &err);
+        tui_error(t, NULL, &err);
         return;
     }
     tui_fit_close(t);
@@ -213,6 +212,7 @@ bool tui_check_binds(tui_t *t, const char *name)
 typedef struct open_work {
     const tui_t *t;
     const char *name;
+    const char *config, *prefs; /* a stored plan's, or NULL: the session's */
     target_t tgt;
     score_detail_t det;
     arena_view_t arena;
@@ -221,6 +221,23 @@ typedef struct open_work {
     rs_error_t cand_err;
     int cand_rc;
 } open_work_t;
+
+/* tgt's context preferences: exactly the nodes names lists (those it has). */
+static int set_prefs(target_t *tgt, const char *names, rs_error_t *err)
+{
+    char *copy = strdup(names);
+    if (!copy)
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    memset(tgt->prefs, 0, (size_t)tgt->routine->n_nodes);
+    char *save = NULL;
+    for (char *tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+        int32_t id = routine_find_node(tgt->routine, tok);
+        if (id >= 0)
+            tgt->prefs[id] = 1;
+    }
+    free(copy);
+    return RS_OK;
+}
 
 static int open_work(tui_job_t *job, void *ud, rs_error_t *err)
 {
@@ -231,6 +248,10 @@ static int open_work(tui_job_t *job, void *ud, rs_error_t *err)
         store_close(w->tgt.store);
         w->tgt.store = NULL;
     }
+    if (!rc && w->config)
+        rc = rebuild_config_parse(w->config, &w->tgt.cfg, err);
+    if (!rc && w->prefs)
+        rc = set_prefs(&w->tgt, w->prefs, err);
     if (!rc && tui_job_stopped(job))
         rc = error_set(err, RS_ECANCELED, NULL, 0, 0, "stopped");
     if (!rc) {
@@ -255,12 +276,14 @@ static void open_work_free(open_work_t *w)
     target_free(&w->tgt);
 }
 
-bool tui_open_routine(tui_t *t, const char *name)
+bool tui_open_routine(tui_t *t, const char *name) { return tui_open_routine_as(t, name, NULL, NULL); }
+
+bool tui_open_routine_as(tui_t *t, const char *name, const char *config, const char *prefs)
 {
     char copy[sizeof t->open_name]; /* name may be t->open_name, which closing clears */
     snprintf(copy, sizeof copy, "%s", name);
     name = copy;
-    open_work_t w = { .t = t, .name = name };
+    open_work_t w = { .t = t, .name = name, .config = config, .prefs = prefs };
     char what[sizeof t->open_name + 16];
     snprintf(what, sizeof what, "opening %s", name);
     rs_error_t err;

@@ -31,6 +31,10 @@ bool tui_check_binds(tui_t *t, const char *name);
  * lowered and scored with a progress bar, tui_wait.h); the routine open
  * before stays when it fails or ^C stops it: false, the status says. */
 bool tui_open_routine(tui_t *t, const char *name);
+/* The same under a stored plan's scoring config ("alignment=1 ...") and
+ * context preferences (space-separated node names; one the routine lacks
+ * is passed over), laid out with them in the one wait. */
+bool tui_open_routine_as(tui_t *t, const char *name, const char *config, const char *prefs);
 /* Renames routine from to to in the store — the versions imported from
  * path, its latest's file (two dumps of one module name come apart; a
  * routine edited in one file goes whole); its plans stay with it, their

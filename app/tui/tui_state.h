@@ -73,6 +73,7 @@ typedef struct tui {
     /* the loop's status bar alone (the bottom row), redrawn as a wait goes on */
     void (*status_bar)(struct tui *t);
     store_t *store;
+    bool waiting;            /* a tui_wait runs: its work may be using the store, the screens must not */
     screen_id_t screen;
     bool quit;
     int rows, cols;

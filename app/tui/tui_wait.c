@@ -22,6 +22,7 @@ struct tui_job {
     char doing[160];
     atomic_llong done, total;
     atomic_int stop, finished;
+    bool stoppable;
 };
 
 void tui_job_doing(tui_job_t *job, const char *fmt, ...)
@@ -55,8 +56,9 @@ static void *job_thread(void *arg)
     return NULL;
 }
 
-/* The bar on the status line: "WHAT: DOING 12/64 ████░░░░ 1.2 s  ^C stops";
- * with no total a block runs along it.  Narrow, the words give way first
+/* The bar on the status line: "WHAT: DOING 12/64 ████░░░░ 1.2 s  ^C stops"
+ * ("cannot be stopped" for work that cannot); with no total a block runs
+ * along it.  Narrow, the words give way first
  * (cut with an ellipsis), then the bar, to 10 cells; the count and ^C stay. */
 static void draw_bar(tui_t *t, tui_job_t *j, const char *what, int64_t elapsed_us, int queued)
 {
@@ -73,7 +75,7 @@ static void draw_bar(tui_t *t, tui_job_t *j, const char *what, int64_t elapsed_u
     snprintf(head, sizeof head, "%s%s%s", what, doing[0] ? ": " : "", doing);
     bool stopping = atomic_load(&j->stop);
     snprintf(right, sizeof right, " %.1f s  %s%s", (double)elapsed_us / 1e6,
-             stopping ? "stopping..." : "^C stops", queued ? ", keys wait" : "");
+             !j->stoppable ? "cannot be stopped" : stopping ? "stopping..." : "^C stops", queued ? ", keys wait" : "");
     int room = t->cols - tui_cols(count) - tui_cols(right) - 1, hw = tui_cols(head), bw = 40;
     if (hw + bw > room) {
         bw = room - hw < 10 ? 10 : room - hw;
@@ -96,15 +98,16 @@ static void draw_bar(tui_t *t, tui_job_t *j, const char *what, int64_t elapsed_u
     tui_put(t, y, x + bw, t->cols - x - bw, t->attr[T_NORMAL], right);
 }
 
-int tui_wait(tui_t *t, const char *what, tui_work_fn work, void *ud, rs_error_t *err)
+static int wait_for(tui_t *t, const char *what, tui_work_fn work, void *ud, bool stoppable, rs_error_t *err)
 {
-    tui_job_t j = { .work = work, .ud = ud };
+    tui_job_t j = { .work = work, .ud = ud, .stoppable = stoppable };
     error_clear(&j.err);
     pthread_mutex_init(&j.lock, NULL);
     pthread_t tid;
     if (pthread_create(&tid, NULL, job_thread, &j) != 0) {
         job_thread(&j); /* no thread: the work runs here, without a bar */
     } else {
+        t->waiting = true;
         int64_t t0 = monotime_us();
         bool full = true, shown = false;
         int queued[32], nq = 0;
@@ -122,9 +125,11 @@ int tui_wait(tui_t *t, const char *what, tui_work_fn work, void *ud, rs_error_t 
                 refresh();
             }
             int ch = getch();
-            if (ch == 3 || ch == 27) {
+            if ((ch == 3 || ch == 27) && stoppable) {
                 atomic_store(&j.stop, 1);
                 nq = 0; /* stopped: what was typed for after it goes too */
+            } else if (ch == 3 || ch == 27) {
+                /* nothing to stop: not a key for after it either */
             } else if (ch == KEY_RESIZE) {
                 getmaxyx(stdscr, t->rows, t->cols);
                 full = true;
@@ -139,9 +144,20 @@ int tui_wait(tui_t *t, const char *what, tui_work_fn work, void *ud, rs_error_t 
             ungetch(queued[--nq]);
         timeout(-1);
         pthread_join(tid, NULL);
+        t->waiting = false;
     }
     pthread_mutex_destroy(&j.lock);
     if (j.rc)
         *err = j.err;
     return j.rc;
+}
+
+int tui_wait(tui_t *t, const char *what, tui_work_fn work, void *ud, rs_error_t *err)
+{
+    return wait_for(t, what, work, ud, true, err);
+}
+
+int tui_wait_unstoppable(tui_t *t, const char *what, tui_work_fn work, void *ud, rs_error_t *err)
+{
+    return wait_for(t, what, work, ud, false, err);
 }

@@ -4,7 +4,8 @@
  * the screen under it: once the wait passes TUI_WAIT_BAR_US a progress bar
  * on the status line says what is being done and how far it is, the
  * status bar below stays drawn (its reuse counters move), and ^C or Esc
- * asks the work to stop.  Other keys typed meanwhile run after it. */
+ * asks the work to stop (work that cannot stop says so instead).  Other
+ * keys typed meanwhile run after it. */
 #ifndef RS_TUI_WAIT_H
 #define RS_TUI_WAIT_H
 
@@ -28,6 +29,10 @@ typedef int (*tui_work_fn)(tui_job_t *job, void *ud, rs_error_t *err);
 /* Runs work(job, ud, err) and waits for it as above; what (a few words,
  * "fit 60% on bert") heads the bar.  Returns work's status. */
 int tui_wait(tui_t *t, const char *what, tui_work_fn work, void *ud, rs_error_t *err);
+/* The same for work that cannot be stopped part-way (an import, a layout
+ * switch): the bar says "cannot be stopped" where the others say "^C
+ * stops", and ^C or Esc typed meanwhile is dropped. */
+int tui_wait_unstoppable(tui_t *t, const char *what, tui_work_fn work, void *ud, rs_error_t *err);
 
 /* For the work: what it does now ("round one", "budget 2 of 4: 60%"),
  * shown after the bar's heading. */

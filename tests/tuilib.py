@@ -117,16 +117,20 @@ def open_routine(t, name):
 def fit_anyway(t, timeout=10.0):
     """After Enter on the Fit prompt: answers y when the TUI asks whether to
     fit a budget below the floor (DESIGN §13); whether it asked."""
+    # the question may wrap (a y/n question keeps its end on the rows
+    # above), and it comes after the floor is found, a moment after the
+    # prompt goes: until the fit shows it has started, it may still come
+    started = re.compile(r"round (one|two) [0-9]+/|event [0-9]+/|budget missed|fit stopped|no flips|error")
     end = time.time() + timeout
     while time.time() < end:
         s = t.screen()
-        if "anyway? (y/n)" in s:
+        if re.search(r"anyway\?\s+\(y/n\)", s):
             t.keys("y")
             return True
-        if "fit to budget (" not in s:
+        if "fit to budget (" not in s and started.search(s):
             return False
         time.sleep(0.05)
-    raise AssertionError(f"the Fit prompt stayed:\n{t.screen()}")
+    raise AssertionError(f"the Fit prompt stayed, or neither the question nor the fit came:\n{t.screen()}")
 
 
 def fit_on(t, routine, budget):

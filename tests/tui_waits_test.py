@@ -220,6 +220,26 @@ def compare_row_saved_counts_as_saved():
 
 
 @test
+def bar_keeps_how_far_at_80_columns():
+    """At 80 columns the bar's words give way from the work's name, not
+    from what it is doing: "plan 1 of 2 (90%)" stays whole."""
+    t = Tui("bar80", w=80, h=24)
+    try:
+        t.wait("Routines")
+        open_routine(t, BIG_NAME)
+        t.keys("4", "a")
+        t.type("90%,minimize")
+        t.keys("Enter")
+        s = t.wait(re.compile(r"plan 1 of 2 \(90%\) [0-9]+/[0-9]+ [█░]{10,} [0-9]+\.[0-9] s  \^C stops"), timeout=30)
+        bar = s.rstrip("\n").split("\n")[-2]
+        check(bar.startswith("Compare: ") and "…: plan 1 of 2" in bar, "the name cut, the doing whole: " + bar)
+        t.keys("C-c")
+        t.wait("Compare stopped", timeout=20)
+    finally:
+        t.close()
+
+
+@test
 def fit_and_best_show_their_bars():
     t = Tui("fitbar", w=140)
     try:

@@ -58,8 +58,9 @@ static void *job_thread(void *arg)
 
 /* The bar on the status line: "WHAT: DOING 12/64 ████░░░░ 1.2 s  ^C stops"
  * ("cannot be stopped" for work that cannot); with no total a block runs
- * along it.  Narrow, the words give way first
- * (cut with an ellipsis), then the bar, to 10 cells; the count and ^C stay. */
+ * along it.  Narrow, the words give way first (the work's name before
+ * what it is doing, cut with an ellipsis), then the bar, to 10 cells; the
+ * count and ^C stay. */
 static void draw_bar(tui_t *t, tui_job_t *j, const char *what, int64_t elapsed_us, int queued)
 {
     if (t->cols < TUI_MIN_COLS || t->rows < TUI_MIN_ROWS)
@@ -81,7 +82,18 @@ static void draw_bar(tui_t *t, tui_job_t *j, const char *what, int64_t elapsed_u
         bw = room - hw < 10 ? 10 : room - hw;
         hw = room - bw;
     }
-    tui_clip(t, head, hw, clip, sizeof clip);
+    /* the words that say how far it is (the doing part) stay whole where
+     * they can: the name of the work gives way first (at 80 columns
+     * "plan 1 of 4 (80%)" was the part cut) */
+    int dw = doing[0] ? tui_cols(doing) + 2 : 0;
+    if (tui_cols(head) > hw && dw && dw + 6 <= hw) {
+        char w2[256];
+        tui_clip(t, what, hw - dw, w2, sizeof w2);
+        snprintf(head, sizeof head, "%s: %s", w2, doing);
+        snprintf(clip, sizeof clip, "%s", head);
+    } else {
+        tui_clip(t, head, hw, clip, sizeof clip);
+    }
     int y = t->rows - 2;
     tui_fill(t, y, 0, t->cols, t->attr[T_NORMAL]);
     tui_put(t, y, 0, hw, t->attr[T_NORMAL] | A_BOLD, clip);

@@ -125,11 +125,16 @@ int text_floor_below(int64_t budget, const floor_fit_t *ff, char *buf, size_t n)
     return 0;
 }
 
+bool text_below_floor(const fit_plan_t *p)
+{
+    return !p->within_budget && !p->minimize && p->budget < p->floor.bytes;
+}
+
 const char *text_within(const fit_plan_t *p)
 {
     if (p->within_budget)
         return "yes";
-    if (!p->minimize && p->budget < p->floor.bytes)
+    if (text_below_floor(p))
         return "no, floor";
     if (!p->minimize && p->dropped > 0 && p->budget < p->floor_cap.bytes)
         return "no, cap";

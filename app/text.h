@@ -4,6 +4,7 @@
 #ifndef RS_TEXT_H
 #define RS_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -50,6 +51,10 @@ int text_floor_below(int64_t budget, const struct floor_fit *ff, char *buf, size
  * under the cap); sweep's column and the TUI's Compare rows. */
 struct fit_plan;
 const char *text_within(const struct fit_plan *p);
+
+/* Whether p missed a byte budget below its floor (no plan, whatever the
+ * cap, could have met it): text_within's "no, floor". */
+bool text_below_floor(const struct fit_plan *p);
 
 /* s escaped into one of eight rotating buffers (each thread its own), for
  * printf arguments: up to eight in one call stay valid.  For printing names

@@ -133,7 +133,7 @@ static void print_plan(const target_t *t, const fit_plan_t *p, bool events)
     print_recompute(t, p);
     answer_out_floors(&p->floor, &p->floor_cap, p->considered, p->dropped);
     printf("within budget: %s", p->within_budget ? "yes" : "no");
-    if (!p->within_budget && !p->minimize && p->budget < p->floor.bytes)
+    if (text_below_floor(p))
         printf(" (the budget is below the floor: no plan can reach it)");
     else if (!p->within_budget && p->dropped > 0)
         printf(" (the cap kept the %d cheapest of %d candidates: --max-candidates %d considers every one)",

@@ -130,7 +130,7 @@ static void install_fit(tui_t *t, fit_context_t *ctx, fit_plan_t *plan, int64_t 
     snprintf(t->last_budget, sizeof t->last_budget, "%s", budget);
     char floor[64];
     units_format_bytes(t->plan->floor.bytes, floor, sizeof floor);
-    if (strcmp(text_within(t->plan), "no, floor") == 0) /* no cap helps there */
+    if (text_below_floor(t->plan)) /* no cap helps there */
         tui_status(t, true, "%s: budget missed: it is below the floor, %s: no plan can reach it", what, floor);
     else if (!t->plan->within_budget && t->plan->dropped > 0)
         tui_status(t, true, "%s: budget missed; the cap kept %d of %d candidates: C sets it",

@@ -256,7 +256,7 @@ int tui_sweep_run(tui_t *t)
     /* a byte budget missed while the cap dropped candidates: say so once, as `sweep` does */
     for (int i = 0; i < t->n_budgets; i++)
         if (t->cmp[i] && !t->cmp[i]->within_budget && t->cmp[i]->dropped > 0 &&
-            strcmp(text_within(t->cmp[i]), "no, floor") != 0) { /* below the floor no cap helps */
+            !text_below_floor(t->cmp[i])) { /* below the floor no cap helps */
             tui_status(t, true, "row %d (%s) missed: the cap kept %d of %d candidates: C sets it (all)", i + 1,
                        t->budgets[i], (int)t->cmp[i]->considered, (int)(t->cmp[i]->considered + t->cmp[i]->dropped));
             break;

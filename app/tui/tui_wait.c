@@ -87,10 +87,9 @@ static void draw_bar(tui_t *t, tui_job_t *j, const char *what, int64_t elapsed_u
      * "plan 1 of 4 (80%)" was the part cut) */
     int dw = doing[0] ? tui_cols(doing) + 2 : 0;
     if (tui_cols(head) > hw && dw && dw + 6 <= hw) {
-        char w2[256];
-        tui_clip(t, what, hw - dw, w2, sizeof w2);
-        snprintf(head, sizeof head, "%s: %s", w2, doing);
-        snprintf(clip, sizeof clip, "%s", head);
+        char name[256];
+        tui_clip(t, what, hw - dw, name, sizeof name);
+        snprintf(clip, sizeof clip, "%s: %s", name, doing);
     } else {
         tui_clip(t, head, hw, clip, sizeof clip);
     }

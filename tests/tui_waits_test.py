@@ -119,15 +119,21 @@ def bar_over_status(s, words):
     return lines[-2]
 
 
+def start_compare(t, budgets):
+    """Opens the big routine and adds budgets (one line, "90%,minimize") on
+    Compare, without waiting for their rows: the search starts."""
+    t.wait("Routines")
+    open_routine(t, BIG_NAME)
+    t.keys("4", "a")
+    t.type(budgets)
+    t.keys("Enter")
+
+
 @test
 def compare_search_shows_its_bar_and_stops():
     t = Tui("cmpbar", w=140)
     try:
-        t.wait("Routines")
-        open_routine(t, BIG_NAME)
-        t.keys("4", "a")
-        t.type("90%,minimize")
-        t.keys("Enter")
+        start_compare(t, "90%,minimize")
         s = t.wait(re.compile(r"Compare: 2 budgets on transformer_48: plan 1 of 2 \([0-9a-z%]+\) [0-9]+/[0-9]+"), timeout=20)
         bar_over_status(s, "Compare: 2 budgets on transformer_48")
         t.keys("C-c")
@@ -225,11 +231,7 @@ def bar_keeps_how_far_at_80_columns():
     from what it is doing: "plan 1 of 2 (90%)" stays whole."""
     t = Tui("bar80", w=80, h=24)
     try:
-        t.wait("Routines")
-        open_routine(t, BIG_NAME)
-        t.keys("4", "a")
-        t.type("90%,minimize")
-        t.keys("Enter")
+        start_compare(t, "90%,minimize")
         s = t.wait(re.compile(r"plan 1 of 2 \(90%\) [0-9]+/[0-9]+ [█░]{10,} [0-9]+\.[0-9] s  \^C stops"), timeout=30)
         bar = s.rstrip("\n").split("\n")[-2]
         check(bar.startswith("Compare: ") and "…: plan 1 of 2" in bar, "the name cut, the doing whole: " + bar)

@@ -1374,6 +1374,22 @@ def save_and_export_a_plan():
 
 
 @test
+def export_offers_origins_by_the_files_name():
+    t = Tui("export_origins")
+    out = os.path.join(TMP, "by-origins.csv")
+    try:
+        pid = save_and_export(t, "harmful_hold", "origins", out, "origins", typed=False)
+        cli = os.path.join(TMP, "by-origins-cli.csv")
+        subprocess.run([BIN, "export", pid, "--what", "origins", "-o", cli, "--db", DB], check=True,
+                       capture_output=True)
+        with open(out) as a, open(cli) as b:
+            mine, theirs = a.read(), b.read()
+        check(mine == theirs and mine.startswith("plan_id,rank,origin,"), (mine, theirs))
+    finally:
+        t.close()
+
+
+@test
 def export_asks_expands_and_takes_marked_layouts():
     db = os.path.join(TMP, "export2.db")
     home = os.path.join(TMP, "home")

@@ -398,17 +398,22 @@ static void export_chosen(tui_t *t)
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     if (pl > 4 && strcmp(path + pl - 4, ".svg") == 0)
         snprintf(what, sizeof what, "svg");
-    static const char *const in_name[] = { "flips", "events", "layout" };
-    for (size_t k = 0; k < sizeof in_name / sizeof in_name[0]; k++)
-        if (strstr(base, in_name[k]))
-            snprintf(what, sizeof what, "%s", in_name[k]);
-    if (!tui_prompt(t, "what (plans, flips, events, layout, svg): ", what, sizeof what, false)) {
+    char kinds[96] = "";
+    for (int k = 0; export_what_name(k); k++) {
+        const char *name = export_what_name(k);
+        if (k > 0 && strstr(base, name))
+            snprintf(what, sizeof what, "%s", name);
+        snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s, ", name);
+    }
+    char question[128];
+    snprintf(question, sizeof question, "what (%ssvg): ", kinds);
+    if (!tui_prompt(t, question, what, sizeof what, false)) {
         free(pick);
         return;
     }
     int w = strcmp(what, "svg") == 0 ? EXPORT_SVG_PICTURE : export_what_parse(what);
     if (w < 0) {
-        tui_status(t, true, "expected plans, flips, events, layout or svg");
+        tui_status(t, true, "expected %ssvg", kinds);
         free(pick);
         return;
     }

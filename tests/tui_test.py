@@ -970,6 +970,35 @@ def best_plan_beside_two_round():
 
 
 @test
+def compare_floor_label_beside_the_best_star():
+    """mlp_step's best plan under minimize (6718468 B, +310M, the chart's
+    most recompute) sits 2560 B over the floor (6715908 B, score --json):
+    its '*' is the floor row's last plot cell, so the floor's label moves
+    left of it whole instead of losing its last letter to it; row 1 (the
+    two-round plan, no recompute) is the top row's first cell."""
+    t = Tui("chart_floor", w=100, h=30)
+    try:
+        t.wait("Routines")
+        open_routine(t, "mlp_step")
+        t.keys("4", "a")
+        t.type("minimize")
+        t.keys("Enter")
+        t.wait(re.compile(r"1 minimize\s+6\.65 MiB"))
+        t.keys("x")
+        s = t.wait(re.compile(r"best\s+6\.41 MiB"))
+        rows = s.split("\n")
+        axis = next(k for k, r in enumerate(rows) if "+0%" in r)
+        top = next(k for k, r in enumerate(rows) if r.startswith(" 6.65M"))
+        floor = rows[axis - 1]
+        plot = floor.index("│") + 1  # the first plot column
+        check(rows[top][plot] == "1", rows[top])
+        check(floor.rstrip().endswith("╌ floor 6.40 MiB *"), floor)
+        check(len(floor.rstrip()) - 1 == len(rows[axis].rstrip()) - 1, (floor, rows[axis]))  # the last cell
+    finally:
+        t.close()
+
+
+@test
 def hlo_sources_in_details_and_why():
     """DESIGN §10: a node read from HLO shows its op_name and source line in
     the Arena's details pane and in the Fit screen's Why."""

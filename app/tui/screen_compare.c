@@ -55,6 +55,61 @@ static void format_seconds(const tui_t *t, double s, char *buf, size_t n)
         snprintf(buf, n, "%+.3g s", s);
 }
 
+enum { CHART_MAX_COLS = 1024 }; /* the floor label's search looks at no more */
+
+/* Where each fitted row's digit goes on the chart (cw columns, ch rows):
+ * rows at one point go side by side in row order ("1234", starting left of
+ * the point when it is near the right edge), so none hides. */
+static void place_rows(const tui_t *t, double max_over, int64_t lo, int64_t span, int cw, int ch, int *row_x,
+                       int *row_y)
+{
+    int raw_x[TUI_MAX_BUDGETS], raw_y[TUI_MAX_BUDGETS];
+    for (int i = 0; i < t->n_budgets; i++)
+        if (t->cmp[i]) {
+            raw_x[i] = (int)(overhead(t->cmp[i]) / max_over * (cw - 1));
+            raw_y[i] = ch - 1 - (int)((double)(t->cmp[i]->final.total - lo) / (double)span * (ch - 1));
+        }
+    int n_placed = 0, placed[TUI_MAX_BUDGETS];
+    for (int i = 0; i < t->n_budgets; i++) {
+        if (!t->cmp[i])
+            continue;
+        int rank = 0, group = 0;
+        for (int j = 0; j < t->n_budgets; j++)
+            if (t->cmp[j] && raw_x[j] == raw_x[i] && raw_y[j] == raw_y[i]) {
+                rank += j < i;
+                group++;
+            }
+        int cx = (raw_x[i] < cw - group ? raw_x[i] : cw - group) + rank, cy = raw_y[i];
+        cx = cx < 0 ? 0 : cx;
+        for (int off = 0; off < cw; off++) { /* that cell, else right of it, else left (at the right edge) */
+            int at = cx + off < cw ? cx + off : cx - (off - (cw - 1 - cx));
+            bool taken = false;
+            for (int k = 0; k < n_placed && !taken; k++)
+                taken = row_y[placed[k]] == cy && row_x[placed[k]] == at;
+            if (!taken && at >= 0) {
+                cx = at;
+                break;
+            }
+        }
+        row_x[i] = cx;
+        row_y[i] = cy;
+        placed[n_placed++] = i;
+    }
+}
+
+/* The rightmost start of len free cells among taken[0..n), -1 when none. */
+static int free_run(const bool *taken, int n, int len)
+{
+    for (int at = n - len; at >= 0; at--) {
+        int c = 0;
+        while (c < len && !taken[at + c])
+            c++;
+        if (c == len)
+            return at;
+    }
+    return -1;
+}
+
 static void chart(tui_t *t, int y, int x, int h, int w)
 {
     if (h < 4 || w < 30)
@@ -126,61 +181,43 @@ static void chart(tui_t *t, int y, int x, int h, int w)
         int ml = snprintf(right, sizeof right, "+%.3g%%", max_over / 2);
         tui_put(t, y + 1 + ch, px + (cw - 1) / 2 - ml / 2, ml, t->attr[T_DIM], right);
     }
-    if (fl && fl->bytes > 0) { /* a dashed line, the budgets' digits over it */
-        int fy = ch - 1 - (int)((double)(fl->bytes - lo) / (double)span * (ch - 1));
-        char lbl[48], fb[32];
-        units_format_bytes(fl->bytes, fb, sizeof fb);
-        int ll = snprintf(lbl, sizeof lbl, " floor %s", fb);
-        for (int c = 0; c < cw - ll; c++)
-            tui_put(t, y + 1 + fy, px + c, 1, t->attr[T_PEAK], tui_glyph(t, "╌", "="));
-        tui_put(t, y + 1 + fy, px + cw - ll, ll, t->attr[T_PEAK], lbl);
-    }
+    /* the points first, so the floor's label can go where none is */
+    int star_x[TUI_MAX_BUDGETS], star_y[TUI_MAX_BUDGETS], n_stars = 0;
     for (int i = 0; t->cmp_show_best && i < t->n_budgets; i++) { /* best plans as '*' */
         const best_plan_t *b = &t->cmp_best[i];
         if (!t->cmp[i] || !b->found)
             continue;
         double over = best_overhead(t->cmp[i], b);
-        int cx = (int)((over > max_over ? max_over : over) / max_over * (cw - 1));
         int64_t bt = b->final.total > max_fp ? max_fp : b->final.total < lo ? lo : b->final.total;
-        int cy = ch - 1 - (int)((double)(bt - lo) / (double)span * (ch - 1));
-        tui_put(t, y + 1 + cy, px + cx, 1, t->attr[T_HELD] | A_BOLD, "*");
+        star_x[n_stars] = (int)((over > max_over ? max_over : over) / max_over * (cw - 1));
+        star_y[n_stars++] = ch - 1 - (int)((double)(bt - lo) / (double)span * (ch - 1));
     }
-    /* the rows on top of the stars; rows at one point go side by side in
-     * row order ("1234", starting left of the point when it is near the
-     * right edge), so none hides */
-    int raw_x[TUI_MAX_BUDGETS], raw_y[TUI_MAX_BUDGETS];
-    for (int i = 0; i < t->n_budgets; i++)
-        if (t->cmp[i]) {
-            raw_x[i] = (int)(overhead(t->cmp[i]) / max_over * (cw - 1));
-            raw_y[i] = ch - 1 - (int)((double)(t->cmp[i]->final.total - lo) / (double)span * (ch - 1));
-        }
-    int placed_y[TUI_MAX_BUDGETS], placed_x[TUI_MAX_BUDGETS], n_placed = 0;
-    for (int i = 0; i < t->n_budgets; i++) {
-        if (!t->cmp[i])
-            continue;
-        int rank = 0, group = 0;
-        for (int j = 0; j < t->n_budgets; j++)
-            if (t->cmp[j] && raw_x[j] == raw_x[i] && raw_y[j] == raw_y[i]) {
-                rank += j < i;
-                group++;
-            }
-        int cx = (raw_x[i] < cw - group ? raw_x[i] : cw - group) + rank, cy = raw_y[i];
-        cx = cx < 0 ? 0 : cx;
-        for (int off = 0; off < cw; off++) { /* that cell, else right of it, else left (at the right edge) */
-            int at = cx + off < cw ? cx + off : cx - (off - (cw - 1 - cx));
-            bool taken = false;
-            for (int k = 0; k < n_placed && !taken; k++)
-                taken = placed_y[k] == cy && placed_x[k] == at;
-            if (!taken && at >= 0) {
-                cx = at;
-                break;
-            }
-        }
-        placed_y[n_placed] = cy;
-        placed_x[n_placed++] = cx;
-        tui_putf(t, y + 1 + cy, px + cx, 1, i == t->cmp_sel ? t->attr[T_SELECTED] : t->attr[T_ACCEPTED], "%d",
-                 (i + 1) % 10);
+    int row_x[TUI_MAX_BUDGETS], row_y[TUI_MAX_BUDGETS];
+    place_rows(t, max_over, lo, span, cw, ch, row_x, row_y);
+    if (fl && fl->bytes > 0) { /* a dashed line, the points over it, its label beside them */
+        int fy = ch - 1 - (int)((double)(fl->bytes - lo) / (double)span * (ch - 1));
+        char lbl[48], fb[32];
+        units_format_bytes(fl->bytes, fb, sizeof fb);
+        int ll = snprintf(lbl, sizeof lbl, " floor %s ", fb);
+        for (int c = 0; c < cw; c++)
+            tui_put(t, y + 1 + fy, px + c, 1, t->attr[T_PEAK], tui_glyph(t, "╌", "="));
+        bool taken[CHART_MAX_COLS] = { false };
+        int tw = cw < CHART_MAX_COLS ? cw : CHART_MAX_COLS;
+        for (int k = 0; k < n_stars; k++)
+            if (star_y[k] == fy && star_x[k] < tw)
+                taken[star_x[k]] = true;
+        for (int i = 0; i < t->n_budgets; i++)
+            if (t->cmp[i] && row_y[i] == fy && row_x[i] < tw)
+                taken[row_x[i]] = true;
+        int at = free_run(taken, tw, ll);
+        tui_put(t, y + 1 + fy, px + (at >= 0 ? at : tw - ll), ll, t->attr[T_PEAK], lbl);
     }
+    for (int k = 0; k < n_stars; k++)
+        tui_put(t, y + 1 + star_y[k], px + star_x[k], 1, t->attr[T_HELD] | A_BOLD, "*");
+    for (int i = 0; i < t->n_budgets; i++) /* the rows on top of the stars */
+        if (t->cmp[i])
+            tui_putf(t, y + 1 + row_y[i], px + row_x[i], 1,
+                     i == t->cmp_sel ? t->attr[T_SELECTED] : t->attr[T_ACCEPTED], "%d", (i + 1) % 10);
 }
 
 static bool has_flip(const fit_plan_t *p, int32_t node)

@@ -999,6 +999,31 @@ def compare_floor_label_beside_the_best_star():
 
 
 @test
+def prompt_keeps_the_status_bar_under_a_pending_message():
+    """A prompt opened while a message is up (the Arena's 'opened ...'):
+    the prompt takes the message's row, the message moves above it, and
+    the status bar stays on the last row (it had been drawn over)."""
+    t = Tui("prompt_bar", w=80, h=24)
+    try:
+        t.wait("Routines")
+        open_routine(t, "mlp_step")
+        t.wait("opened mlp_step: arena 9.47 MiB, 19 buffers, 15 steps")
+        t.keys("/")
+        s = t.wait("node:")
+        rows = s.split("\n")
+        while rows and not rows[-1].strip():
+            rows.pop()
+        check(rows[-1].startswith(" mlp_step │ none │ none │ greedy │") and rows[-1].rstrip().endswith("? help"),
+              rows[-1])
+        check(rows[-2].startswith("node:"), rows[-2])
+        check(rows[-3].startswith("opened mlp_step: arena 9.47 MiB"), rows[-3])
+        t.keys("Escape")
+        t.wait(re.compile(r"\n mlp_step │ none"))
+    finally:
+        t.close()
+
+
+@test
 def hlo_sources_in_details_and_why():
     """DESIGN §10: a node read from HLO shows its op_name and source line in
     the Arena's details pane and in the Fit screen's Why."""

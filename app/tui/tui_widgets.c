@@ -234,9 +234,10 @@ bool tui_prompt(tui_t *t, const char *label, char *buf, size_t n, bool complete_
         if ((int)len > room)
             shown = buf + len - (size_t)room;
         tui_put(t, y, lx, room, t->attr[T_NORMAL] | (offered ? A_REVERSE : 0), shown);
-        if (t->status[0]) {
-            tui_fill(t, t->rows - 1, 0, t->cols, t->attr[T_STATUS]);
-            tui_put(t, t->rows - 1, 0, t->cols, t->attr[T_STATUS], t->status);
+        if (t->status[0]) { /* the message the prompt took the row of goes above it; the status bar stays */
+            unsigned a = t->status_error ? t->attr[T_ERROR] : t->attr[T_NORMAL];
+            tui_fill(t, y - 1, 0, t->cols, a);
+            tui_put(t, y - 1, 0, t->cols, a, t->status);
         }
         move(y, lx + (int)strlen(shown));
         refresh();

@@ -273,15 +273,17 @@ typedef struct best_work {
 static int best_work(tui_job_t *job, void *ud, rs_error_t *err)
 {
     best_work_t *w = ud;
-    tui_job_doing(job, w->kind == BEST_EXACT ? "every subset of %d candidates (up to 10 s)"
-                                             : "moves near the two-round plan, %d candidates (up to 10 s)",
+    tui_job_doing(job, w->kind == BEST_EXACT ? "every subset of %d candidates"
+                                             : "moves near the two-round plan, %d candidates",
                   (int)w->plan->considered);
+    tui_job_time_limit(job, (int64_t)(BEST_DEFAULT_SECONDS * 1e6));
     int rc = best_run_cancellable(w->kind, w->plan, w->ctx, (best_limits_t){ 0, 0 }, false, tui_job_stop_cb, job,
                                   &w->best, err);
     uint8_t *prefs = rc ? NULL : calloc((size_t)w->tgt->routine->n_nodes + 1, 1);
     if (!rc && !prefs)
         rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     if (!rc) {
+        tui_job_time_limit(job, 0);
         tui_job_doing(job, "its arena");
         fit_context_prefs(w->ctx, prefs);
         for (int32_t i = 0; i < w->best.n_flips; i++)

@@ -21,6 +21,7 @@ struct tui_job {
     pthread_mutex_t lock;      /* guards doing */
     char doing[160];
     atomic_llong done, total;
+    atomic_llong limit_from_us, limit_us; /* tui_job_time_limit's; limit 0: none */
     atomic_int stop, finished;
     bool stoppable;
 };
@@ -42,6 +43,12 @@ int tui_job_progress(tui_job_t *job, int64_t done, int64_t total)
     atomic_store(&job->done, (long long)done);
     atomic_store(&job->total, (long long)total);
     return atomic_load(&job->stop);
+}
+
+void tui_job_time_limit(tui_job_t *job, int64_t limit_us)
+{
+    atomic_store(&job->limit_from_us, (long long)monotime_us());
+    atomic_store(&job->limit_us, (long long)(limit_us > 0 ? limit_us : 0));
 }
 
 bool tui_job_stopped(tui_job_t *job) { return atomic_load(&job->stop) != 0; }
@@ -75,7 +82,16 @@ static void draw_bar(tui_t *t, tui_job_t *j, const char *what, int64_t elapsed_u
         snprintf(count, sizeof count, " %lld/%lld", done < total ? done : total, total);
     snprintf(head, sizeof head, "%s%s%s", what, doing[0] ? ": " : "", doing);
     bool stopping = atomic_load(&j->stop);
-    snprintf(right, sizeof right, " %.1f s  %s%s", (double)elapsed_us / 1e6,
+    /* no count but a time limit: the bar fills with the time the limit allows */
+    long long limit = total > 0 ? 0 : atomic_load(&j->limit_us);
+    char of[32] = "";
+    if (limit > 0) {
+        long long in = monotime_us() - atomic_load(&j->limit_from_us);
+        done = in < 0 ? 0 : in;
+        total = limit;
+        snprintf(of, sizeof of, " of %.0f", (double)limit / 1e6);
+    }
+    snprintf(right, sizeof right, " %.1f%s s  %s%s", (double)elapsed_us / 1e6, of,
              !j->stoppable ? "cannot be stopped" : stopping ? "stopping..." : "^C stops", queued ? ", keys wait" : "");
     int room = t->cols - tui_cols(count) - tui_cols(right) - 1, hw = tui_cols(head), bw = 40;
     if (hw + bw > room) {

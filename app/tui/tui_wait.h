@@ -40,6 +40,10 @@ void tui_job_doing(tui_job_t *job, const char *fmt, ...) __attribute__((format(p
 /* For the work: how far it is, done of total (total <= 0: not known, the
  * bar only shows that it runs).  Returns nonzero once a stop was asked. */
 int tui_job_progress(tui_job_t *job, int64_t done, int64_t total);
+/* For the work: it ends within limit_us from now (a search under a time
+ * limit, its count unknown): the bar fills with that time and says "of N
+ * s".  A count given by tui_job_progress wins; limit_us <= 0 clears it. */
+void tui_job_time_limit(tui_job_t *job, int64_t limit_us);
 /* Whether the user asked the work to stop (^C, Esc). */
 bool tui_job_stopped(tui_job_t *job);
 /* The same as a core stop or cancel callback (ud: the job). */

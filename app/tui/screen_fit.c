@@ -529,10 +529,15 @@ static void why(tui_t *t)
     lines[m++] = strdup("round one's order: positive relief first (most bytes per FLOP first), then negative (worse "
                         "alone), then none (neutral) last");
     lines[m++] = strdup("");
+    int32_t last = 0; /* the event column as wide as its biggest number: 5 digits on a 13k-instruction step */
+    for (int32_t k = 0; k < n; k++)
+        last = chain[k] > last ? chain[k] : last;
+    int ew = snprintf(NULL, 0, "%d", (int)last);
+    ew = ew < 4 ? 4 : ew;
     for (int32_t k = 0; k < n; k++) {
         char text[900];
         trace_describe(t->plan, chain[k], text, sizeof text);
-        snprintf(buf, sizeof buf, "%4d  r%d %-13s %s", (int)chain[k], (int)t->plan->events[chain[k]].round,
+        snprintf(buf, sizeof buf, "%*d  r%d %-13s %s", ew, (int)chain[k], (int)t->plan->events[chain[k]].round,
                  trace_kind_name((fit_event_kind_t)t->plan->events[chain[k]].kind), text);
         lines[m++] = strdup(buf);
     }

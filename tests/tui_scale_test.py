@@ -157,6 +157,42 @@ def cut_names_end_in_the_ellipsis():
 
 
 @test
+def long_names_whole_at_160_columns():
+    """At 160 columns the Fit table's name column grows to the longest
+    candidate's name (34 characters here) while the arena beside it keeps
+    48 columns; at 80 columns the names are cut to 12 as before."""
+    long_x = "fusion_multiply_reduce_window.1234"  # 34
+    long_y = "broadcast_in_dim_transpose.5678"     # 31
+    path = os.path.join(TMP, "longnames.routine")
+    with open(path, "w") as f:
+        f.write("routine longnames\nbind M=1048576\ndtype u8\ninput x [4*M]\n"
+                f"{long_x} = expand(x) [100*M]\nu = reduce({long_x}) [0] @output\n"
+                f"{long_y} = expand(x) [100*M]\nv = reduce({long_y}) [0] @output\n")
+    db = os.path.join(TMP, "longnames.db")
+    rc, _, err = run("import", path, db=db)
+    check(rc == 0, err)
+    for w, h in ((160, 45), (80, 24)):
+        t = Tui(f"longnames{w}", w=w, h=h, db=db)
+        try:
+            t.wait("Routines")
+            open_routine(t, "longnames")
+            t.keys("f")
+            t.type("minimize")
+            t.keys("Enter")
+            s = t.wait("event 0/")
+            cells = {m.group(1) for m in re.finditer(r"^ +[0-9-]+ (\S+) ", s, re.M)}
+            if w == 160:
+                check(cells == {long_x, long_y}, (cells, s))
+                head = s.split("\n")[3]
+                check(re.search(r"candidate {%d}solo" % (len(long_x) - len("candidate") + 6), head), head)
+            else:
+                check(all(len(c) == 12 and c.endswith(ELL) for c in cells), (cells, s))
+                check(all(any(cut_ok(c, n) for n in (long_x, long_y)) for c in cells), cells)
+        finally:
+            t.close()
+
+
+@test
 def search_selects_and_says_where():
     """Issue 28 item 8: / on the Arena with the step list shown selects the
     match, switches the pane to its details and says "NAME: buffer K of N"

@@ -23,7 +23,23 @@
 
 /* The candidate names' width: 12, and from 140 columns half the columns
  * past 140 more, up to 22 (HLO names such as batch_norm_training.12). */
-static int name_w(const tui_t *t) { return t->cols < WIDE_COLS ? 12 : 12 + ((t->cols - WIDE_COLS) / 2 > 10 ? 10 : (t->cols - WIDE_COLS) / 2); }
+/* Wide, the names get half the columns past WIDE_COLS, and more when the
+ * longest needs it (a 13k-instruction step's were cut at 22 at 160
+ * columns) while the arena beside the table keeps ARENA_MIN_COLS. */
+#define ARENA_MIN_COLS 48
+static int name_w(const tui_t *t)
+{
+    if (t->cols < WIDE_COLS)
+        return 12;
+    int w = 12 + ((t->cols - WIDE_COLS) / 2 > 10 ? 10 : (t->cols - WIDE_COLS) / 2);
+    int most = t->cols - 3 - ARENA_MIN_COLS - (85 - 12), longest = 0;
+    for (int32_t i = 0; t->plan && i < t->plan->n_cands && longest < most; i++) {
+        int c = tui_cols(t->tgt.routine->nodes[t->plan->cands[i].node].name);
+        longest = c > longest ? c : longest;
+    }
+    longest = longest < most ? longest : most;
+    return longest > w ? longest : w;
+}
 
 /* The candidate table's width: at 80 columns it leaves the arena 16. */
 static int left_w(const tui_t *t) { return t->cols >= WIDE_COLS ? 85 + name_w(t) - 12 : 61; }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "store_int.h"
@@ -111,6 +112,39 @@ static int busy_timeout_ms(void)
     return v >= 0 ? v : 5000;
 }
 
+static int64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* SQLite's busy timeout, polling the stop between 10 ms sleeps (a ^C on
+ * a save that waits for another process's lock had to sit out the 5 s). */
+static int busy_wait(void *ud, int count)
+{
+    store_t *s = ud;
+    int64_t now = now_us();
+    if (count == 0)
+        s->busy_since_us = now;
+    if (s->stop && s->stop(s->stop_ud)) {
+        s->stopped = true;
+        return 0;
+    }
+    if (now - s->busy_since_us >= (int64_t)busy_timeout_ms() * 1000)
+        return 0;
+    struct timespec ten_ms = { 0, 10 * 1000 * 1000 };
+    nanosleep(&ten_ms, NULL);
+    return 1;
+}
+
+void store_set_stop(store_t *s, int (*stop)(void *ud), void *ud)
+{
+    s->stop = stop;
+    s->stop_ud = ud;
+    s->stopped = false;
+}
+
 /* Who holds a lock on path (the database or its -shm), as "process N
  * (comm)", or "" when it cannot be told. */
 static void lock_holder(const char *path, char *buf, size_t n)
@@ -145,6 +179,10 @@ int store_fail(store_t *s, int rc, const char *what, rs_error_t *err)
     const char *path = s ? s->path : "";
     int primary = rc & 0xff;
     const char *msg = s && s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc);
+    if ((primary == SQLITE_BUSY || primary == SQLITE_LOCKED) && s && s->stopped) {
+        s->stopped = false;
+        return error_set(err, RS_ECANCELED, path, 0, 0, "%s: stopped while the store was locked", what);
+    }
     if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED) {
         char who[128];
         lock_holder(path, who, sizeof who);
@@ -438,7 +476,7 @@ int store_open(const char *path, store_t **out, rs_error_t *err)
         store_close(s);
         return rc;
     }
-    sqlite3_busy_timeout(s->db, busy_timeout_ms());
+    sqlite3_busy_handler(s->db, busy_wait, s);
     sqlite3_extended_result_codes(s->db, 1);
     if (s->readonly && !probe_readable(s)) {
         /* a read-only WAL store needs its -shm; without a writable folder,

@@ -22,6 +22,12 @@ typedef struct store store_t;
 int store_open(const char *path, store_t **out, rs_error_t *err);
 void store_close(store_t *s);
 
+/* While stop is set, a wait for another process's lock (up to the busy
+ * timeout) also ends as soon as stop(ud) returns nonzero, and what was
+ * waiting fails with RS_ECANCELED ("stopped while the store was locked").
+ * stop NULL: only the timeout ends it.  stop runs on the thread using s. */
+void store_set_stop(store_t *s, int (*stop)(void *ud), void *ud);
+
 /* The path the store was opened at. */
 const char *store_path(const store_t *s);
 bool store_readonly(const store_t *s);

@@ -11,11 +11,16 @@ struct store {
     char *path;
     bool readonly;
     bool in_tx;
+    int (*stop)(void *ud);  /* store_set_stop's: asked while waiting for a lock */
+    void *stop_ud;
+    bool stopped;           /* a wait for a lock ended by stop: the next store_fail says RS_ECANCELED */
+    int64_t busy_since_us;  /* the current wait for a lock began (monotonic) */
 };
 
 /* Fills err from the connection's last error, with `what` (e.g. "saving
  * the plan") and a reason people can act on (locked, full, read-only).
- * Returns RS_ESTORE. */
+ * Returns RS_ESTORE (RS_ECANCELED when store_set_stop's stop ended a wait
+ * for a lock). */
 int store_fail(store_t *s, int rc, const char *what, rs_error_t *err);
 
 /* Prepares sql; on failure fills err.  */

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "monotime.h"
+#include "store.h"
 #include "tui/tui_draw.h"
 
 struct tui_job {
@@ -130,6 +131,8 @@ static int wait_for(tui_t *t, const char *what, tui_work_fn work, void *ud, bool
     tui_job_t j = { .work = work, .ud = ud, .stoppable = stoppable };
     error_clear(&j.err);
     pthread_mutex_init(&j.lock, NULL);
+    if (stoppable && t->store) /* ^C also ends a wait for another process's lock on the store */
+        store_set_stop(t->store, tui_job_stop_cb, &j);
     pthread_t tid;
     if (pthread_create(&tid, NULL, job_thread, &j) != 0) {
         job_thread(&j); /* no thread: the work runs here, without a bar */
@@ -173,6 +176,8 @@ static int wait_for(tui_t *t, const char *what, tui_work_fn work, void *ud, bool
         pthread_join(tid, NULL);
         t->waiting = false;
     }
+    if (stoppable && t->store)
+        store_set_stop(t->store, NULL, NULL);
     pthread_mutex_destroy(&j.lock);
     if (j.rc)
         *err = j.err;

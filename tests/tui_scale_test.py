@@ -193,6 +193,46 @@ def long_names_whole_at_160_columns():
 
 
 @test
+def session_baselines_score_on_a_worker():
+    """The Session list's baseline column is scored on a worker: on eight
+    copies of a 13.5k-instruction dump (about 0.14 s each) a bar says what
+    is scored over the status bar, then every row shows the footprint and
+    buffers `score --json` gives; ^C in a fresh session stops it, the
+    unscored rows say "-" and the status line how many were scored."""
+    if not HAVE_BERT:
+        return print(f"skip: no {BERT}")
+    dump = os.path.join(TMP, "batched.hlo")
+    subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench",
+                    "hlo_bench.py"), "--dump", dump, os.path.dirname(os.path.dirname(BERT))],
+                   check=True, capture_output=True)
+    db = os.path.join(TMP, "eight.db")
+    for k in range(8):
+        rc, _, err = run("import", dump, "--name", f"copy{k}", db=db)
+        check(rc == 0, err)
+    sc = score_json(dump)
+    total, nbuf = units(sc["footprint"]["total"]), str(sc["footprint"]["buffers"])
+    t = Tui("baselines", w=120, h=30, db=db)
+    try:
+        s = t.wait(re.compile(r"the baseline of 8 routines: copy[0-7] [0-9]/8 "), timeout=30)
+        check(re.search(r"\^C stops", s.rstrip().split("\n")[-2]) and " routine - " in s.rstrip().split("\n")[-1], s)
+        s = t.wait(re.compile(r"copy7 +[0-9]+ +[0-9]+ +\S+ \S+"), timeout=60)
+        rows = re.findall(r"^ +copy([0-7]) +([0-9]+) +([0-9]+) +([0-9.]+ \S+)", s, re.M)
+        check(len(rows) == 8 and all(r[2] == nbuf and r[3] == total for r in rows), (rows, nbuf, total, s))
+    finally:
+        t.close()
+    t = Tui("baselines_stop", w=120, h=30, db=db)
+    try:
+        t.wait(re.compile(r"the baseline of 8 routines: copy[0-6] "), timeout=30)
+        t.keys("C-c")
+        s = t.wait(re.compile(r"baselines stopped: ([0-7]) of 8 scored"), timeout=30)
+        k = int(re.search(r"baselines stopped: ([0-7]) of 8 scored", s).group(1))
+        rows = re.findall(r"^ +copy([0-7]) +[0-9]+ +(\S+) +(\S+( \S+)?)", s, re.M)
+        check([r[1] == "-" and r[2].strip() == "-" for r in rows] == [i >= k for i in range(8)], (k, rows, s))
+    finally:
+        t.close()
+
+
+@test
 def search_selects_and_says_where():
     """Issue 28 item 8: / on the Arena with the step list shown selects the
     match, switches the pane to its details and says "NAME: buffer K of N"

@@ -19,14 +19,11 @@
 
 #define LIST_Y 3
 
-/* Baseline footprint of routine row i under its own bindings (cached; -1,
- * drawn "...", while a wait's work holds the store). */
-static int64_t routine_total(tui_t *t, int i)
+/* Baseline footprint of the stored routine id under its own bindings, and
+ * its buffers; -2 when it does not score.  Reads the store: on a wait's
+ * worker (a 13.5k-instruction dump takes 0.2 s). */
+static int64_t baseline_of(store_t *store, int64_t id, int32_t *buffers)
 {
-    if (!t->routine_total || t->routine_total[i] != -1)
-        return t->routine_total ? t->routine_total[i] : -2;
-    if (t->waiting)
-        return -1;
     char *src = NULL, *name = NULL;
     size_t len;
     routine_t *r = NULL;
@@ -35,15 +32,13 @@ static int64_t routine_total(tui_t *t, int i)
     footprint_t fp;
     rs_error_t err;
     int64_t total = -2;
-    if (!library_routine_source(t->store, t->routines[i].id, &src, &len, &name, &err) &&
-        !hlo_read_any(name, src, len, &r, &err) && !routine_bindings(r, NULL, 0, &b, &err) &&
-        !lower_routine(r, &b, &l, &err)) {
+    if (!library_routine_source(store, id, &src, &len, &name, &err) && !hlo_read_any(name, src, len, &r, &err) &&
+        !routine_bindings(r, NULL, 0, &b, &err) && !lower_routine(r, &b, &l, &err)) {
         score_config_t cfg;
         score_config_default(&cfg);
         if (!score_lowering(l, NULL, &cfg, &fp, NULL, &err)) {
             total = fp.total;
-            if (t->routine_buffers)
-                t->routine_buffers[i] = fp.buffers;
+            *buffers = fp.buffers;
         }
     }
     lower_free(l);
@@ -51,8 +46,65 @@ static int64_t routine_total(tui_t *t, int i)
     routine_free(r);
     free(src);
     free(name);
-    t->routine_total[i] = total;
     return total;
+}
+
+/* The baselines of the rows shown, made on a worker into its own arrays
+ * (the screen under the bar draws "..." for them meanwhile). */
+typedef struct baseline_work {
+    store_t *store;
+    const routine_row_t *rows;
+    const int *which;
+    int n, done;
+    int64_t *total;
+    int32_t *buffers;
+} baseline_work_t;
+
+static int baseline_work(tui_job_t *job, void *ud, rs_error_t *err)
+{
+    (void)err;
+    baseline_work_t *w = ud;
+    for (; w->done < w->n; w->done++) {
+        if (tui_job_progress(job, w->done, w->n))
+            return error_set(err, RS_ECANCELED, NULL, 0, 0, "stopped");
+        const routine_row_t *row = &w->rows[w->which[w->done]];
+        tui_job_doing(job, "%s", row->name);
+        w->total[w->done] = baseline_of(w->store, row->id, &w->buffers[w->done]);
+    }
+    return RS_OK;
+}
+
+static int list_rows(const tui_t *t);
+
+void screen_session_prepare(tui_t *t)
+{
+    if (!t->routine_total || t->waiting)
+        return;
+    int rows = list_rows(t), n = 0;
+    int *which = malloc(((size_t)(rows > 0 ? rows : 0) + 1) * sizeof *which);
+    for (int k = 0; which && k < rows && t->top_routine + k < t->n_routines; k++)
+        if (t->routine_total[t->top_routine + k] == ROUTINE_TOTAL_UNKNOWN)
+            which[n++] = t->top_routine + k;
+    int64_t *total = n ? malloc((size_t)n * sizeof *total) : NULL;
+    int32_t *buffers = n ? calloc((size_t)n, sizeof *buffers) : NULL;
+    if (n && total && buffers) {
+        baseline_work_t w = { .store = t->store, .rows = t->routines, .which = which, .n = n, .total = total,
+                              .buffers = buffers };
+        char what[48];
+        snprintf(what, sizeof what, "the baseline of %d routine%s", n, n == 1 ? "" : "s");
+        rs_error_t err;
+        int rc = tui_wait(t, what, baseline_work, &w, &err);
+        for (int k = 0; k < n; k++) { /* those a stop left go unscored until the list is read again */
+            t->routine_total[which[k]] = k < w.done ? total[k] : ROUTINE_TOTAL_STOPPED;
+            if (k < w.done && t->routine_buffers)
+                t->routine_buffers[which[k]] = buffers[k];
+        }
+        if (rc == RS_ECANCELED)
+            tui_status(t, false, "baselines stopped: %d of %d scored", w.done, n);
+    }
+    free(which);
+    free(total);
+    free(buffers);
 }
 
 static int list_rows(const tui_t *t) { return t->rows - LIST_Y - 8; }
@@ -98,18 +150,22 @@ void screen_session_draw(tui_t *t)
     clamp(&t->sel_routine, &t->top_routine, t->n_routines, rows);
     for (int k = 0; k < rows && t->top_routine + k < t->n_routines; k++) {
         int i = t->top_routine + k;
-        int64_t tot = routine_total(t, i);
-        char b[32];
+        int64_t tot = t->routine_total ? t->routine_total[i] : ROUTINE_TOTAL_ERROR;
+        char b[32], nb[16];
         if (tot >= 0)
             units_format_bytes(tot, b, sizeof b);
         else
-            snprintf(b, sizeof b, tot == -2 ? "error" : "...");
+            snprintf(b, sizeof b, "%s", tot == ROUTINE_TOTAL_ERROR ? "error" : tot == ROUTINE_TOTAL_STOPPED ? "-" : "...");
+        if (tot >= 0 && t->routine_buffers)
+            snprintf(nb, sizeof nb, "%d", (int)t->routine_buffers[i]);
+        else
+            snprintf(nb, sizeof nb, "%s", b[0] == 'e' || b[0] == '-' ? "-" : "...");
         unsigned a = (i == t->sel_routine && on_r) ? t->attr[T_SELECTED] : t->attr[T_NORMAL];
         bool is_open = t->open && strcmp(t->open_name, t->routines[i].name) == 0;
         char clip[160], file[200], fclip[240];
-        tui_putf(t, LIST_Y + 1 + k, 1, lw - 1, a, "%s%s %6d %7d %10s%s%s", is_open ? "*" : " ",
-                 tui_clip(t, t->routines[i].name, nw, clip, sizeof clip), (int)t->routines[i].steps,
-                 t->routine_buffers ? (int)t->routine_buffers[i] : 0, b, fw ? "  " : "",
+        tui_putf(t, LIST_Y + 1 + k, 1, lw - 1, a, "%s%s %6d %7s %10s%s%s", is_open ? "*" : " ",
+                 tui_clip(t, t->routines[i].name, nw, clip, sizeof clip), (int)t->routines[i].steps, nb, b,
+                 fw ? "  " : "",
                  fw ? tui_clip(t, text_escape(base_name(t->routines[i].path), file, sizeof file), fw, fclip, sizeof fclip)
                     : "");
     }

@@ -7,6 +7,10 @@
 #include "tui/keymap.h"
 #include "tui/tui_state.h"
 
+/* Before a draw: scores the baselines of the routines the list shows that
+ * have none yet, on a worker with a progress bar (^C leaves the rest
+ * unscored, drawn "-"); the draw itself never reads the store. */
+void screen_session_prepare(tui_t *t);
 /* Draws the screen between the tab bar and the status line. */
 void screen_session_draw(tui_t *t);
 /* Handles key, action a on this screen; returns KEY_* flags (KEY_UNHANDLED:

@@ -290,6 +290,8 @@ static void loop(tui_t *t)
 {
     while (!t->quit) {
         getmaxyx(stdscr, t->rows, t->cols);
+        if (t->screen == SCR_SESSION && !t->n_overlay && t->cols >= TUI_MIN_COLS && t->rows >= TUI_MIN_ROWS)
+            screen_session_prepare(t);
         redraw(t);
         int ch = getch();
         if (ch == ERR)

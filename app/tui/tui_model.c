@@ -468,7 +468,7 @@ void tui_reload(tui_t *t)
     t->routine_total = malloc(((size_t)m + 1) * sizeof *t->routine_total);
     t->routine_buffers = calloc((size_t)m + 1, sizeof *t->routine_buffers);
     for (int i = 0; t->routine_total && i < m; i++)
-        t->routine_total[i] = -1;
+        t->routine_total[i] = ROUTINE_TOTAL_UNKNOWN;
     if (t->sel_routine >= m)
         t->sel_routine = m ? m - 1 : 0;
     if (t->profile >= t->n_profiles)

@@ -26,6 +26,9 @@
 #define TUI_MIN_ROWS 18
 #define TUI_MAX_BUDGETS 16
 
+/* routine_total's values that are not bytes */
+enum { ROUTINE_TOTAL_UNKNOWN = -1, ROUTINE_TOTAL_ERROR = -2, ROUTINE_TOTAL_STOPPED = -3 };
+
 /* What a key handler asks of the loop (htop's HANDLED/REDRAW/BREAK). */
 enum { KEY_HANDLED = 1, KEY_REDRAW = 2, KEY_UNHANDLED = 4 };
 
@@ -94,7 +97,7 @@ typedef struct tui {
     /* session */
     routine_row_t *routines;
     int n_routines, sel_routine, top_routine;
-    int64_t *routine_total;   /* baseline footprint per routine, -1 unknown, -2 error */
+    int64_t *routine_total;   /* baseline footprint per routine, or a ROUTINE_TOTAL_* */
     int32_t *routine_buffers; /* its materialized buffers, once known */
     profile_t *profiles;
     int n_profiles, sel_profile, top_profile;

@@ -171,8 +171,10 @@ void progress_attach(progress_t *p, fit_options_t *o)
 
 bool progress_end(progress_t *p)
 {
+    /* the whole width, not just the line: a ^C the terminal echoed sits
+     * past it */
     if (p->drawn_cols > 0) {
-        fprintf(stderr, "\r%*s\r", p->drawn_cols, "");
+        fprintf(stderr, "\r%*s\r", terminal_cols() - 1, "");
         fflush(stderr);
         p->drawn_cols = 0;
     }

@@ -221,4 +221,41 @@ def interrupt_stops_the_fit_with_one_line():
     check(screen(tty, 80) == ["rematscope: sweep stopped (^C)"], screen(tty, 80))
 
 
+
+@test
+def a_typed_interrupt_leaves_only_the_stopped_line():
+    """^C typed on the process's own terminal (stdout there too): the
+    terminal echoes '^C' past the line, and the erase takes that too."""
+    setup()
+    pid, master = pty.fork()
+    if pid == 0:
+        try:
+            default_sigint()
+            os.execve(BIN, [BIN, "--db", ":memory:", *FIT], ENV)
+        finally:
+            os._exit(127)
+    fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    got, sent = b"", False
+    while True:
+        ready, _, _ = select.select([master], [], [], 1.0)
+        if not ready:
+            continue
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        got += chunk
+        if not sent and b"scorings" in got:
+            os.write(master, b"\x03")  # the terminal's intr character: SIGINT to the process, '^C' echoed
+            sent = True
+    os.close(master)
+    _, st = os.waitpid(pid, 0)
+    tty = got.decode("utf-8", "replace")
+    check(sent and os.waitstatus_to_exitcode(st) == 130, f"exit {os.waitstatus_to_exitcode(st)}: {tty[-300:]!r}")
+    check("^C" in tty.replace("(^C)", ""), f"no echo to erase: {tty[-300:]!r}")
+    check(screen(tty, 80) == ["rematscope: fit stopped (^C)"], screen(tty, 80))
+
+
 finish()

@@ -89,6 +89,8 @@ typedef struct sweep_call {
     fit_plan_t **plans;
     int64_t *elapsed_us, t0;
     rs_error_t *err;
+    fit_plan_done_fn then; /* the caller's own, told after */
+    void *then_ud;
 } sweep_call_t;
 
 static void sweep_check(void *ud, const lowering_t *reused, const lowering_t *fresh)
@@ -99,12 +101,13 @@ static void sweep_check(void *ud, const lowering_t *reused, const lowering_t *fr
 
 static void sweep_plan_done(void *ud, int32_t i, const fit_plan_t *p)
 {
-    (void)p;
     sweep_call_t *s = ud;
     int64_t now = monotime_us();
     s->elapsed_us[i] = now - s->t0;
     s->t0 = now;
     s->current = i + 1;
+    if (s->then)
+        s->then(s->then_ud, i, p);
 }
 
 static int sweep_body(void *ud)
@@ -117,7 +120,8 @@ int audit_sweep_run(audit_t *audits, const fit_options_t *opt, const budget_spec
                     const fit_context_t *ctx, reuse_cell_t *cell, fit_plan_t **plans, int64_t *elapsed_us,
                     rs_error_t *err)
 {
-    sweep_call_t s = { audits, 0, *opt, budgets, n, ctx, cell, plans, elapsed_us, monotime_us(), err };
+    sweep_call_t s = { audits, 0, *opt, budgets, n, ctx, cell, plans, elapsed_us, monotime_us(), err,
+                       opt->plan_done, opt->plan_done_ud };
     s.opt.plan_done = sweep_plan_done;
     s.opt.plan_done_ud = &s;
     return audits ? reuse_with_audit(sweep_check, &s, sweep_body, &s) : sweep_body(&s);

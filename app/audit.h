@@ -33,7 +33,8 @@ int audit_fit_run(audit_t *a, const fit_options_t *opt, const fit_context_t *ctx
 
 /* fit_sweep of budgets[0..n) with each plan's reuses checked into its own
  * audit audits[i] (NULL: no audit); elapsed_us[i] gets how long each plan
- * took after the one before (the first: with the baseline and round one). */
+ * took after the one before (the first: with the baseline and round one);
+ * opt's own plan_done, if any, is still called after each plan. */
 int audit_sweep_run(audit_t *audits, const fit_options_t *opt, const budget_spec_t *budgets, int32_t n,
                     const fit_context_t *ctx, reuse_cell_t *cell, fit_plan_t **plans, int64_t *elapsed_us,
                     rs_error_t *err);

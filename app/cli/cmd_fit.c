@@ -8,6 +8,7 @@
 #include "cli/best_out.h"
 #include "cli/cli.h"
 #include "cli/json.h"
+#include "cli/progress.h"
 #include "fail.h"
 #include "model/units.h"
 #include "monotime.h"
@@ -254,10 +255,14 @@ int cmd_fit(const cmdline_t *c)
     audit_t audit;
     audit_init(&audit);
     char *record = NULL;
+    progress_t pg;
+    progress_fit_begin(&pg, !c->no_progress, t.settings.value[CONFIG_MEMORY_BUDGET]);
+    progress_attach(&pg, &opt);
     if (!rc && (rc = audit_fit_run(c->audit ? &audit : NULL, &opt, ctx, NULL, &plan, &err)) &&
         strcmp(err.file, "--budget") == 0) /* e.g. `device` with no profile */
         settings_locate_error(&t.settings, c->config, CONFIG_MEMORY_BUDGET, &err);
     elapsed = monotime_us() - t0;
+    bool stopped = progress_end(&pg); /* the line goes before anything else is said */
     if (!rc)
         log_dropped(&t, plan);
     if (!rc && c->audit && !(record = audit_record(&audit)))
@@ -273,7 +278,7 @@ int cmd_fit(const cmdline_t *c)
         rc = save_gap(&t, plan, plan_id, best_out_gap(best), &err);
     int status = 0;
     if (rc) {
-        status = fail_print(&err);
+        status = rc == RS_ECANCELED && stopped ? progress_fail_stopped(&pg) : fail_print(&err);
     } else if (c->json) {
         json_t j;
         json_init(&j, stdout);
@@ -415,8 +420,12 @@ int cmd_sweep(const cmdline_t *c)
         audit_init(&audits[i]);
     /* one search: the baseline and round one once, round two once per
      * candidate list, each budget's plan exactly its own fit's */
+    progress_t pg;
+    progress_sweep_begin(&pg, !c->no_progress, asked, n);
+    progress_attach(&pg, &opt);
     if (!rc)
         rc = audit_sweep_run(c->audit ? audits : NULL, &opt, specs, n, ctx, cell, plans, elapsed, &err);
+    bool stopped = progress_end(&pg);
     for (int i = 0; i < n && !rc; i++) {
         log_dropped(&t, plans[i]);
         if (c->audit && !(records[i] = audit_record(&audits[i])))
@@ -428,7 +437,7 @@ int cmd_sweep(const cmdline_t *c)
     }
     int status = 0;
     if (rc) {
-        status = fail_print(&err);
+        status = rc == RS_ECANCELED && stopped ? progress_fail_stopped(&pg) : fail_print(&err);
     } else if (c->json) {
         json_t j;
         json_init(&j, stdout);

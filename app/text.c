@@ -162,3 +162,17 @@ int text_print(FILE *f, const char *s)
     }
     return 0;
 }
+
+size_t text_bytes_for_cols(const char *s, int w, int *cols)
+{
+    size_t i = 0;
+    int c = 0;
+    while (s[i] && c < w) {
+        i++;
+        while (((unsigned char)s[i] & 0xC0) == 0x80)
+            i++;
+        c++;
+    }
+    *cols = c;
+    return i;
+}

@@ -65,4 +65,9 @@ const char *text_shown(const char *s);
 /* Writes s escaped to f, whole; -1 on a write error. */
 int text_print(FILE *f, const char *s);
 
+/* The bytes of the first w columns of UTF-8 s, counting a code point a
+ * column (as the TUI and the CLI's progress line do); *cols the columns
+ * they take (fewer than w when s ends first). */
+size_t text_bytes_for_cols(const char *s, int w, int *cols);
+
 #endif

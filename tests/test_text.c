@@ -65,11 +65,26 @@ static void test_json_strings(void **state)
     }
 }
 
+/* a, é (2 bytes), € (3 bytes), b: the first three columns are 6 bytes */
+static void test_bytes_for_cols(void **state)
+{
+    (void)state;
+    const char *s = "a\xc3\xa9\xe2\x82\xac" "b";
+    int cols;
+    assert_int_equal(text_bytes_for_cols(s, 3, &cols), 6);
+    assert_int_equal(cols, 3);
+    assert_int_equal(text_bytes_for_cols(s, 0, &cols), 0);
+    assert_int_equal(cols, 0);
+    assert_int_equal(text_bytes_for_cols(s, 10, &cols), 7); /* the string ends first */
+    assert_int_equal(cols, 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_escape_c1_and_invalid),
         cmocka_unit_test(test_json_strings),
+        cmocka_unit_test(test_bytes_for_cols),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

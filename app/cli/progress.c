@@ -76,29 +76,13 @@ static int terminal_cols(void)
     return FALLBACK_COLS;
 }
 
-/* Bytes of the first w columns of s (a code point a column, as the TUI
- * counts them). */
-static size_t bytes_for_cols(const char *s, int w, int *cols)
-{
-    size_t i = 0;
-    int c = 0;
-    while (s[i] && c < w) {
-        i++;
-        while (((unsigned char)s[i] & 0xC0) == 0x80)
-            i++;
-        c++;
-    }
-    *cols = c;
-    return i;
-}
-
 /* line over the one drawn, in one write: one column short of the width,
  * so the cursor never reaches the margin and the terminal never wraps it;
  * spaces cover what is left of a longer line before it. */
 static void draw(progress_t *p, const char *line)
 {
     int cols;
-    size_t n = bytes_for_cols(line, terminal_cols() - 1, &cols);
+    size_t n = text_bytes_for_cols(line, terminal_cols() - 1, &cols);
     int pad = p->drawn_cols > cols ? p->drawn_cols - cols : 0;
     char buf[1024];
     snprintf(buf, sizeof buf, "\r%.*s%*s", (int)n, line, pad, "");

@@ -14,21 +14,6 @@
 #include "text.h"
 #include "view.h"
 
-/* Bytes of the first w display columns of s (one column a code point). */
-static size_t bytes_for_cols(const char *s, int w, int *cols)
-{
-    size_t i = 0;
-    int c = 0;
-    while (s[i] && c < w) {
-        i++;
-        while (((unsigned char)s[i] & 0xC0) == 0x80)
-            i++;
-        c++;
-    }
-    *cols = c;
-    return i;
-}
-
 void tui_put(tui_t *t, int y, int x, int w, unsigned attr, const char *s)
 {
     if (y < 0 || y >= t->rows || x >= t->cols || w <= 0)
@@ -39,13 +24,13 @@ void tui_put(tui_t *t, int y, int x, int w, unsigned attr, const char *s)
     char safe[2048];
     s = text_escape(s, safe, sizeof safe);
     int cols;
-    size_t n = bytes_for_cols(s, w, &cols);
+    size_t n = text_bytes_for_cols(s, w, &cols);
     bool cut = false;
     for (const char *r = s + n; *r && !cut; r++)
         cut = *r != ' ';
     attron(attr);
     if (cut) { /* the last column says so */
-        mvaddnstr(y, x, s, (int)bytes_for_cols(s, w - 1, &cols));
+        mvaddnstr(y, x, s, (int)text_bytes_for_cols(s, w - 1, &cols));
         mvaddstr(y, x + w - 1, tui_glyph(t, "…", "~"));
     } else {
         mvaddnstr(y, x, s, (int)n);
@@ -189,7 +174,7 @@ const char *tui_clip(const tui_t *t, const char *s, int w, char *buf, size_t n)
     if (cols <= w)
         len = (size_t)snprintf(buf, n, "%s", s);
     else
-        len = (size_t)snprintf(buf, n, "%.*s%s", (int)bytes_for_cols(s, w > 1 ? w - 1 : 0, &kept), s,
+        len = (size_t)snprintf(buf, n, "%.*s%s", (int)text_bytes_for_cols(s, w > 1 ? w - 1 : 0, &kept), s,
                                tui_glyph(t, "…", "~"));
     for (int c = cols < w ? cols : w; c < w && len + 1 < n; c++) /* padded to w columns */
         buf[len++] = ' ';
@@ -201,7 +186,7 @@ const char *tui_clip(const tui_t *t, const char *s, int w, char *buf, size_t n)
 int tui_cols(const char *s)
 {
     int cols;
-    bytes_for_cols(s, INT_MAX, &cols);
+    text_bytes_for_cols(s, INT_MAX, &cols);
     return cols;
 }
 
@@ -216,7 +201,7 @@ void tui_put_fit(tui_t *t, int y, int x, int w, unsigned attr, const char *const
 size_t tui_wrap(const char *s, int w, const char **next)
 {
     int cols;
-    size_t n = bytes_for_cols(s, w, &cols);
+    size_t n = text_bytes_for_cols(s, w, &cols);
     if (!s[n]) {
         *next = s + n;
         return n;

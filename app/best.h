@@ -47,6 +47,22 @@ int best_run(best_kind_t kind, const fit_plan_t *p, const fit_context_t *ctx, be
  * cancel(ud) returns nonzero: a front end's ^C.  cancel may be NULL. */
 int best_run_cancellable(best_kind_t kind, const fit_plan_t *p, const fit_context_t *ctx, best_limits_t lim,
                          bool audit, int (*cancel)(void *ud), void *ud, best_plan_t *out, rs_error_t *err);
+
+/* How far a search is, each time it polls (after every scoring). */
+typedef struct best_tally {
+    best_kind_t kind;
+    int64_t scored;        /* subsets scored (exact), neighbours scored (improve) */
+    int64_t moves;         /* improve: moves taken so far */
+    int64_t elapsed_us;
+    int64_t limit_us;      /* the time limit; 0: none */
+    int64_t max_scorings;  /* the scoring limit; 0: none */
+} best_tally_t;
+
+/* The same as best_run_cancellable, telling watch(ud, tally) at every
+ * poll; a nonzero return stops the search with what was found (not
+ * proved).  watch may be NULL. */
+int best_run_watched(best_kind_t kind, const fit_plan_t *p, const fit_context_t *ctx, best_limits_t lim, bool audit,
+                     int (*watch)(void *ud, const best_tally_t *t), void *ud, best_plan_t *out, rs_error_t *err);
 void best_plan_free(best_plan_t *b);
 
 /* "exact" or "improved" ("" for none). */

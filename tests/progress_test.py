@@ -1,8 +1,14 @@
 #!/usr/bin/env python3
 """`fit` and `sweep` on the command line with stderr on a terminal: one
-progress line on stderr, rewritten in place, never wider than the terminal,
-erased before the result; nothing at all when stderr is not a terminal or
-with --no-progress; ^C stops the fit with one line and exit status 130.
+progress line on stderr naming the stretch of work (the baseline, round one
+shared by a sweep's budgets, each budget's round two and where it met the
+budget, --exact, --improve, the save, under --audit), rewritten in place,
+never wider than the terminal, erased before the result; nothing at all
+when stderr is not a terminal or with --no-progress; ^C stops the fit (also
+in --improve) with one line and exit status 130.
+
+Runs given EVERY (RS_TEST_PROGRESS_EVERY) draw every change as it happens,
+so which lines they see does not depend on timing.
 
 The terminal is a pseudo-terminal whose size the test sets; stdout stays a
 pipe, so what a script reads is compared byte for byte with a run that has
@@ -48,14 +54,17 @@ def piped(*args):
     return p.returncode, p.stdout, p.stderr
 
 
-def on_terminal(*args, cols=80, interrupt_when=None):
+EVERY = {"RS_TEST_PROGRESS_EVERY": "1"}
+
+
+def on_terminal(*args, cols=80, interrupt_when=None, env=None):
     """(exit status, stdout, what the terminal got) with stderr on a
     pseudo-terminal of cols columns; interrupt_when: a pattern that, once
     the terminal shows it, gets the process a SIGINT."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, cols, 0, 0))
     p = subprocess.Popen([BIN, "--db", ":memory:", *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                         stderr=slave, env=ENV, preexec_fn=default_sigint)
+                         stderr=slave, env=dict(ENV, **(env or {})), preexec_fn=default_sigint)
     os.close(slave)
     out = []
     reader = threading.Thread(target=lambda: out.append(p.stdout.read()))
@@ -139,14 +148,18 @@ def fit_shows_its_progress_on_a_terminal_and_erases_it():
     check(rc == 0, f"exit {rc}: {tty[-400:]!r}")
     check(out == plain, "stdout differs from the run without a terminal")
     lines = rewrites(tty)
-    shown = [re.fullmatch(r"fit 60%: round (one|two) ([\d,]+) of ([\d,]+) scorings \((\d+)%\)  (\d+) s *", ln)
-             for ln in lines]
+    check(lines and lines[0].startswith("fit 60%: scoring the baseline  "), lines[:1])
+    shown = [re.fullmatch(r"fit 60%: (?:scoring the baseline|round (one|two) ([\d,]+) of ([\d,]+) (scorings|tries) "
+                          r"\((\d+)%\)|round two: budget met after ([\d,]+) tries)  (\d+) s *", ln) for ln in lines]
     check(lines and all(shown), f"not a progress line: {[ln for ln, m in zip(lines, shown) if not m][:3]}")
     for m in shown:
+        if not m.group(2):
+            continue
         done, total = count(m.group(2)), count(m.group(3))
-        check(total == 2 * k, f"of {total}, not 2 x {k}: {m.group(0)!r}")
-        check(0 < done <= total and int(m.group(4)) == done * 100 // total, m.group(0))
-        check((m.group(1) == "one") == (done <= k), f"round one is the first {k}: {m.group(0)!r}")
+        # each round its own count: round one scores every candidate alone,
+        # round two tries each at most
+        check(total == k and m.group(4) == ("scorings" if m.group(1) == "one" else "tries"), m.group(0))
+        check(0 <= done <= total and int(m.group(5)) == done * 100 // total, m.group(0))
         check(re.fullmatch(r"\d{1,3}(,\d{3})*", m.group(2)), f"digits not grouped: {m.group(2)!r}")
     check(all(len(ln) <= 80 for ln in lines), max(lines, key=len))
     check(screen(tty, 80) == [], f"the terminal still shows {screen(tty, 80)}")
@@ -158,7 +171,7 @@ def a_narrow_terminal_gets_the_line_cut_to_its_width():
     check(rc == 0, f"exit {rc}: {tty!r}")
     lines = rewrites(tty)
     check(lines and all(len(ln) <= 30 for ln in lines), lines[:3])
-    check(all("fit 60%: round ".startswith(ln.rstrip()[:15]) for ln in lines), lines[:3])
+    check(all("fit 60%: ".startswith(ln.rstrip()[:9]) for ln in lines), lines[:3])
     check(screen(tty, 30) == [], screen(tty, 30))
 
 
@@ -171,16 +184,110 @@ def sweep_says_which_budget_of_how_many():
     rc, out, tty = on_terminal(*args)
     check(rc == 0 and out == plain, f"exit {rc}; stdout differs: {out[:200]!r}")
     lines = rewrites(tty)
-    shown = [re.fullmatch(r"sweep ([12]) of 2 \((80|60)%\): ([\d,]+) of ([\d,]+) scorings \((\d+)%\)  (\d+) s *", ln)
-             for ln in lines]
+    shown = [re.fullmatch(r"(?:sweep of 2 budgets: (?:scoring the baseline|round one, shared: ([\d,]+) of ([\d,]+) "
+                          r"scorings \(\d+%\))|sweep ([12]) of 2 \((80|60)%\): round two (?:([\d,]+) of ([\d,]+) tries "
+                          r"\(\d+%\)|: budget met after ([\d,]+) tries))  \d+ s *", ln) for ln in lines]
     check(lines and all(shown), f"not a progress line: {[ln for ln, m in zip(lines, shown) if not m][:3]}")
     for m in shown:
-        # the first budget scores every candidate alone and tries each; the
-        # second reuses those scores and only tries them
-        want = 2 * k if m.group(1) == "1" else k
-        check(m.group(2) == ("80" if m.group(1) == "1" else "60"), m.group(0))
-        check(count(m.group(4)) == want and 0 < count(m.group(3)) <= want, f"of {m.group(4)}, not {want}: {m.group(0)!r}")
+        if m.group(1):  # round one is scored once, for both budgets
+            check(count(m.group(2)) == k and 0 <= count(m.group(1)) <= k, m.group(0))
+        elif m.group(3):  # each budget's round two tries the candidates in turn, each at most once
+            check(m.group(4) == ("80" if m.group(3) == "1" else "60"), m.group(0))
+            check(m.group(7) or (count(m.group(6)) == k and 0 <= count(m.group(5)) <= k), m.group(0))
     check(screen(tty, 80) == [], screen(tty, 80))
+
+
+def tries(args):
+    """How many tries round two made in fit args (its --events)."""
+    import json
+    rc, out, err = piped(*args, "--json", "--events")
+    check(rc == 0, err)
+    return sum(e["kind"] == "try" for e in json.loads(out)["events"])
+
+
+@test
+def a_round_two_that_meets_the_budget_says_so():
+    # every change drawn: the line says where round two ended, not a count
+    # left short of its total
+    args = ("sweep", T12, "--budgets", "80%,60%", "--max-candidates", "all")
+    rc, plain, _ = piped(*args)
+    rc, out, tty = on_terminal(*args, env=EVERY)
+    check(rc == 0 and out == plain, f"exit {rc}; stdout differs: {out[:200]!r}")
+    lines = rewrites(tty)
+    for i, budget in ((1, "80%"), (2, "60%")):
+        n = tries(("fit", T12, "--budget", budget, "--max-candidates", "all"))
+        check(0 < n < 427, n)
+        head = f"sweep {i} of 2 ({budget}): round two"
+        mine = [ln for ln in lines if ln.startswith(head)]
+        check(mine and re.fullmatch(rf"{re.escape(head)}: budget met after {n} tries  \d+ s *", mine[-1]),
+              f"{n} tries: {mine[-3:]}")
+        check(re.match(rf"{re.escape(head)} {n} of 427 tries ", mine[-2]), mine[-3:])
+    check(any(ln.startswith("sweep of 2 budgets: round one, shared: 427 of 427 scorings (100%)") for ln in lines),
+          [ln for ln in lines if "round one" in ln][-2:])
+    rc, out, tty = on_terminal("fit", T12, "--budget", "60%", "--max-candidates", "all", env=EVERY)
+    n = tries(("fit", T12, "--budget", "60%", "--max-candidates", "all"))
+    check(rc == 0 and re.fullmatch(rf"fit 60%: round two: budget met after {n} tries  \d+ s *", rewrites(tty)[-1]),
+          rewrites(tty)[-3:])
+
+
+@test
+def the_baseline_exact_improve_save_and_audit_are_named():
+    db = os.path.join(TMP, "phases.db")
+    args = ("fit", SMALL, "--budget", "60%", "--max-candidates", "all", "--audit", "--exact", "--improve",
+            "--iterations", "40", "--save", "--db", db)
+    if os.path.exists(db):
+        os.remove(db)
+    rc, plain, err = piped(*args)
+    check(rc == 0 and "audit: " in err, f"exit {rc}, stderr {err!r}")
+    os.remove(db)
+    rc, out, tty = on_terminal(*args, env=EVERY, cols=200)
+
+    def timeless(text):  # the searches say how long they took
+        return re.sub(r"\d+\.\d{3} s\)", "T s)", text)
+    check(rc == 0 and timeless(out) == timeless(plain), f"exit {rc}; stdout differs: {out[:300]!r}")
+    lines = rewrites(tty)
+    check(all(ln.startswith("fit 60%, auditing: ") for ln in lines[:-1]), lines[:3])
+    phases = []
+    for ln in lines[:-1]:  # the last is the audit's summary, after the line went
+        body = ln[len("fit 60%, auditing: "):]
+        phase = re.match(r"scoring the baseline|round one|round two|exact|improving|saving the plan", body)
+        check(phase, ln)
+        if not phases or phases[-1] != phase.group(0):
+            phases.append(phase.group(0))
+    check(phases == ["scoring the baseline", "round one", "round two", "exact", "improving", "saving the plan"], phases)
+    exact = [ln for ln in lines if ": exact: " in ln]
+    check(re.search(r": exact: 40 subsets scored, \d+ s, 40 of 40 scorings *$", exact[-1]), exact[-1])
+    improving = [ln for ln in lines if ": improving: " in ln]
+    check(all(re.search(r": improving: \d+ moves?, [\d,]+ scored, \d+ s, [\d,]+ of 40 scorings *$", ln)
+              for ln in improving), improving[:2])
+    saving = [ln for ln in lines if ": saving the plan: " in ln]
+    m = re.search(r": saving the plan: ([\d,]+) of ([\d,]+) events \((\d+)%\)", saving[-1])
+    n_events = len(__import__("json").loads(piped("fit", SMALL, "--budget", "60%", "--max-candidates", "all",
+                                                   "--json", "--events")[1])["events"])
+    check(m and count(m.group(1)) == count(m.group(2)) == n_events, (saving[-1], n_events))
+    check(screen(tty, 200) == err.rstrip("\n").split("\n"), (screen(tty, 200), err))
+
+
+@test
+def a_floor_warning_is_said_without_the_line():
+    args = ("fit", SMALL, "--budget", "1KiB", "--max-candidates", "all")
+    rc, plain, err = piped(*args)
+    check(rc == 0 and err.startswith("rematscope: floor: "), err)
+    rc, out, tty = on_terminal(*args, env=EVERY, cols=400)
+    check(rc == 0 and out == plain, rc)
+    check(rewrites(tty)[0].startswith("fit 1KiB: scoring the baseline"), rewrites(tty)[:2])
+    check(screen(tty, 400) == [err.rstrip("\n")], screen(tty, 400))
+
+
+@test
+def interrupt_stops_improve_too():
+    setup()
+    args = ("fit", T24, "--budget", "60%", "--improve", "--time-limit", "600")
+    warned = piped("fit", T24, "--budget", "60%")[2].rstrip("\n")  # the cap's floor is above 60%
+    check(warned.startswith("rematscope: floor: "), warned)
+    rc, out, tty = on_terminal(*args, interrupt_when=r"improving: ", cols=400)
+    check(rc == 130 and out == "", f"exit {rc}: {tty[-300:]!r}")
+    check(screen(tty, 400) == [warned, "rematscope: fit stopped (^C)"], screen(tty, 400))
 
 
 @test
@@ -203,7 +310,7 @@ def an_error_is_the_one_line_left():
     rc, out, tty = on_terminal(*args, cols=200)  # the error's own line is long
     rc2, out2, err2 = piped(*args)
     check(rc == rc2 == 3 and out == out2 == "", (rc, rc2, out))
-    check(any("scorings" in ln for ln in rewrites(tty)), f"no progress before the error: {tty!r}")
+    check(any(ln.startswith("fit 60%: ") for ln in rewrites(tty)), f"no progress before the error: {tty!r}")
     check(screen(tty, 200) == [err2.rstrip("\n")] and "not a rematscope session store" in err2,
           (screen(tty, 200), err2))
 

@@ -377,6 +377,79 @@ static void test_progress_and_cancel(void **state)
     tr_free(&t);
 }
 
+/* The stages a search tells (fit_stage_fn), recorded. */
+typedef struct stages {
+    int n;
+    int32_t stage[16], plan[16], done[16], count[16];
+} stages_t;
+
+static void note_stage(void *ud, fit_stage_t st, int32_t plan, int32_t done, int32_t n)
+{
+    stages_t *s = ud;
+    assert_true(s->n < 16);
+    s->stage[s->n] = (int32_t)st;
+    s->plan[s->n] = plan;
+    s->done[s->n] = done;
+    s->count[s->n++] = n;
+}
+
+static int32_t count_kind(const fit_plan_t *p, fit_event_kind_t kind)
+{
+    int32_t n = 0;
+    for (int32_t i = 0; i < p->n_events; i++)
+        n += p->events[i].kind == kind;
+    return n;
+}
+
+/* A sweep of 250 B and 150 B over three 100 B buffers live together (x 4 B
+ * and o 1 B with them, 305 B): the baseline once, round one once for both
+ * (3 solo scorings), then each budget's round two, which meets 250 B after
+ * 1 of 3 tries and 150 B after 2, and says so; a third budget the baseline
+ * meets tells that at once (0 tries). */
+static void test_stages_of_a_sweep(void **state)
+{
+    (void)state;
+    tr_t t;
+    tr_load(&t, "routine three\ndtype u8\ninput x [4]\nA = f(x) [100] cost=1\nB = f(x) [100] cost=2\n"
+                "C = f(x) [100] cost=3\no = g(A, B, C) [1] @output\n");
+    fit_context_t *ctx = tf_root(&t);
+    rs_error_t err;
+    stages_t st = { 0 };
+    fit_options_t opt = { .max_candidates = -1, .device_bytes = -1, .threads = 1, .stage = note_stage,
+                          .stage_ud = &st };
+    budget_spec_t b[3] = { { .kind = BUDGET_BYTES, .bytes = 250 }, { .kind = BUDGET_BYTES, .bytes = 150 },
+                           { .kind = BUDGET_BYTES, .bytes = 1000 } };
+    fit_plan_t *plans[3];
+    assert_int_equal(fit_sweep(&opt, b, 3, ctx, NULL, plans, &err), RS_OK);
+    assert_int_equal(plans[0]->baseline.total, 305);
+    assert_int_equal(count_kind(plans[0], EV_TRY), 1);
+    assert_int_equal(count_kind(plans[1], EV_TRY), 2);
+    const int32_t want[][4] = {
+        { FIT_STAGE_BASELINE, 0, 0, 0 },   { FIT_STAGE_ROUND_ONE, 0, 0, 3 }, { FIT_STAGE_ROUND_TWO, 0, 3, 3 },
+        { FIT_STAGE_BUDGET_MET, 0, 4, 1 }, { FIT_STAGE_ROUND_TWO, 1, 4, 3 }, { FIT_STAGE_BUDGET_MET, 1, 6, 2 },
+        { FIT_STAGE_BUDGET_MET, 2, 6, 0 },
+    };
+    assert_int_equal(st.n, 7);
+    for (int i = 0; i < st.n; i++) {
+        assert_int_equal(st.stage[i], want[i][0]);
+        assert_int_equal(st.plan[i], want[i][1]);
+        assert_int_equal(st.done[i], want[i][2]);
+        assert_int_equal(st.count[i], want[i][3]);
+    }
+    for (int i = 0; i < 3; i++)
+        fit_plan_free(plans[i]);
+    /* minimize runs round two to its end: no budget met */
+    st.n = 0;
+    opt.budget.kind = BUDGET_MINIMIZE;
+    fit_plan_t *p;
+    assert_int_equal(fit_run(&opt, ctx, NULL, &p, &err), RS_OK);
+    assert_int_equal(st.n, 3);
+    assert_int_equal(st.stage[2], FIT_STAGE_ROUND_TWO);
+    assert_int_equal(count_kind(p, EV_TRY), 3);
+    fit_plan_free(p);
+    fit_context_free(ctx);
+    tr_free(&t);
+}
 
 /* Recompute per flip (DESIGN §13), by hand.  X is read twice (u = g(X,
  * X)): inlining it runs its cost 10 twice, +10; Y (cost 50) is read once:
@@ -466,6 +539,7 @@ int main(void)
         cmocka_unit_test(test_random_routines),
         cmocka_unit_test(test_aliasing_off_is_an_error),
         cmocka_unit_test(test_progress_and_cancel),
+        cmocka_unit_test(test_stages_of_a_sweep),
         cmocka_unit_test(test_recompute_group_credited_to_closer),
         cmocka_unit_test(test_recompute_negative),
         cmocka_unit_test(test_answers_on_every_sample),

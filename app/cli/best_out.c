@@ -4,16 +4,17 @@
 
 #include "model/units.h"
 
-int best_out_run(const cmdline_t *c, const fit_plan_t *p, const fit_context_t *ctx, best_plan_t out[2], rs_error_t *err)
+int best_out_run(const cmdline_t *c, const fit_plan_t *p, const fit_context_t *ctx,
+                 int (*watch)(void *ud, const best_tally_t *t), void *ud, best_plan_t out[2], rs_error_t *err)
 {
     out[0] = (best_plan_t){ 0 };
     out[1] = (best_plan_t){ 0 };
     int rc = RS_OK;
     best_limits_t lim = { c->time_limit, c->iterations > 0 ? c->iterations : 0 };
     if (c->exact)
-        rc = best_run(BEST_EXACT, p, ctx, lim, c->audit, &out[0], err);
+        rc = best_run_watched(BEST_EXACT, p, ctx, lim, c->audit, watch, ud, &out[0], err);
     if (!rc && c->improve)
-        rc = best_run(BEST_IMPROVED, p, ctx, lim, c->audit, &out[1], err);
+        rc = best_run_watched(BEST_IMPROVED, p, ctx, lim, c->audit, watch, ud, &out[1], err);
     return rc;
 }
 

@@ -10,8 +10,11 @@
 #include "plan/fit.h"
 
 /* Runs what c asks (--exact into out[0], --improve into out[1]; the other
- * kind is left BEST_NONE) beside p.  Free both with best_plan_free. */
-int best_out_run(const cmdline_t *c, const fit_plan_t *p, const fit_context_t *ctx, best_plan_t out[2], rs_error_t *err);
+ * kind is left BEST_NONE) beside p, telling watch(ud) at every poll (may
+ * be NULL; nonzero stops the search with what it found).  Free both with
+ * best_plan_free. */
+int best_out_run(const cmdline_t *c, const fit_plan_t *p, const fit_context_t *ctx,
+                 int (*watch)(void *ud, const best_tally_t *t), void *ud, best_plan_t out[2], rs_error_t *err);
 
 /* The "exact" or "improved" key of fit --json for b (nothing for BEST_NONE). */
 void best_out_json(json_t *j, const fit_plan_t *p, const best_plan_t *b);

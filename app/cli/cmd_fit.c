@@ -188,12 +188,22 @@ static int parse_scoring(const cmdline_t *c, bool *full, rs_error_t *err)
  * the floor or the floor under the cap (the fit still runs: §5's outcome
  * is the contract).  A budget that does not resolve is the fit's error to
  * report, so nothing is said then. */
-static void warn_floor(const fit_options_t *opt, const fit_context_t *ctx)
+static void warn_floor(const fit_options_t *opt, const fit_context_t *ctx, progress_t *pg)
 {
     fit_outlook_t o;
     rs_error_t ignored;
-    if (!fit_outlook(opt, ctx, &o, &ignored) && !o.minimize)
-        answer_out_warn(o.budget, &o.floors);
+    char said[1024];
+    if (fit_outlook(opt, ctx, &o, &ignored) || o.minimize || !text_floor_below(o.budget, &o.floors, said, sizeof said))
+        return;
+    progress_clear(pg); /* the line goes before the warning, and comes back after */
+    answer_out_warn(o.budget, &o.floors);
+}
+
+/* RS_ECANCELED when ^C asked for a stop (rc when something failed first):
+ * a stretch that takes no stop (the floors) ends, then the run stops. */
+static int check_stop(const progress_t *pg, int rc, rs_error_t *err)
+{
+    return !rc && progress_stopped(pg) ? error_set(err, RS_ECANCELED, NULL, 0, 0, "stopped") : rc;
 }
 
 static void fill_options(const cmdline_t *c, const target_t *t, fit_options_t *o)
@@ -248,34 +258,40 @@ int cmd_fit(const cmdline_t *c)
     fit_context_t *ctx = NULL;
     fit_plan_t *plan = NULL;
     best_plan_t best[2] = { { 0 }, { 0 } };
+    /* the line from the first scoring (the floor's outlook scores the
+     * baseline too) to the end of the save */
+    progress_t pg;
+    progress_fit_begin(&pg, !c->no_progress, t.settings.value[CONFIG_MEMORY_BUDGET], c->audit);
+    progress_attach(&pg, &opt);
     int rc = target_context(&t, &ctx, &err);
     if (!rc)
-        warn_floor(&opt, ctx);
+        warn_floor(&opt, ctx, &pg);
     int64_t t0 = monotime_us(), elapsed = 0, plan_id = 0;
     audit_t audit;
     audit_init(&audit);
     char *record = NULL;
-    progress_t pg;
-    progress_fit_begin(&pg, !c->no_progress, t.settings.value[CONFIG_MEMORY_BUDGET]);
-    progress_attach(&pg, &opt);
     if (!rc && (rc = audit_fit_run(c->audit ? &audit : NULL, &opt, ctx, NULL, &plan, &err)) &&
         strcmp(err.file, "--budget") == 0) /* e.g. `device` with no profile */
         settings_locate_error(&t.settings, c->config, CONFIG_MEMORY_BUDGET, &err);
     elapsed = monotime_us() - t0;
-    bool stopped = progress_end(&pg); /* the line goes before anything else is said */
+    rc = check_stop(&pg, rc, &err);
+    if (!rc && t.cfg.log_memory_budget)
+        progress_clear(&pg);
     if (!rc)
         log_dropped(&t, plan);
     if (!rc && c->audit && !(record = audit_record(&audit)))
         rc = error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     if (!rc)
-        rc = best_out_run(c, plan, ctx, best, &err);
+        rc = check_stop(&pg, best_out_run(c, plan, ctx, progress_best_watch, &pg, best, &err), &err);
     if (!rc && c->save) {
         const char *asked[1] = { t.settings.value[CONFIG_MEMORY_BUDGET] };
         save_extra_t x = { .budgets = asked, .audits = &record };
+        progress_attach_save(&pg, &x);
         rc = save_plans(c, &t, &plan, &elapsed, 1, &x, &plan_id, &err);
     }
     if (!rc && c->save && best_out_gap(best))
         rc = save_gap(&t, plan, plan_id, best_out_gap(best), &err);
+    bool stopped = progress_end(&pg); /* the line goes before anything else is said */
     int status = 0;
     if (rc) {
         status = rc == RS_ECANCELED && stopped ? progress_fail_stopped(&pg) : fail_print(&err);
@@ -421,11 +437,13 @@ int cmd_sweep(const cmdline_t *c)
     /* one search: the baseline and round one once, round two once per
      * candidate list, each budget's plan exactly its own fit's */
     progress_t pg;
-    progress_sweep_begin(&pg, !c->no_progress, asked, n);
+    progress_sweep_begin(&pg, !c->no_progress, asked, n, c->audit);
     progress_attach(&pg, &opt);
     if (!rc)
         rc = audit_sweep_run(c->audit ? audits : NULL, &opt, specs, n, ctx, cell, plans, elapsed, &err);
-    bool stopped = progress_end(&pg);
+    rc = check_stop(&pg, rc, &err);
+    if (!rc && t.cfg.log_memory_budget)
+        progress_clear(&pg);
     for (int i = 0; i < n && !rc; i++) {
         log_dropped(&t, plans[i]);
         if (c->audit && !(records[i] = audit_record(&audits[i])))
@@ -433,8 +451,10 @@ int cmd_sweep(const cmdline_t *c)
     }
     if (!rc && c->save) {
         save_extra_t x = { .budgets = asked, .sweep_budgets = c->budgets, .audits = records };
+        progress_attach_save(&pg, &x);
         rc = save_plans(c, &t, plans, elapsed, n, &x, ids, &err);
     }
+    bool stopped = progress_end(&pg); /* the line goes before anything else is said */
     int status = 0;
     if (rc) {
         status = rc == RS_ECANCELED && stopped ? progress_fail_stopped(&pg) : fail_print(&err);

@@ -1,8 +1,11 @@
 #include "cli/progress.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "monotime.h"
@@ -11,8 +14,8 @@
 #define REDRAW_US 250000 /* at most four lines a second: a terminal over ssh keeps up */
 #define FALLBACK_COLS 80
 
-/* Set by the SIGINT handler; read by the planner's callback, which runs on
- * the thread that called the fit. */
+/* Set by the SIGINT handler; read by the callbacks, which run on the
+ * thread that called the fit. */
 static volatile sig_atomic_t stop_asked;
 
 static void on_sigint(int sig)
@@ -21,17 +24,23 @@ static void on_sigint(int sig)
     stop_asked = 1;
 }
 
+static void tell(progress_t *p);
+static void ticker_start(progress_t *p);
+
 static void begin(progress_t *p, bool want, const char *verb)
 {
     memset(p, 0, sizeof *p);
     p->draw = want && isatty(STDERR_FILENO);
     p->verb = verb;
+    /* a test hook: every change drawn as it happens, so what a test reads
+     * never depends on timing (no ticker then) */
+    p->every_us = getenv("RS_TEST_PROGRESS_EVERY") ? 0 : REDRAW_US;
     p->t0_us = monotime_us();
-    p->drawn_us = p->t0_us - REDRAW_US; /* the first scoring is told at once: a short fit shows one line */
+    p->drawn_us = p->t0_us - REDRAW_US;
     stop_asked = 0;
     /* a run started in the background has SIGINT ignored: it stays so.
-     * SA_RESETHAND: a second ^C ends the run at once, in a stretch of the
-     * fit that asks no callback (the baseline) */
+     * SA_RESETHAND: a second ^C ends the run at once, in a stretch that
+     * asks no callback (the baseline, the floors) */
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
@@ -39,19 +48,28 @@ static void begin(progress_t *p, bool want, const char *verb)
     sa.sa_flags = SA_RESETHAND | SA_RESTART;
     if (sigaction(SIGINT, NULL, &p->old_int) == 0 && p->old_int.sa_handler != SIG_IGN)
         p->caught = sigaction(SIGINT, &sa, NULL) == 0;
+    pthread_mutex_init(&p->lock, NULL);
+    if (p->draw && p->every_us > 0)
+        ticker_start(p);
 }
 
-void progress_fit_begin(progress_t *p, bool want, const char *budget)
+void progress_fit_begin(progress_t *p, bool want, const char *budget, bool audit)
 {
     begin(p, want, "fit");
+    p->audit = audit;
     p->budget = budget;
+    p->phase = PROGRESS_BASELINE; /* told at once; the ticker keeps its clock going */
+    tell(p);
 }
 
-void progress_sweep_begin(progress_t *p, bool want, const char *const *budgets, int32_t n)
+void progress_sweep_begin(progress_t *p, bool want, const char *const *budgets, int32_t n, bool audit)
 {
     begin(p, want, "sweep");
+    p->audit = audit;
     p->budgets = budgets;
     p->n_plans = n;
+    p->phase = PROGRESS_BASELINE;
+    tell(p);
 }
 
 /* "1,234,567" */
@@ -91,77 +109,291 @@ static void draw(progress_t *p, const char *line)
     p->drawn_cols = cols;
 }
 
-static void tell(progress_t *p, int64_t done, int64_t total, int64_t now_us)
+/* "fit 60%", "sweep 2 of 4 (60%)", or "sweep of 4 budgets" for what they
+ * share (round one), with ", auditing" under --audit */
+static void line_head(const progress_t *p, char *buf, size_t n)
 {
-    if (p->budgets) { /* a sweep: this budget's scorings (the totals run on over the search) */
-        done -= p->base;
-        total -= p->base;
+    int len;
+    if (!p->budgets)
+        len = snprintf(buf, n, "fit %s", text_shown(p->budget ? p->budget : ""));
+    else if (p->phase == PROGRESS_BASELINE || (p->phase == PROGRESS_ROUND_ONE && p->n_plans > 1) ||
+             (p->phase == PROGRESS_SAVE && p->n_plans > 1))
+        len = snprintf(buf, n, "sweep of %d budgets", (int)p->n_plans);
+    else {
+        int32_t i = p->plan < p->n_plans ? p->plan : p->n_plans - 1;
+        len = snprintf(buf, n, "sweep %d of %d (%s)", (int)i + 1, (int)p->n_plans, text_shown(p->budgets[i]));
     }
-    if (total <= 0)
-        return;
+    if (p->audit && len >= 0 && (size_t)len < n)
+        snprintf(buf + len, n - (size_t)len, ", auditing");
+}
+
+/* "1,234 of 5,678 scorings (21%)" */
+static void count_of(int64_t done, int64_t total, const char *what, char *buf, size_t n)
+{
     done = done < 0 ? 0 : done > total ? total : done;
-    char d[32], t[32], line[512];
+    char d[32], t[32];
     grouped(done, d, sizeof d);
     grouped(total, t, sizeof t);
-    int pct = (int)(done * 100 / total);
-    long long secs = (long long)((now_us - p->t0_us) / 1000000);
-    if (p->budgets) {
-        int32_t i = p->plan < p->n_plans ? p->plan : p->n_plans - 1;
-        snprintf(line, sizeof line, "sweep %d of %d (%s): %s of %s scorings (%d%%)  %lld s", (int)i + 1,
-                 (int)p->n_plans, text_shown(p->budgets[i]), d, t, pct, secs);
-    } else {
-        /* fit_run scores every kept candidate alone, then tries each: the
-         * first half of the count is round one */
-        snprintf(line, sizeof line, "fit %s: round %s %s of %s scorings (%d%%)  %lld s",
-                 text_shown(p->budget ? p->budget : ""), done <= total / 2 ? "one" : "two", d, t, pct, secs);
+    snprintf(buf, n, "%s of %s %s (%d%%)", d, t, what, total > 0 ? (int)(done * 100 / total) : 100);
+}
+
+/* "improving: 3 moves, 1,234 scored, 4 s of 10 s" / "exact: 1,234 subsets
+ * scored, 4 s of 10 s" (a scoring limit: "..., 4 s, 1,234 of 5,000 scorings") */
+static void best_body(const best_tally_t *t, char *buf, size_t n)
+{
+    char sc[32], lim[96], mv[32];
+    grouped(t->scored, sc, sizeof sc);
+    long long secs = (long long)(t->elapsed_us / 1000000);
+    if (t->limit_us > 0)
+        snprintf(lim, sizeof lim, "%lld s of %lld s", secs, (long long)((t->limit_us + 999999) / 1000000));
+    else {
+        char m[32];
+        grouped(t->max_scorings, m, sizeof m);
+        snprintf(lim, sizeof lim, "%lld s, %s of %s scorings", secs, sc, m);
     }
+    grouped(t->moves, mv, sizeof mv);
+    if (t->kind == BEST_IMPROVED)
+        snprintf(buf, n, "improving: %s move%s, %s scored, %s", mv, t->moves == 1 ? "" : "s", sc, lim);
+    else
+        snprintf(buf, n, "exact: %s subsets scored, %s", sc, lim);
+}
+
+/* The line for where p is; false when there is nothing to tell. */
+static bool compose(const progress_t *p, int64_t now_us, char *line, size_t n)
+{
+    char head[256], body[256];
+    long long secs = (long long)((now_us - p->t0_us) / 1000000);
+    line_head(p, head, sizeof head);
+    switch (p->phase) {
+    case PROGRESS_NONE:
+        return false;
+    case PROGRESS_BASELINE:
+        snprintf(body, sizeof body, "scoring the baseline");
+        break;
+    case PROGRESS_ROUND_ONE: {
+        char c[128];
+        count_of(p->done - p->base, p->n, "scorings", c, sizeof c);
+        snprintf(body, sizeof body, "round one%s %s", p->budgets && p->n_plans > 1 ? ", shared:" : "", c);
+        break;
+    }
+    case PROGRESS_ROUND_TWO: {
+        char c[128];
+        count_of(p->done - p->base, p->n, "tries", c, sizeof c);
+        snprintf(body, sizeof body, "round two %s", c);
+        break;
+    }
+    case PROGRESS_BUDGET_MET:
+        if (p->n > 0) {
+            char d[32];
+            grouped(p->n, d, sizeof d);
+            /* round two stops at the budget: the tries left are not made */
+            snprintf(body, sizeof body, "round two: budget met after %s tries", d);
+        } else {
+            snprintf(body, sizeof body, "the baseline meets the budget");
+        }
+        break;
+    case PROGRESS_BEST:
+        best_body(&p->tally, body, sizeof body);
+        /* its own clock: no run time beside it; a line cut short is cut
+         * to the terminal's width anyway */
+        return snprintf(line, n, "%s: %s", head, body) >= 0;
+    case PROGRESS_SAVE: {
+        char c[128], which[48] = "";
+        count_of(p->done, p->n, "events", c, sizeof c);
+        if (p->n_plans > 1)
+            snprintf(which, sizeof which, " %d of %d", (int)p->saving + 1, (int)p->n_plans);
+        snprintf(body, sizeof body, "saving the plan%s%s: %s", p->n_plans > 1 ? "s" : "", which, c);
+        break;
+    }
+    }
+    return snprintf(line, n, "%s: %s  %lld s", head, body, secs) >= 0;
+}
+
+/* Draws where p is, p->lock held, when something is to be told, the line
+ * is not cleared away and the last one is old enough; a line the same as
+ * the one shown is not written again. */
+static void tell_locked(progress_t *p, int64_t now_us)
+{
+    if (!p->draw || p->hidden || now_us - p->drawn_us < p->every_us)
+        return;
+    char line[512];
+    if (!compose(p, now_us, line, sizeof line))
+        return;
+    p->drawn_us = now_us;
+    if (p->drawn_cols > 0 && strcmp(line, p->shown) == 0)
+        return;
+    snprintf(p->shown, sizeof p->shown, "%s", line);
     draw(p, line);
+}
+
+/* What the callbacks call once they have changed p (p->lock held): the
+ * line comes back if it was cleared, and is drawn when it may be. */
+static void changed_locked(progress_t *p)
+{
+    p->hidden = false;
+    tell_locked(p, monotime_us());
+}
+
+static void tell(progress_t *p)
+{
+    pthread_mutex_lock(&p->lock);
+    changed_locked(p);
+    pthread_mutex_unlock(&p->lock);
+}
+
+/* The ticker: redraws the line a quarter second after the last one, so a
+ * stretch that tells nothing for a while (the baseline, the floors, a
+ * round that ended early) still shows where the run is and its clock. */
+static void *ticker(void *ud)
+{
+    progress_t *p = ud;
+    pthread_mutex_lock(&p->lock);
+    while (!p->quit) {
+        int64_t at_us = p->drawn_us + p->every_us, now = monotime_us();
+        if (at_us <= now)
+            at_us = now + p->every_us;
+        struct timespec ts = { (time_t)(at_us / 1000000), (long)(at_us % 1000000) * 1000 };
+        int rc = pthread_cond_timedwait(&p->wake, &p->lock, &ts);
+        if (p->quit)
+            break;
+        if (rc == ETIMEDOUT || rc == 0)
+            tell_locked(p, monotime_us());
+    }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+/* Starts the ticker (monotime_us is CLOCK_MONOTONIC: the wait is on it),
+ * with SIGINT blocked on it: the stop is the calling thread's. */
+static void ticker_start(progress_t *p)
+{
+    pthread_condattr_t a;
+    pthread_condattr_init(&a);
+    pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+    pthread_cond_init(&p->wake, &a);
+    pthread_condattr_destroy(&a);
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    p->ticking = pthread_create(&p->tid, NULL, ticker, p) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (!p->ticking)
+        pthread_cond_destroy(&p->wake);
+}
+
+static void ticker_stop(progress_t *p)
+{
+    if (!p->ticking)
+        return;
+    pthread_mutex_lock(&p->lock);
+    p->quit = true;
+    pthread_cond_signal(&p->wake);
+    pthread_mutex_unlock(&p->lock);
+    pthread_join(p->tid, NULL);
+    pthread_cond_destroy(&p->wake);
+    p->ticking = false;
 }
 
 /* A fit_progress_fn: called on the fit's calling thread as scorings end. */
 static int report(void *ud, int32_t done, int32_t total)
 {
+    (void)total; /* each stage says its own */
     progress_t *p = ud;
-    p->last = done;
-    if (p->draw) {
-        int64_t now = monotime_us();
-        if (now - p->drawn_us >= REDRAW_US) {
-            p->drawn_us = now;
-            tell(p, done, total, now);
-        }
-    }
+    pthread_mutex_lock(&p->lock);
+    p->done = done;
+    changed_locked(p);
+    pthread_mutex_unlock(&p->lock);
     return stop_asked;
 }
 
-/* A fit_plan_done_fn: the sweep's next budget counts from here. */
-static void plan_done(void *ud, int32_t i, const fit_plan_t *plan)
+/* A fit_stage_fn: the count starts again from the stage's beginning. */
+static void stage(void *ud, fit_stage_t st, int32_t plan, int32_t done, int32_t n)
 {
-    (void)plan;
     progress_t *p = ud;
-    p->plan = i + 1;
-    p->base = p->last;
-    p->drawn_us = monotime_us() - REDRAW_US; /* the next budget is told at its first scoring */
+    pthread_mutex_lock(&p->lock);
+    p->plan = plan;
+    p->base = p->done = done;
+    p->n = n;
+    p->phase = st == FIT_STAGE_BASELINE    ? PROGRESS_BASELINE
+               : st == FIT_STAGE_ROUND_ONE ? PROGRESS_ROUND_ONE
+               : st == FIT_STAGE_ROUND_TWO ? PROGRESS_ROUND_TWO
+                                           : PROGRESS_BUDGET_MET;
+    changed_locked(p); /* or, if the line was just drawn, the ticker tells it */
+    pthread_mutex_unlock(&p->lock);
 }
 
 void progress_attach(progress_t *p, fit_options_t *o)
 {
     o->progress = report;
     o->progress_ud = p;
-    if (p->budgets) {
-        o->plan_done = plan_done;
-        o->plan_done_ud = p;
-    }
+    o->stage = stage;
+    o->stage_ud = p;
 }
 
-bool progress_end(progress_t *p)
+/* A save's progress: each plan's events in turn, so a count that goes back
+ * is the next plan's. */
+static int save_report(void *ud, int64_t done, int64_t total)
 {
-    /* the whole width, not just the line: a ^C the terminal echoed sits
-     * past it */
+    progress_t *p = ud;
+    pthread_mutex_lock(&p->lock);
+    if (p->phase != PROGRESS_SAVE) {
+        p->phase = PROGRESS_SAVE;
+        p->saving = 0;
+    } else if (done < p->done) {
+        p->saving++;
+    }
+    p->done = done;
+    p->n = total;
+    changed_locked(p);
+    pthread_mutex_unlock(&p->lock);
+    return stop_asked;
+}
+
+void progress_attach_save(progress_t *p, save_extra_t *x)
+{
+    x->progress = save_report;
+    x->progress_ud = p;
+}
+
+int progress_best_watch(void *ud, const best_tally_t *t)
+{
+    progress_t *p = ud;
+    pthread_mutex_lock(&p->lock);
+    p->phase = PROGRESS_BEST;
+    p->tally = *t;
+    changed_locked(p);
+    pthread_mutex_unlock(&p->lock);
+    return stop_asked;
+}
+
+/* the whole width, not just the line: a ^C the terminal echoed sits past
+ * it */
+void progress_clear(progress_t *p)
+{
+    pthread_mutex_lock(&p->lock);
     if (p->drawn_cols > 0) {
         fprintf(stderr, "\r%*s\r", terminal_cols() - 1, "");
         fflush(stderr);
         p->drawn_cols = 0;
+        /* nothing is shown: the next line is no rewrite of one */
+        p->drawn_us = monotime_us() - REDRAW_US;
     }
+    p->hidden = true; /* until the next change: the caller prints meanwhile */
+    pthread_mutex_unlock(&p->lock);
+}
+
+bool progress_stopped(const progress_t *p)
+{
+    (void)p;
+    return stop_asked != 0;
+}
+
+bool progress_end(progress_t *p)
+{
+    ticker_stop(p);
+    progress_clear(p);
+    pthread_mutex_destroy(&p->lock);
     if (p->caught)
         sigaction(SIGINT, &p->old_int, NULL);
     p->caught = false;

@@ -13,7 +13,10 @@
 #include "plan/subset.h"
 #include "util/error.h"
 
-/* Polled after every scoring; nonzero stops the search with the best found. */
+/* Polled after every scoring; nonzero stops the search with the best found.
+ * When it is called, the result's counters (exact: explored; improve:
+ * scored, moves) are those of the search so far: a front end may read
+ * them to tell how far it is. */
 typedef int (*plan_stop_fn)(void *ud);
 
 typedef struct exact_options {

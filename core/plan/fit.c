@@ -99,6 +99,12 @@ int fit_score_set(search_t *s, const rescore_t *ref, rescore_work_t *work, const
     return rc;
 }
 
+void fit_stage(const search_t *s, fit_stage_t stage, int32_t n)
+{
+    if (s->opt->stage)
+        s->opt->stage(s->opt->stage_ud, stage, s->plan_index, s->progress_done, n);
+}
+
 /* ---- what the budgets share ------------------------------------------------ */
 
 /* Whether scorings go through references (the greedy's incremental path;
@@ -281,6 +287,7 @@ static int plan_search(search_t *s, const budget_spec_t *spec, int32_t most_kept
     p->minimize = minimize;
     p->final = p->baseline;
     if (!minimize && p->baseline.total <= p->budget) {
+        fit_stage(s, FIT_STAGE_BUDGET_MET, 0);
         ev = fit_event(EV_BUDGET_MET, 0, -1);
         ev.cur = p->baseline.total;
         return fit_emit(s, ev, NULL, 0, err);
@@ -301,7 +308,10 @@ static int plan_search(search_t *s, const budget_spec_t *spec, int32_t most_kept
         rc = fit_emit(s, ev, NULL, 0, err);
     }
     /* step 2: round one (scored once for the sweep) */
-    s->progress_total = s->progress_done + (sh->n_solo >= kept ? 0 : (most_kept > kept ? most_kept : kept) - sh->n_solo) + kept;
+    int32_t solos = sh->n_solo >= kept ? 0 : (most_kept > kept ? most_kept : kept) - sh->n_solo;
+    s->progress_total = s->progress_done + solos + kept;
+    if (!rc && solos > 0)
+        fit_stage(s, FIT_STAGE_ROUND_ONE, solos);
     if (!rc)
         rc = shared_solos(s, most_kept > kept ? most_kept : kept, err);
     p->considered = kept;
@@ -345,6 +355,8 @@ static int plan_search(search_t *s, const budget_spec_t *spec, int32_t most_kept
     fit_group_t *g = NULL;
     if (!rc)
         rc = shared_group(s, kept, &g, err);
+    if (!rc)
+        fit_stage(s, FIT_STAGE_ROUND_TWO, kept);
     if (!rc)
         rc = fit_round_two(s, order, kept, g, err);
     free(order);
@@ -403,6 +415,7 @@ int fit_sweep(const fit_options_t *opt, const budget_spec_t *budgets, int32_t n,
     rc = !s.base_prefs || !s.cand_of || !most ? error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory") : RS_OK;
     if (!rc) {
         fit_context_prefs(ctx, s.base_prefs);
+        fit_stage(&s, FIT_STAGE_BASELINE, 0);
         rc = shared_baseline(&s, err);
     }
     /* the most any budget from i on needs of round one */
@@ -411,6 +424,7 @@ int fit_sweep(const fit_options_t *opt, const budget_spec_t *budgets, int32_t n,
         most[i] = i + 1 < n && most[i + 1] > k ? most[i + 1] : k;
     }
     for (int32_t i = 0; i < n && !rc; i++) {
+        s.plan_index = i;
         if (!(rc = plan_begin(&s, err)))
             rc = plan_search(&s, &budgets[i], most[i], err);
         if (!rc)

@@ -133,6 +133,20 @@ typedef int (*fit_progress_fn)(void *ud, int32_t done, int32_t total);
  * next one starts. */
 typedef void (*fit_plan_done_fn)(void *ud, int32_t i, const struct fit_plan *p);
 
+/* Where a search is, told to a front end as each stretch of it begins
+ * (the scorings' count says how far each has gone). */
+typedef enum fit_stage {
+    FIT_STAGE_BASELINE,   /* the baseline scored and its candidates listed: no count until it ends */
+    FIT_STAGE_ROUND_ONE,  /* n solo scorings, once for every budget of the search that needs them */
+    FIT_STAGE_ROUND_TWO,  /* plan's round two: n tries at most (it ends at the budget) */
+    FIT_STAGE_BUDGET_MET  /* plan's round two met the budget after n tries (0: the baseline meets it) */
+} fit_stage_t;
+
+/* Called on the calling thread as a stage begins; done is the progress
+ * count (fit_progress_fn's done) at that moment, so a stage's own count is
+ * the later done minus it. */
+typedef void (*fit_stage_fn)(void *ud, fit_stage_t stage, int32_t plan, int32_t done, int32_t n);
+
 /* A cap that keeps every candidate (`--max-candidates all`, the TUI's C). */
 #define FIT_CAP_ALL INT32_MAX
 
@@ -148,6 +162,8 @@ typedef struct fit_options {
     void *progress_ud;
     fit_plan_done_fn plan_done;  /* may be NULL */
     void *plan_done_ud;
+    fit_stage_fn stage;          /* may be NULL */
+    void *stage_ud;
 } fit_options_t;
 
 /* Runs fit on ctx.  cell may be NULL (the fit makes its own, one search) or

@@ -76,6 +76,7 @@ typedef struct search {
     range_t recent[2];       /* the last two member lists stored, newest first */
     int32_t *cand_of;        /* node -> index in plan->cands, -1 */
     int32_t progress_done, progress_total;
+    int32_t plan_index;      /* the budget being fitted, of the sweep's */
     fit_shared_t *sh;
 } search_t;
 
@@ -90,6 +91,9 @@ int fit_emit(search_t *s, fit_event_t ev, const int32_t *members, int32_t n_memb
 
 /* An event of kind in round at node, with alone, with and cur unknown (-1). */
 fit_event_t fit_event(fit_event_kind_t kind, int round, int32_t node);
+
+/* Tells opt->stage (when set) that stage of the plan being made begins. */
+void fit_stage(const search_t *s, fit_stage_t stage, int32_t n);
 
 /* Appends the flip of node to the plan. */
 int fit_add_flip(search_t *s, int32_t node, int64_t relief, int64_t cost, int64_t recompute, rs_error_t *err);

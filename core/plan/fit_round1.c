@@ -127,6 +127,11 @@ int fit_score_solo(search_t *s, const int32_t *nodes, int32_t n, int64_t *solo, 
         rc = r.rc;
     }
     s->progress_done += n;
+    /* the workers may have made the last scorings: the round's end is
+     * told once from here, so a count reaches its total */
+    const fit_options_t *opt = s->opt;
+    if (!rc && n > 0 && opt->progress && opt->progress(opt->progress_ud, s->progress_done, s->progress_total))
+        rc = error_set(err, RS_ECANCELED, NULL, 0, 0, "fit cancelled");
     pthread_mutex_destroy(&r.err_lock);
     free(r.fps);
     return rc;

@@ -368,6 +368,8 @@ int fit_round_two(search_t *s, const ranked_t *order, int32_t n, fit_group_t *g,
     if (!rc && t.n_held)
         rc = discard_group(s, &t, WHY_LEFT_OVER, -1, -1, -1, err);
     if (!rc && !p->minimize && (met || t.cur <= p->budget)) {
+        if (met) /* tries were left: round two ends here, after t.at + 1 of n */
+            fit_stage(s, FIT_STAGE_BUDGET_MET, t.at + 1);
         fit_event_t ev = fit_event(EV_BUDGET_MET, 2, -1);
         ev.cur = t.cur;
         rc = fit_emit(s, ev, NULL, 0, err);

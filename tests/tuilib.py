@@ -43,7 +43,8 @@ def tmux(*args, check=True):
 
 
 class Tui:
-    def __init__(self, name, w=120, h=40, env=None, args=None, db=None):
+    def __init__(self, name, w=120, h=40, env=None, args=None, db=None, wrap=""):
+        """wrap: a command line the binary runs under ("valgrind ...")."""
         self.name = name
         e = {"LANG": "C.UTF-8", "LC_ALL": "", "TERM": "xterm-256color", "XDG_DATA_HOME": TMP,
              "XDG_CONFIG_HOME": TMP}  # no config file unless a test writes one
@@ -54,7 +55,7 @@ class Tui:
         envs = " ".join(f"{k}='{v}'" for k, v in e.items())
         argv = " ".join(args if args is not None else ["--db", db or DB])
         self.marker = os.path.join(TMP, f"{name}.exit")
-        cmd = (f"env -u NO_COLOR {envs} {BIN} {argv}; echo $? > {self.marker}; "
+        cmd = (f"env -u NO_COLOR {envs} {wrap} {BIN} {argv}; echo $? > {self.marker}; "
                f"stty -a > {self.marker}.stty; sleep 60")
         for attempt in range(5):  # a server still exiting from the last session refuses for a moment
             if tmux("new-session", "-d", "-s", name, "-x", str(w), "-y", str(h), cmd, check=False).returncode == 0:

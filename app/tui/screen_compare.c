@@ -19,6 +19,7 @@
 #include "tui/tui_fit.h"
 #include "tui/tui_model.h"
 #include "tui/tui_pair.h"
+#include "tui/tui_rows.h"
 #include "tui/tui_sweep.h"
 #include "tui/tui_wait.h"
 #include "tui/tui_widgets.h"
@@ -64,18 +65,20 @@ static void place_rows(const tui_t *t, double max_over, int64_t lo, int64_t span
                        int *row_y)
 {
     int raw_x[TUI_MAX_BUDGETS], raw_y[TUI_MAX_BUDGETS];
-    for (int i = 0; i < t->n_budgets; i++)
-        if (t->cmp[i]) {
-            raw_x[i] = (int)(overhead(t->cmp[i]) / max_over * (cw - 1));
-            raw_y[i] = ch - 1 - (int)((double)(t->cmp[i]->final.total - lo) / (double)span * (ch - 1));
+    for (int i = 0; i < t->n_cmp_rows; i++) {
+        const fit_plan_t *p = t->cmp_rows[i].plan;
+        if (p) {
+            raw_x[i] = (int)(overhead(p) / max_over * (cw - 1));
+            raw_y[i] = ch - 1 - (int)((double)(p->final.total - lo) / (double)span * (ch - 1));
         }
+    }
     int n_placed = 0, placed[TUI_MAX_BUDGETS];
-    for (int i = 0; i < t->n_budgets; i++) {
-        if (!t->cmp[i])
+    for (int i = 0; i < t->n_cmp_rows; i++) {
+        if (!t->cmp_rows[i].plan)
             continue;
         int rank = 0, group = 0;
-        for (int j = 0; j < t->n_budgets; j++)
-            if (t->cmp[j] && raw_x[j] == raw_x[i] && raw_y[j] == raw_y[i]) {
+        for (int j = 0; j < t->n_cmp_rows; j++)
+            if (t->cmp_rows[j].plan && raw_x[j] == raw_x[i] && raw_y[j] == raw_y[i]) {
                 rank += j < i;
                 group++;
             }
@@ -116,28 +119,30 @@ static void chart(tui_t *t, int y, int x, int h, int w)
         return;
     double max_over = 0;
     int64_t max_fp = 0, min_fp = INT64_MAX;
-    for (int i = 0; i < t->n_budgets; i++)
-        if (t->cmp[i]) {
-            if (overhead(t->cmp[i]) > max_over)
-                max_over = overhead(t->cmp[i]);
-            max_fp = t->cmp[i]->final.total > max_fp ? t->cmp[i]->final.total : max_fp;
-            min_fp = t->cmp[i]->final.total < min_fp ? t->cmp[i]->final.total : min_fp;
-            const best_plan_t *b = &t->cmp_best[i];
-            if (t->cmp_show_best && b->found) { /* the axes span the best rows too */
-                double bo = best_overhead(t->cmp[i], b);
-                max_over = bo > max_over ? bo : max_over;
-                max_fp = b->final.total > max_fp ? b->final.total : max_fp;
-                min_fp = b->final.total < min_fp ? b->final.total : min_fp;
-            }
+    for (int i = 0; i < t->n_cmp_rows; i++) {
+        const fit_plan_t *p = t->cmp_rows[i].plan;
+        if (!p)
+            continue;
+        if (overhead(p) > max_over)
+            max_over = overhead(p);
+        max_fp = p->final.total > max_fp ? p->final.total : max_fp;
+        min_fp = p->final.total < min_fp ? p->final.total : min_fp;
+        const best_plan_t *b = &t->cmp_rows[i].best;
+        if (t->cmp_show_best && b->found) { /* the axes span the best rows too */
+            double bo = best_overhead(p, b);
+            max_over = bo > max_over ? bo : max_over;
+            max_fp = b->final.total > max_fp ? b->final.total : max_fp;
+            min_fp = b->final.total < min_fp ? b->final.total : min_fp;
         }
+    }
     if (max_fp <= 0)
         return;
     if (max_over <= 0)
         max_over = 1;
     /* the floor (DESIGN §13: no row's footprint is below it) on the axis too */
     const floor_t *fl = NULL;
-    for (int i = 0; i < t->n_budgets && !fl; i++)
-        fl = t->cmp[i] ? &t->cmp[i]->floor : NULL;
+    for (int i = 0; i < t->n_cmp_rows && !fl; i++)
+        fl = t->cmp_rows[i].plan ? &t->cmp_rows[i].plan->floor : NULL;
     if (fl && fl->bytes > 0 && fl->bytes < min_fp)
         min_fp = fl->bytes;
     /* the y axis spans the footprints shown (a point at each end), not 0..max */
@@ -183,11 +188,12 @@ static void chart(tui_t *t, int y, int x, int h, int w)
     }
     /* the points first, so the floor's label can go where none is */
     int star_x[TUI_MAX_BUDGETS], star_y[TUI_MAX_BUDGETS], n_stars = 0;
-    for (int i = 0; t->cmp_show_best && i < t->n_budgets; i++) { /* best plans as '*' */
-        const best_plan_t *b = &t->cmp_best[i];
-        if (!t->cmp[i] || !b->found)
+    for (int i = 0; t->cmp_show_best && i < t->n_cmp_rows; i++) { /* best plans as '*' */
+        const compare_row_t *r = &t->cmp_rows[i];
+        const best_plan_t *b = &r->best;
+        if (!r->plan || !b->found)
             continue;
-        double over = best_overhead(t->cmp[i], b);
+        double over = best_overhead(r->plan, b);
         int64_t bt = b->final.total > max_fp ? max_fp : b->final.total < lo ? lo : b->final.total;
         star_x[n_stars] = (int)((over > max_over ? max_over : over) / max_over * (cw - 1));
         star_y[n_stars++] = ch - 1 - (int)((double)(bt - lo) / (double)span * (ch - 1));
@@ -206,16 +212,16 @@ static void chart(tui_t *t, int y, int x, int h, int w)
         for (int k = 0; k < n_stars; k++)
             if (star_y[k] == fy && star_x[k] < tw)
                 taken[star_x[k]] = true;
-        for (int i = 0; i < t->n_budgets; i++)
-            if (t->cmp[i] && row_y[i] == fy && row_x[i] < tw)
+        for (int i = 0; i < t->n_cmp_rows; i++)
+            if (t->cmp_rows[i].plan && row_y[i] == fy && row_x[i] < tw)
                 taken[row_x[i]] = true;
         int at = free_run(taken, tw, ll);
         tui_put(t, y + 1 + fy, px + (at >= 0 ? at : tw - ll), ll, t->attr[T_PEAK], lbl);
     }
     for (int k = 0; k < n_stars; k++)
         tui_put(t, y + 1 + star_y[k], px + star_x[k], 1, t->attr[T_HELD] | A_BOLD, "*");
-    for (int i = 0; i < t->n_budgets; i++) /* the rows on top of the stars */
-        if (t->cmp[i])
+    for (int i = 0; i < t->n_cmp_rows; i++) /* the rows on top of the stars */
+        if (t->cmp_rows[i].plan)
             tui_putf(t, y + 1 + row_y[i], px + row_x[i], 1,
                      i == t->cmp_sel ? t->attr[T_SELECTED] : t->attr[T_ACCEPTED], "%d", (i + 1) % 10);
 }
@@ -234,9 +240,10 @@ static bool has_flip(const fit_plan_t *p, int32_t node)
 static int other_row(const tui_t *t, bool *marked)
 {
     int above = t->cmp_sel - 1;
-    while (above >= 0 && !t->cmp[above])
+    while (above >= 0 && !t->cmp_rows[above].plan)
         above--;
-    *marked = t->cmp_mark >= 0 && t->cmp_mark < t->n_budgets && t->cmp_mark != t->cmp_sel && t->cmp[t->cmp_mark];
+    *marked = t->cmp_mark >= 0 && t->cmp_mark < t->n_cmp_rows && t->cmp_mark != t->cmp_sel &&
+              t->cmp_rows[t->cmp_mark].plan;
     return *marked ? t->cmp_mark : above;
 }
 
@@ -244,7 +251,7 @@ static int other_row(const tui_t *t, bool *marked)
  * open routine (the routine's preferences plus its flips). */
 static bool pair_side(tui_t *t, int i, tui_pair_plan_t *side, const char **names, int64_t *relief)
 {
-    const fit_plan_t *p = t->cmp[i];
+    const fit_plan_t *p = t->cmp_rows[i].plan;
     memset(side, 0, sizeof *side);
     uint8_t *prefs = malloc((size_t)t->tgt.routine->n_nodes + 1);
     if (!prefs) {
@@ -265,8 +272,8 @@ static bool pair_side(tui_t *t, int i, tui_pair_plan_t *side, const char **names
     if (ok && side->arena.fp.total != p->final.total)
         tui_status(t, true, "row %d scores to %lld B, not the %lld B its fit found", i + 1,
                    (long long)side->arena.fp.total, (long long)p->final.total);
-    snprintf(side->name, sizeof side->name, "row %d (%s)", i + 1, t->budgets[i]);
-    snprintf(side->budget, sizeof side->budget, "%s", t->budgets[i]);
+    snprintf(side->name, sizeof side->name, "row %d (%s)", i + 1, t->cmp_rows[i].budget);
+    snprintf(side->budget, sizeof side->budget, "%s", t->cmp_rows[i].budget);
     side->routine = t->tgt.routine;
     side->flip = names;
     side->relief = relief;
@@ -279,12 +286,12 @@ static bool pair_side(tui_t *t, int i, tui_pair_plan_t *side, const char **names
 static void pair(tui_t *t)
 {
     bool marked;
-    int other = t->n_budgets && t->cmp[t->cmp_sel] ? other_row(t, &marked) : -1;
+    int other = t->n_cmp_rows && t->cmp_rows[t->cmp_sel].plan ? other_row(t, &marked) : -1;
     if (other < 0) {
         tui_status(t, true, "mark a row with Space and select another (or select a row under a fitted one)");
         return;
     }
-    const fit_plan_t *p[2] = { t->cmp[other], t->cmp[t->cmp_sel] };
+    const fit_plan_t *p[2] = { t->cmp_rows[other].plan, t->cmp_rows[t->cmp_sel].plan };
     const char **names = calloc((size_t)p[0]->n_flips + (size_t)p[1]->n_flips + 1, sizeof *names);
     int64_t *relief = calloc((size_t)p[0]->n_flips + (size_t)p[1]->n_flips + 1, sizeof *relief);
     tui_pair_plan_t side[2];
@@ -296,7 +303,7 @@ static void pair(tui_t *t)
         for (int k = 0; k < 2; k++) {
             int i = k ? t->cmp_sel : other;
             snprintf(buf[k], sizeof buf[k], "row %d (%s): final %lld B, %d flips, recompute %+.3f%%, within budget %s",
-                     i + 1, t->budgets[i], (long long)p[k]->final.total, (int)p[k]->n_flips, overhead(p[k]),
+                     i + 1, t->cmp_rows[i].budget, (long long)p[k]->final.total, (int)p[k]->n_flips, overhead(p[k]),
                      p[k]->within_budget ? "yes" : "no");
             lines[m++] = buf[k];
         }
@@ -339,7 +346,7 @@ void screen_compare_draw(tui_t *t)
     }
     if (!t->open)
         return;
-    if (t->n_budgets && !tui_sweep_current(t)) {
+    if (t->n_cmp_rows && !tui_sweep_current(t)) {
         /* the wait drew the rows as they were under its bar: the screen
          * is drawn again whole, not over that (a stopped refit left the
          * old numbers beside "(stopped)") */
@@ -350,31 +357,32 @@ void screen_compare_draw(tui_t *t)
     char head[3][400];
     snprintf(head[0], sizeof head[0],
              "%d budget%s on %s, one search: reuse %lld/%lld   (a adds, d removes, Space marks, D one arena, S saves, x best)",
-             t->n_budgets, t->n_budgets == 1 ? "" : "s", t->open_name, (long long)t->cmp_reused, (long long)t->cmp_lowered);
-    snprintf(head[1], sizeof head[1], "%d budget%s on %s, one search: reuse %lld/%lld   (? keys)", t->n_budgets,
-             t->n_budgets == 1 ? "" : "s", t->open_name, (long long)t->cmp_reused, (long long)t->cmp_lowered);
-    snprintf(head[2], sizeof head[2], "%d budget%s, reuse %lld/%lld (? keys)", t->n_budgets,
-             t->n_budgets == 1 ? "" : "s", (long long)t->cmp_reused, (long long)t->cmp_lowered);
+             t->n_cmp_rows, t->n_cmp_rows == 1 ? "" : "s", t->open_name, (long long)t->cmp_reused, (long long)t->cmp_lowered);
+    snprintf(head[1], sizeof head[1], "%d budget%s on %s, one search: reuse %lld/%lld   (? keys)", t->n_cmp_rows,
+             t->n_cmp_rows == 1 ? "" : "s", t->open_name, (long long)t->cmp_reused, (long long)t->cmp_lowered);
+    snprintf(head[2], sizeof head[2], "%d budget%s, reuse %lld/%lld (? keys)", t->n_cmp_rows,
+             t->n_cmp_rows == 1 ? "" : "s", (long long)t->cmp_reused, (long long)t->cmp_lowered);
     tui_put_fit(t, 2, 1, t->cols - 2, t->attr[T_NORMAL] | A_BOLD, (const char *const[]){ head[0], head[1], head[2] }, 3);
     /* narrow: the exact bytes column goes first, so "within" is never cut;
      * the budget column is as wide as the widest budget typed (a budget is
      * a number: never cut) */
     bool wide = t->cols >= 110;
     int bw = 11;
-    for (int i = 0; i < t->n_budgets; i++)
-        bw = (int)strlen(t->budgets[i]) > bw ? (int)strlen(t->budgets[i]) : bw;
+    for (int i = 0; i < t->n_cmp_rows; i++)
+        bw = (int)strlen(t->cmp_rows[i].budget) > bw ? (int)strlen(t->cmp_rows[i].budget) : bw;
     /* recompute: the exact sum of the flips' (DESIGN §13), the overhead
      * it is of the baseline's compute when wide; within: why no plan could
      * meet a budget below the floor ("no, floor", "no, cap", as sweep says) */
     tui_putf(t, TABLE_Y, 1, t->cols - 2, t->attr[T_DIM], "%2s %-*s %10s%s %5s %10s%s %10s %4s %7s %9s", "#", bw,
              "budget", "final", wide ? "         final B" : "", "flips", "recompute", wide ? "   overhead" : "",
              "est. time", "cap", "dropped", "within");
-    for (int i = 0; i < t->n_budgets; i++) {
-        const fit_plan_t *p = t->cmp[i];
+    for (int i = 0; i < t->n_cmp_rows; i++) {
+        const compare_row_t *r = &t->cmp_rows[i];
+        const fit_plan_t *p = r->plan;
         unsigned a = i == t->cmp_sel ? t->attr[T_SELECTED] : t->attr[T_NORMAL];
         char mark = i == t->cmp_mark ? '*' : ' ';
         if (!p) {
-            tui_putf(t, row_of(t, i), 1, t->cols - 2, a, "%2d%c%-*s %10s", i + 1, mark, bw, t->budgets[i],
+            tui_putf(t, row_of(t, i), 1, t->cols - 2, a, "%2d%c%-*s %10s", i + 1, mark, bw, r->budget,
                      t->cmp_running ? "(fitting)" : t->cmp_stopped ? "(stopped: Enter fits)" : "(error)");
             continue;
         }
@@ -393,8 +401,8 @@ void screen_compare_draw(tui_t *t)
         if (wide)
             snprintf(over, sizeof over, " %+9.3f%%", overhead(p));
         tui_putf(t, row_of(t, i), 1, t->cols - 2, a, "%2d%c%-*s %10s%s %5d %10s%s %10s %4s %7d %9s", i + 1, mark, bw,
-                 t->budgets[i], fin, exact, (int)p->n_flips, rec, over, est, cap, (int)p->dropped, text_within(p));
-        const best_plan_t *b = &t->cmp_best[i];
+                 r->budget, fin, exact, (int)p->n_flips, rec, over, est, cap, (int)p->dropped, text_within(p));
+        const best_plan_t *b = &r->best;
         if (!t->cmp_show_best || !b->kind)
             continue;
         if (!b->found) {
@@ -414,11 +422,11 @@ void screen_compare_draw(tui_t *t)
                  b->proved ? "best" : "best?", fin, exact, (int)b->n_flips, rec, over, "", "", "",
                  p->minimize || b->final.total <= p->budget ? "yes" : "no");
     }
-    int y = row_of(t, t->n_budgets ? t->n_budgets : 1) + 1;
-    if (t->n_budgets && t->cmp[t->cmp_sel]) {
+    int y = row_of(t, t->n_cmp_rows ? t->n_cmp_rows : 1) + 1;
+    if (t->n_cmp_rows && t->cmp_rows[t->cmp_sel].plan) {
         bool marked;
         int above = other_row(t, &marked);
-        const fit_plan_t *p = t->cmp[t->cmp_sel], *q = above >= 0 ? t->cmp[above] : NULL;
+        const fit_plan_t *p = t->cmp_rows[t->cmp_sel].plan, *q = above >= 0 ? t->cmp_rows[above].plan : NULL;
         /* the flips that differ, as fields: four rows of them at most, the
          * last saying how many more there are (D lists them all) */
         char vs[32], lead[64];
@@ -453,50 +461,29 @@ void screen_compare_draw(tui_t *t)
 /* The selected row as a stored plan (sweep --save does it for all). */
 static void save_row(tui_t *t)
 {
-    if (!t->n_budgets || !t->cmp[t->cmp_sel])
+    if (!t->n_cmp_rows || !t->cmp_rows[t->cmp_sel].plan)
         return;
+    compare_row_t *r = &t->cmp_rows[t->cmp_sel];
     char what[96];
-    snprintf(what, sizeof what, "row %d (%s)", t->cmp_sel + 1, t->budgets[t->cmp_sel]);
-    if (tui_save_plan(t, t->cmp[t->cmp_sel], t->cmp_elapsed[t->cmp_sel], t->budgets[t->cmp_sel],
-                      t->cmp_show_best ? &t->cmp_best[t->cmp_sel] : NULL, "save this row as a plan, label (optional): ",
-                      what))
-        t->cmp_saved[t->cmp_sel] = true;
+    snprintf(what, sizeof what, "row %d (%s)", t->cmp_sel + 1, r->budget);
+    if (tui_save_plan(t, r->plan, r->elapsed_us, r->budget, t->cmp_show_best ? &r->best : NULL,
+                      "save this row as a plan, label (optional): ", what))
+        r->saved = true;
 }
 
 /* Whether spec is a row's budget already or one of new[0..n), as parsed
  * ("60%" and "60 %" alike). */
 static bool budget_listed(const tui_t *t, char *const *new, int n, const budget_spec_t *spec)
 {
-    for (int i = 0; i < t->n_budgets + n; i++) {
+    for (int i = 0; i < t->n_cmp_rows + n; i++) {
         budget_spec_t o;
         rs_error_t err;
-        const char *text = i < t->n_budgets ? t->budgets[i] : new[i - t->n_budgets];
+        const char *text = i < t->n_cmp_rows ? t->cmp_rows[i].budget : new[i - t->n_cmp_rows];
         if (!units_parse_budget(text, "budget", &o, &err) && o.kind == spec->kind && o.bytes == spec->bytes &&
             o.pct_num * spec->pct_den == spec->pct_num * o.pct_den)
             return true;
     }
     return false;
-}
-
-/* Row i goes: the ones below move up, the selection and mark follow. */
-static void drop_row(tui_t *t, int i)
-{
-    fit_plan_free(t->cmp[i]);
-    best_plan_free(&t->cmp_best[i]);
-    for (int k = i; k + 1 < t->n_budgets; k++) {
-        memcpy(t->budgets[k], t->budgets[k + 1], sizeof t->budgets[k]);
-        t->cmp[k] = t->cmp[k + 1];
-        t->cmp_best[k] = t->cmp_best[k + 1];
-        t->cmp_elapsed[k] = t->cmp_elapsed[k + 1];
-        t->cmp_saved[k] = t->cmp_saved[k + 1];
-    }
-    t->n_budgets--;
-    t->cmp[t->n_budgets] = NULL;
-    t->cmp_saved[t->n_budgets] = false;
-    memset(&t->cmp_best[t->n_budgets], 0, sizeof t->cmp_best[0]);
-    t->cmp_mark = t->cmp_mark == i ? -1 : t->cmp_mark > i ? t->cmp_mark - 1 : t->cmp_mark;
-    if (t->cmp_sel > i || (t->cmp_sel >= t->n_budgets && t->cmp_sel > 0))
-        t->cmp_sel--;
 }
 
 int screen_compare_key(tui_t *t, action_t a, int key)
@@ -527,7 +514,7 @@ int screen_compare_key(tui_t *t, action_t a, int key)
                 again++;
                 continue;
             }
-            if (t->n_budgets + n >= TUI_MAX_BUDGETS) {
+            if (t->n_cmp_rows + n >= TUI_MAX_BUDGETS) {
                 tui_status(t, true, "at most %d budgets", TUI_MAX_BUDGETS);
                 return KEY_REDRAW;
             }
@@ -538,29 +525,30 @@ int screen_compare_key(tui_t *t, action_t a, int key)
             return KEY_REDRAW;
         }
         for (int k = 0; k < n; k++)
-            snprintf(t->budgets[t->n_budgets++], sizeof t->budgets[0], "%s", toks[k]);
-        t->cmp_sel = t->n_budgets - 1;
+            tui_rows_add(t, toks[k]); /* room for n was checked above */
+        t->cmp_sel = t->n_cmp_rows - 1;
         /* a budget that cannot be fitted is no row: the status says why (a stopped one stays) */
         if (tui_sweep_run(t) != RS_ECANCELED)
-            for (int i = t->n_budgets - 1; i >= 0; i--)
-                if (!t->cmp[i])
-                    drop_row(t, i);
+            for (int i = t->n_cmp_rows - 1; i >= 0; i--)
+                if (!t->cmp_rows[i].plan)
+                    tui_rows_remove(t, i);
         return KEY_REDRAW;
     }
     case ACT_REMOVE_BUDGET:
-        if (!t->n_budgets)
+        if (!t->n_cmp_rows)
             return KEY_REDRAW;
-        drop_row(t, t->cmp_sel); /* the other rows are what fit gives each alone: nothing is fitted again */
+        tui_rows_remove(t, t->cmp_sel); /* the other rows are what fit gives each alone: nothing is fitted again */
         return KEY_REDRAW;
     case ACT_OPEN: /* the row in the stepper: the same plan, event by event, not fitted again */
-        if (t->n_budgets && !t->cmp[t->cmp_sel] && t->cmp_stopped) {
+        if (t->n_cmp_rows && !t->cmp_rows[t->cmp_sel].plan && t->cmp_stopped) {
             t->cmp_stale = true; /* stopped before: fitted now */
             tui_sweep_run(t);
-        } else if (t->n_budgets && t->cmp[t->cmp_sel]) {
+        } else if (t->n_cmp_rows && t->cmp_rows[t->cmp_sel].plan) {
+            const compare_row_t *r = &t->cmp_rows[t->cmp_sel];
             char what[80];
-            snprintf(what, sizeof what, "row %d (%s)", t->cmp_sel + 1, t->budgets[t->cmp_sel]);
-            if (tui_show_plan(t, t->cmp[t->cmp_sel], t->cmp_elapsed[t->cmp_sel], t->budgets[t->cmp_sel], what)) {
-                t->plan_saved = t->cmp_saved[t->cmp_sel]; /* S on this row stored it */
+            snprintf(what, sizeof what, "row %d (%s)", t->cmp_sel + 1, r->budget);
+            if (tui_show_plan(t, r->plan, r->elapsed_us, r->budget, what)) {
+                t->plan_saved = r->saved; /* S on this row stored it */
                 t->screen = SCR_FIT;
             }
         }
@@ -579,9 +567,9 @@ int screen_compare_key(tui_t *t, action_t a, int key)
     case ACT_SET_CAP: tui_set_cap(t); return KEY_REDRAW;
     case ACT_DIFF: pair(t); return KEY_REDRAW;
     case ACT_UP: t->cmp_sel -= t->cmp_sel > 0; return KEY_REDRAW;
-    case ACT_DOWN: t->cmp_sel += t->cmp_sel + 1 < t->n_budgets; return KEY_REDRAW;
+    case ACT_DOWN: t->cmp_sel += t->cmp_sel + 1 < t->n_cmp_rows; return KEY_REDRAW;
     case ACT_TOP: t->cmp_sel = 0; return KEY_REDRAW;
-    case ACT_BOTTOM: t->cmp_sel = t->n_budgets ? t->n_budgets - 1 : 0; return KEY_REDRAW;
+    case ACT_BOTTOM: t->cmp_sel = t->n_cmp_rows ? t->n_cmp_rows - 1 : 0; return KEY_REDRAW;
     default: return KEY_UNHANDLED;
     }
 }

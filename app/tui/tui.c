@@ -23,6 +23,7 @@
 #include "tui/tui_draw.h"
 #include "tui/tui_model.h"
 #include "tui/tui_pair.h"
+#include "tui/tui_rows.h"
 #include "tui/tui_widgets.h"
 
 
@@ -443,6 +444,7 @@ int tui_run(const cmdline_t *c)
     endwin();
     curses_on = 0;
     tui_close_routine(t);
+    tui_rows_free(t); /* Compare's rows outlive a routine closed for another; not the session */
     tui_overlay_close(t);
     tui_pair_close(t);
     library_routine_rows_free(t->routines, t->n_routines);

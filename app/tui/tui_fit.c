@@ -338,7 +338,7 @@ bool tui_set_cap(tui_t *t)
         tui_status(t, true, "candidate cap '%s': expected a number, all, or nothing", buf);
         return false;
     }
-    t->cmp_stale = t->n_budgets > 0;
+    t->cmp_stale = t->n_cmp_rows > 0;
     if (t->cap < 0)
         tui_status(t, false, "candidate cap: the default (32 cheapest; minimize considers all)");
     else if (t->cap == INT32_MAX)

@@ -16,6 +16,7 @@
 #include "tui/tui_draw.h"
 #include "tui/tui_fit.h"
 #include "tui/tui_pair.h"
+#include "tui/tui_rows.h"
 #include "tui/tui_wait.h"
 #include "tui/tui_widgets.h"
 
@@ -111,14 +112,12 @@ static void compare_rows_follow(tui_t *t)
     char key[sizeof t->cmp_key];
     tui_compare_key(t, key, sizeof key);
     bool same = strcmp(key, t->cmp_key) == 0;
-    for (int i = 0; i < t->n_budgets; i++) {
-        if (same && t->cmp[i]) {
-            t->cmp[i]->routine = t->tgt.routine;
-            continue;
-        }
-        fit_plan_free(t->cmp[i]);
-        t->cmp[i] = NULL;
-        best_plan_free(&t->cmp_best[i]);
+    for (int i = 0; i < t->n_cmp_rows; i++) {
+        compare_row_t *r = &t->cmp_rows[i];
+        if (same && r->plan)
+            r->plan->routine = t->tgt.routine;
+        else
+            tui_rows_clear(r, false);
     }
     if (!same) {
         t->cmp_key[0] = 0; /* whatever is open next, they are fitted again */

@@ -50,6 +50,16 @@ typedef struct arena_view {
     floor_t floor;
 } arena_view_t;
 
+/* One row of Compare: the budget as typed and what was found for it.
+ * A row is moved, swapped and freed whole (tui_rows.c). */
+typedef struct compare_row {
+    char budget[48];
+    fit_plan_t *plan;        /* NULL: not fitted (failed, stopped, being fitted) */
+    int64_t elapsed_us;      /* how long its fit took: saved with it */
+    bool saved;              /* its plan is in the store (S): opened on Fit it counts as saved */
+    best_plan_t best;        /* the best plan beside it (x); kind BEST_NONE: none searched */
+} compare_row_t;
+
 /* Two plans on one arena (tui_pair.c): the second plan's arena with its
  * buffers classified against the first plan's, both footprints, and the
  * two flip lists side by side.  A state of the screen that opened it. */
@@ -150,12 +160,9 @@ typedef struct tui {
     score_detail_t best_det;
 
     /* compare */
-    char budgets[TUI_MAX_BUDGETS][48];
-    int n_budgets, cmp_sel;
+    compare_row_t cmp_rows[TUI_MAX_BUDGETS]; /* [0..n_cmp_rows); the rest all zero (tui_rows.c) */
+    int n_cmp_rows, cmp_sel;
     int cmp_mark;            /* the row the diff compares against, -1: the nearest fitted row above */
-    int64_t cmp_elapsed[TUI_MAX_BUDGETS];
-    fit_plan_t *cmp[TUI_MAX_BUDGETS];
-    bool cmp_saved[TUI_MAX_BUDGETS]; /* the row's plan is in the store (S): opened on Fit it counts as saved */
     int64_t cmp_reused, cmp_lowered;
     bool cmp_stale;          /* the rows must be fitted again whatever the key says */
     bool cmp_running;        /* the rows are being fitted (drawn under the progress bar) */
@@ -164,7 +171,6 @@ typedef struct tui {
     int32_t fit_cap;         /* candidate cap of the next fit, -1 the default */
     int32_t cap;             /* the cap C set for every fit that follows, -1 the default */
     bool cmp_show_best;      /* a best row per budget (x) */
-    best_plan_t cmp_best[TUI_MAX_BUDGETS];
 
     /* plans */
     stored_plan_t *plans;

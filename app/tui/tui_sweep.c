@@ -11,6 +11,7 @@
 #include "monotime.h"
 #include "text.h"
 #include "tui/tui_model.h"
+#include "tui/tui_rows.h"
 #include "tui/tui_wait.h"
 #include "tui/tui_widgets.h"
 
@@ -20,12 +21,10 @@
  * search up to BEST_SECONDS; a budget found before keeps its own. */
 typedef struct best_work {
     const fit_context_t *ctx;
-    fit_plan_t *const *plans;
-    const char (*budgets)[48];
-    const best_plan_t *had;   /* the rows' (a budget with one is not searched again) */
+    const compare_row_t *rows; /* read only: a row with a best plan is not searched again */
     best_plan_t found[TUI_MAX_BUDGETS];
     int n;
-    char failed[160];         /* the first budget's error */
+    char failed[48 + 2 + 141]; /* the first budget's error: "budget: " and 140 bytes of it */
 } best_work_t;
 
 static int best_work(tui_job_t *job, void *ud, rs_error_t *err)
@@ -33,15 +32,16 @@ static int best_work(tui_job_t *job, void *ud, rs_error_t *err)
     (void)err;
     best_work_t *w = ud;
     for (int i = 0; i < w->n && !tui_job_stopped(job); i++) {
-        tui_job_doing(job, "budget %s (up to %.0f s)", w->budgets[i], BEST_SECONDS);
+        const compare_row_t *r = &w->rows[i];
+        tui_job_doing(job, "budget %s (up to %.0f s)", r->budget, BEST_SECONDS);
         tui_job_progress(job, i, w->n);
-        if (w->had[i].kind || !w->plans[i])
+        if (r->best.kind || !r->plan)
             continue;
         rs_error_t e;
-        if (best_run_cancellable(BEST_EXACT, w->plans[i], w->ctx, (best_limits_t){ BEST_SECONDS, 0 }, false,
+        if (best_run_cancellable(BEST_EXACT, r->plan, w->ctx, (best_limits_t){ BEST_SECONDS, 0 }, false,
                                  tui_job_stop_cb, job, &w->found[i], &e)) {
             if (!w->failed[0])
-                snprintf(w->failed, sizeof w->failed, "%s: %.140s", w->budgets[i], e.msg);
+                snprintf(w->failed, sizeof w->failed, "%s: %.140s", r->budget, e.msg);
             best_plan_free(&w->found[i]);
         }
     }
@@ -50,13 +50,12 @@ static int best_work(tui_job_t *job, void *ud, rs_error_t *err)
 
 static void run_best(tui_t *t, const fit_context_t *ctx)
 {
-    best_work_t w = { .ctx = ctx, .plans = t->cmp, .budgets = (const char (*)[48])t->budgets, .had = t->cmp_best,
-                      .n = t->n_budgets };
+    best_work_t w = { .ctx = ctx, .rows = t->cmp_rows, .n = t->n_cmp_rows };
     rs_error_t err;
     tui_wait(t, "the best plan of every budget", best_work, &w, &err);
-    for (int i = 0; i < t->n_budgets; i++)
+    for (int i = 0; i < t->n_cmp_rows; i++)
         if (w.found[i].kind) /* installed after the wait: the screen under the bar draws the rows */
-            t->cmp_best[i] = w.found[i];
+            t->cmp_rows[i].best = w.found[i];
     if (w.failed[0])
         tui_status(t, true, "%s", w.failed);
 }
@@ -79,31 +78,9 @@ static int64_t row_key(const fit_plan_t *p) { return !p ? -2 : p->minimize ? -1 
 
 static void sort_rows(tui_t *t)
 {
-    for (int i = 1; i < t->n_budgets; i++)
-        for (int j = i; j > 0 && row_key(t->cmp[j]) > row_key(t->cmp[j - 1]); j--) {
-            char b[48];
-            memcpy(b, t->budgets[j], sizeof b);
-            memcpy(t->budgets[j], t->budgets[j - 1], sizeof b);
-            memcpy(t->budgets[j - 1], b, sizeof b);
-            fit_plan_t *p = t->cmp[j];
-            t->cmp[j] = t->cmp[j - 1];
-            t->cmp[j - 1] = p;
-            best_plan_t bp = t->cmp_best[j];
-            t->cmp_best[j] = t->cmp_best[j - 1];
-            t->cmp_best[j - 1] = bp;
-            int64_t e = t->cmp_elapsed[j];
-            t->cmp_elapsed[j] = t->cmp_elapsed[j - 1];
-            t->cmp_elapsed[j - 1] = e;
-            bool saved = t->cmp_saved[j];
-            t->cmp_saved[j] = t->cmp_saved[j - 1];
-            t->cmp_saved[j - 1] = saved;
-            for (int *r = &t->cmp_sel; r; r = r == &t->cmp_sel ? &t->cmp_mark : NULL) {
-                if (*r == j)
-                    *r = j - 1;
-                else if (*r == j - 1)
-                    *r = j;
-            }
-        }
+    for (int i = 1; i < t->n_cmp_rows; i++)
+        for (int j = i; j > 0 && row_key(t->cmp_rows[j].plan) > row_key(t->cmp_rows[j - 1].plan); j--)
+            tui_rows_swap(t, j, j - 1);
 }
 
 /* Every budget fitted as one search, on a worker: the plans, each row's
@@ -112,7 +89,7 @@ typedef struct sweep_work {
     fit_options_t opt;
     const fit_context_t *ctx;
     const budget_spec_t *specs;
-    const char (*budgets)[48];
+    const compare_row_t *rows; /* read only: their budgets, as the bar says them */
     const int *at;            /* specs[k] is row at[k]'s */
     int n;
     fit_plan_t *plans[TUI_MAX_BUDGETS];      /* by row */
@@ -136,7 +113,7 @@ static void sweep_plan_done(void *ud, int32_t i, const fit_plan_t *p)
 static int sweep_progress(void *ud, int32_t done, int32_t total)
 {
     sweep_work_t *w = ud;
-    tui_job_doing(w->job, "plan %d of %d (%s)", (int)w->made + 1, w->n, w->budgets[w->at[w->made < w->n ? w->made : w->n - 1]]);
+    tui_job_doing(w->job, "plan %d of %d (%s)", (int)w->made + 1, w->n, w->rows[w->at[w->made < w->n ? w->made : w->n - 1]].budget);
     return tui_job_progress(w->job, done, total);
 }
 
@@ -175,16 +152,11 @@ static int sweep_work(tui_job_t *job, void *ud, rs_error_t *err)
     return rc;
 }
 
-/* The rows go (their best rows with them unless keep_best). */
+/* The rows' plans go (their best rows with them unless keep_best). */
 static void free_rows(tui_t *t, bool keep_best)
 {
-    for (int i = 0; i < TUI_MAX_BUDGETS; i++) {
-        fit_plan_free(t->cmp[i]);
-        t->cmp[i] = NULL;
-        t->cmp_saved[i] = false;
-        if (!keep_best)
-            best_plan_free(&t->cmp_best[i]);
-    }
+    for (int i = 0; i < t->n_cmp_rows; i++)
+        tui_rows_clear(&t->cmp_rows[i], keep_best);
 }
 
 bool tui_sweep_current(const tui_t *t)
@@ -202,19 +174,19 @@ int tui_sweep_run(tui_t *t)
     t->cmp_stopped = false;
     fit_context_t *ctx = NULL;
     rs_error_t err;
-    if (!t->open || !t->n_budgets || target_context(&t->tgt, &ctx, &err)) {
-        if (t->open && t->n_budgets)
+    if (!t->open || !t->n_cmp_rows || target_context(&t->tgt, &ctx, &err)) {
+        if (t->open && t->n_cmp_rows)
             tui_error(t, NULL, &err);
         free_rows(t, false);
         return RS_OK;
     }
     sweep_work_t w = { .opt = { .name = "compare", .max_candidates = t->cap,
                                 .device_bytes = t->tgt.has_profile ? t->tgt.profile.memory_bytes : -1 },
-                       .ctx = ctx, .budgets = (const char (*)[48])t->budgets };
+                       .ctx = ctx, .rows = t->cmp_rows };
     budget_spec_t specs[TUI_MAX_BUDGETS];
     int at[TUI_MAX_BUDGETS];
-    for (int i = 0; i < t->n_budgets; i++) {
-        if (units_parse_budget(t->budgets[i], "budget", &specs[w.n], &w.failed[i]))
+    for (int i = 0; i < t->n_cmp_rows; i++) {
+        if (units_parse_budget(t->cmp_rows[i].budget, "budget", &specs[w.n], &w.failed[i]))
             continue;
         else
             at[w.n++] = i;
@@ -222,7 +194,7 @@ int tui_sweep_run(tui_t *t)
     w.specs = specs;
     w.at = at;
     char what[sizeof t->open_name + 48];
-    snprintf(what, sizeof what, "Compare: %d budget%s on %s", t->n_budgets, t->n_budgets == 1 ? "" : "s",
+    snprintf(what, sizeof what, "Compare: %d budget%s on %s", t->n_cmp_rows, t->n_cmp_rows == 1 ? "" : "s",
              t->open_name);
     t->cmp_running = true; /* the rows drawn under the bar say they are being fitted */
     int rc = w.n ? tui_wait(t, what, sweep_work, &w, &err) : RS_OK;
@@ -241,11 +213,12 @@ int tui_sweep_run(tui_t *t)
         return rc;
     }
     free_rows(t, current); /* best rows of budgets already shown stay: the searches take seconds */
-    for (int i = 0; i < t->n_budgets; i++) {
-        t->cmp[i] = w.plans[i];
-        t->cmp_elapsed[i] = w.elapsed[i];
-        if (!t->cmp[i] && w.failed[i].code)
-            tui_error(t, t->budgets[i], &w.failed[i]);
+    for (int i = 0; i < t->n_cmp_rows; i++) {
+        compare_row_t *r = &t->cmp_rows[i];
+        r->plan = w.plans[i];
+        r->elapsed_us = w.elapsed[i];
+        if (!r->plan && w.failed[i].code)
+            tui_error(t, r->budget, &w.failed[i]);
     }
     t->cmp_reused = w.reused;
     t->cmp_lowered = w.lowered;
@@ -254,13 +227,14 @@ int tui_sweep_run(tui_t *t)
         run_best(t, ctx);
     fit_context_free(ctx);
     /* a byte budget missed while the cap dropped candidates: say so once, as `sweep` does */
-    for (int i = 0; i < t->n_budgets; i++)
-        if (t->cmp[i] && !t->cmp[i]->within_budget && t->cmp[i]->dropped > 0 &&
-            !text_below_floor(t->cmp[i])) { /* below the floor no cap helps */
+    for (int i = 0; i < t->n_cmp_rows; i++) {
+        const fit_plan_t *p = t->cmp_rows[i].plan;
+        if (p && !p->within_budget && p->dropped > 0 && !text_below_floor(p)) { /* below the floor no cap helps */
             tui_status(t, true, "row %d (%s) missed: the cap kept %d of %d candidates: C sets it (all)", i + 1,
-                       t->budgets[i], (int)t->cmp[i]->considered, (int)(t->cmp[i]->considered + t->cmp[i]->dropped));
+                       t->cmp_rows[i].budget, (int)p->considered, (int)(p->considered + p->dropped));
             break;
         }
+    }
     return RS_OK;
 }
 

@@ -15,7 +15,8 @@ verdicts.  A mismatch is printed with the smallest routine that still shows
 it (statements dropped one at a time while the mismatch stays).
 
 usage: reference_test.py REMATSCOPE SAMPLES_DIR
-env:   RS_REF_COUNT=N (random routines, default 300), RS_REF_SEED=S
+env:   RS_REF_COUNT=N (random routines, default 300), RS_REF_SEED=S,
+       RS_REF_NOSHRINK=1 (print mismatches whole, unshrunk)
 """
 import glob
 import json
@@ -24,6 +25,7 @@ import random
 import subprocess
 import sys
 import tempfile
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -34,7 +36,7 @@ BIN, SAMPLES = sys.argv[1], sys.argv[2]
 TMP = tempfile.mkdtemp(prefix="rs_reference_")
 COUNT = int(os.environ.get("RS_REF_COUNT", "300"))
 SEED = int(os.environ.get("RS_REF_SEED", "20240517"))
-STATS = {"routines": 0, "jobs": 0, "fits": 0, "rejected": 0}
+STATS = {"routines": 0, "jobs": 0, "fits": 0, "rejected": 0, "overflow": 0}
 
 # Cases where the binary is believed wrong, each with the DESIGN sentence
 # it contradicts: (name, predicate over (routine text, options, mismatch
@@ -43,10 +45,14 @@ STATS = {"routines": 0, "jobs": 0, "fits": 0, "rejected": 0}
 KNOWN_MISMATCHES = []
 
 
+_LAST = {}
+
+
 def run(args):
     env = dict(os.environ, XDG_DATA_HOME=TMP, XDG_CONFIG_HOME=TMP)
     p = subprocess.run([BIN, "--db", ":memory:", *args], capture_output=True, text=True,
                        env=env, timeout=120)
+    _LAST[threading.get_ident()] = (p.returncode, p.stdout, p.stderr)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -71,21 +77,25 @@ def gen_dim(rng, syms):
     return rng.choice([s, s, f"{s}*2", f"({s}+1)/2", f"{s}-1", f"2*{s}+1", f"{s}*{rng.choice(syms)}"])
 
 
-def gen_dims(rng, syms):
-    return "[" + ", ".join(gen_dim(rng, syms) for _ in range(rng.choice([0, 1, 1, 2, 2, 3]))) + "]"
+def gen_dims(rng, syms, big=False):
+    n = rng.choice([0, 1, 1, 2, 2] if big else [0, 1, 1, 2, 2, 3])
+    return "[" + ", ".join(gen_dim(rng, syms) if not big else rng.choice(syms + ["3", "7"]) for _ in range(n)) + "]"
 
 
 def gen_cost(rng, syms):
     s = rng.choice(syms) if syms else "3"
     return rng.choice(["0", "1", str(rng.randint(1, 60)), f"{s}*3", f"{s}-{s}", f"{s}*{s}*7",
-                       "100", "100", str(rng.randint(1, 5))])
+                       "100", "100", str(rng.randint(1, 5)), f"0-{s}*2", "(7-9)/2"])
 
 
-def gen_routine(rng, k):
-    syms = rng.sample(["B", "D", "H", "K"], rng.randint(0, 3))
+def gen_routine(rng, k, big=False):
+    """big: bound symbols of 10^4-10^5, so bytes, reliefs and cost bounds
+    reach 2^40 and more (their ratios cross-multiplied would not fit 64 bits)."""
+    syms = rng.sample(["B", "D", "H", "K"], rng.randint(1 if big else 0, 3))
     lines = [f"routine gen{k}"]
     if syms:
-        lines.append("bind " + " ".join(f"{s}={rng.randint(1, 6)}" for s in syms))
+        lines.append("bind " + " ".join(f"{s}={rng.randint(10000, 99999) if big else rng.randint(1, 6)}"
+                                        for s in syms))
     types = list(ref.DTYPES)
     if rng.random() < 0.7:
         lines.append(f"dtype {rng.choice(types)}")
@@ -97,7 +107,9 @@ def gen_routine(rng, k):
         kind = rng.choice(["input", "input", "param"])
         name = f"{kind[0]}{j}"
         t = f" {rng.choice(types)}" if rng.random() < 0.3 else ""
-        lines.append(f"{kind} {name} {gen_dims(rng, syms)}{t}")
+        if rng.random() < 0.1:
+            t += " " + rng.choice(["@inline", "@output", "@pinned", "@pinned @inline"])
+        lines.append(f"{kind} {name} {gen_dims(rng, syms, big)}{t}")
         nodes.append(name)
         if kind == "input":
             inputs.append(name)
@@ -109,14 +121,14 @@ def gen_routine(rng, k):
             j = len(nodes)
             kind = rng.choice(["input", "param"])
             name = f"{kind[0]}{j}"
-            lines.append(f"{kind} {name} {gen_dims(rng, syms)}")
+            lines.append(f"{kind} {name} {gen_dims(rng, syms, big)}")
             nodes.append(name)
             if kind == "input":
                 inputs.append(name)
-        nargs = rng.choice([1, 1, 2, 2, 2, 3, 4])
+        nargs = rng.choice([0, 1, 1, 2, 2, 2, 2, 3, 4] if rng.random() < 0.1 else [1, 1, 2, 2, 2, 3, 4])
         window = nodes[-6:] if rng.random() < 0.7 else nodes
         args = [rng.choice(window) for _ in range(nargs)]
-        if rng.random() < 0.15:
+        if args and rng.random() < 0.15:
             args.append(args[0])              # a repeated argument
         cost = f" cost={gen_cost(rng, syms)}" if rng.random() < 0.3 else ""
         if defs and rng.random() < 0.15:
@@ -127,7 +139,7 @@ def gen_routine(rng, k):
             lines.append(f"{name} += op{s}({', '.join(args)}) {dims}{tt}{cost}")
             continue
         name = f"n{s}"
-        dims = gen_dims(rng, syms)
+        dims = gen_dims(rng, syms, big)
         t = rng.choice(types) if rng.random() < 0.2 else None
         flags = []
         if rng.random() < 0.3:
@@ -198,6 +210,7 @@ def compare_score(c, aliasing):
     out = []
     rc, so, se = run(["score", c.path, "--json", *opt_args(c.opts)] + ([] if aliasing else ["--no-aliasing"]))
     if rc != 0:
+        c.score(aliasing)       # raises where the reference refuses too
         return [f"binary exit {rc}: {se.strip()}"]
     d = json.loads(so)
     sc = c.score(aliasing)
@@ -239,7 +252,17 @@ def cap_args(cap):
 
 
 def run_job(c, job):
-    """One process of the binary; returns mismatch lines."""
+    """One process of the binary; returns mismatch lines.  Where the
+    reference finds a number past 64 bits the binary must refuse (exit 2)."""
+    try:
+        return _run_job(c, job)
+    except ref.RoutineError as ex:
+        STATS["overflow"] += 1
+        rc, so, se = _LAST.get(threading.get_ident(), (None, "", ""))
+        return [] if rc == 2 else [f"reference: {ex}; binary exit {rc}"]
+
+
+def _run_job(c, job):
     kind = job[0]
     if kind == "score":
         return compare_score(c, job[1])
@@ -248,6 +271,7 @@ def run_job(c, job):
         rc, so, se = run(["fit", c.path, "--budget", budget_arg(budget), "--json", "--events", "--no-progress",
                           *cap_args(cap), *opt_args(c.opts)])
         if rc != 0:
+            c.fit(budget, cap)  # raises where the reference refuses too
             return [f"binary exit {rc}: {se.strip()}"]
         d = json.loads(so)
         return compare_plan(c, budget, cap, d, d["events"])
@@ -255,6 +279,8 @@ def run_job(c, job):
     rc, so, se = run(["sweep", c.path, "--budgets", ",".join(budget_arg(b) for b in budgets), "--json",
                       "--no-progress", *cap_args(cap), *opt_args(c.opts)])
     if rc != 0:
+        for b in budgets:
+            c.fit(b, cap)       # raises where the reference refuses too
         return [f"binary exit {rc}: {se.strip()}"]
     plans = json.loads(so)["plans"]
     if len(plans) != len(budgets):
@@ -281,8 +307,13 @@ def check_case(text, opts, jobs):
     try:
         c = Ctx(text, opts)
     except ref.RoutineError as ex:
-        rc, so, se = run(["score", write(text), "--json"])
-        return [] if rc == 2 else [(None, f"reference rejects ({ex}), binary exit {rc}")]
+        path = write(text)
+        rc, so, se = run(["score", path, "--json"])
+        if rc != 2:
+            return [(None, f"reference rejects ({ex}), binary exit {rc}")]
+        if not (se.startswith(f"rematscope: {path}:") and se.count("\n") == 1):
+            return [(None, f"reference rejects ({ex}), binary's error is not one located line: {se!r}")]
+        return []
     except KeyError as ex:
         return [(None, f"context names a node the routine lacks: {ex}")]
     out = []
@@ -335,7 +366,36 @@ SPECIAL = [
     ("equal_ratios", "routine q\ndtype u8\ninput x [1]\n"
      "a = f(x) [10] cost=10\nb = f(x) [20] cost=20\nc = f(x) [30] cost=30\n"
      "o = g(a, b, c) [0] @output\n", {}),
+    # each flip alone fits 64 bits of compute, both together do not: the
+    # binary must refuse (exit 2, located), never wrap
+    ("overflow", "routine ov\ndtype u8\ninput x [1]\na = f(x) [8] cost=1<<61\nb = f(x) [8] cost=1<<61\n"
+     "c = g(a, a, b, b) [1] @output\n", {}),
+    # context preferences (--inline) on an @into node, an input and an accumulated node
+    ("context", "routine c\ndtype u8\ninput x [4]\na = f(x) [6] @into(x)\nb = f(a, x) [5]\n"
+     "b += f(b) [5]\nd = g(b, a) [3]\ne = h(d, d) [2] @output\n", {"context": ["a", "x", "b", "d"]}),
 ]
+
+
+def break_routine(rng, text):
+    """One error DESIGN §1 names, put into a valid routine."""
+    lines = text.rstrip("\n").split("\n")
+    defs = [i for i, ln in enumerate(lines) if " = " in ln]
+    k = rng.randrange(6)
+    i = rng.choice(defs)
+    name = lines[i].split()[0]
+    if k == 0:                      # an unknown name
+        lines[i] = lines[i].replace("(", "(nowhere, ", 1)
+    elif k == 1:                    # a redefinition with =
+        lines.append(lines[i])
+    elif k == 2:                    # += on an undefined node
+        lines.insert(i, lines[i].replace(" = ", " += ", 1).split(" @")[0])
+    elif k == 3:                    # a shape mismatch on +=
+        lines.append(f"{name} += acc(" + name + ") [97, 89]")
+    elif k == 4:                    # use before definition (a cycle)
+        lines.insert(i, f"early = f({name}) [1]")
+    else:                           # @into naming something other than an earlier input
+        lines[i] = lines[i].split(" @")[0].split(" cost=")[0] + f" @into({name})"
+    return "\n".join(lines) + "\n"
 
 
 def cases():
@@ -346,7 +406,7 @@ def cases():
             out.append((os.path.basename(path), f.read(), {}))
     out += SPECIAL
     for k in range(COUNT):
-        text = gen_routine(rng, k)
+        text = gen_routine(rng, k, big=k % 10 == 9)
         opts = {"alignment": rng.choice([1, 1, 1, 2, 4, 8, 64]), "depth": rng.choice([8, 8, 8, 1, 2, 3])}
         if rng.random() < 0.2:
             try:
@@ -355,6 +415,8 @@ def cases():
             except ref.RoutineError:
                 pass
         out.append((f"gen{k}", text, opts))
+    for k in range(max(COUNT // 15, 1)):
+        out.append((f"bad{k}", break_routine(rng, gen_routine(rng, 1000 + k)), {}))
     return out
 
 
@@ -398,7 +460,10 @@ def reference_matches():
             STATS["rejected"] += 1
         if not mism:
             continue
-        small, smism = shrink(text, opts, jobs)
+        if os.environ.get("RS_REF_NOSHRINK"):
+            small, smism = text, mism
+        else:
+            small, smism = shrink(text, opts, jobs)
         smism = smism or mism
         kn = known(small, opts, smism)
         tag = f"KNOWN ({kn})" if kn else "MISMATCH"
@@ -410,7 +475,8 @@ def reference_matches():
         else:
             failures += 1
     print(f"compared {STATS['routines']} routines ({STATS['rejected']} invalid): {main_stats['jobs']} runs of "
-          f"the binary, {main_stats['fits']} plans; {failures} mismatches, {known_seen} known")
+          f"the binary, {main_stats['fits']} plans ({main_stats['overflow']} refused for 64-bit overflow); "
+          f"{failures} mismatches, {known_seen} known")
     print("event kinds seen: " + ", ".join(f"{k} {v}" for k, v in sorted(EVENT_KINDS.items())))
     check(failures == 0, f"{failures} routines differ from the reference")
     for kind in ("accept", "hold", "reject", "commit-group", "discard-group", "budget-met", "dropped"):

@@ -192,6 +192,8 @@ def _parse_tail(tail, allow_cost, allow_flags):
         if w in ("@output", "@pinned", "@inline"):
             flags.add(w[1:])
         elif w.startswith("@into(") and w.endswith(")"):
+            if into is not None:
+                raise RoutineError("@into given twice")
             into = w[6:-1]
         else:
             raise RoutineError(f"unexpected {w}")
@@ -231,10 +233,10 @@ def parse(text):
             if name in r.by_name:
                 raise RoutineError(f"redefinition of {name}")
             dims, t, _, flags, into = _parse_tail(tail, False, True)
-            if flags or into:
-                raise RoutineError("flags on input/param")  # not written by the test
+            if into is not None:
+                raise RoutineError("@into on an input/param (a definition's flag)")
             n = Node(name, kind, len(r.nodes))
-            n.dims, n.dtype = dims, t or dtype
+            n.dims, n.dtype, n.flags = dims, t or dtype, flags
             r.nodes.append(n)
             r.by_name[name] = n
             continue
@@ -486,6 +488,8 @@ def score(low, prefs, alignment=1, max_inline_depth=8, aliasing=True):
             cands.append((i, "Materialize", 0))
         else:
             cands.append((i, "Inline", low.cost[i] * max(1, R[i])))
+    if compute > INT64_MAX or any(c > INT64_MAX for (_, _, c) in cands) or total > INT64_MAX:
+        raise RoutineError("a compute, cost bound or arena past 2^63")
     return {
         "footprint": {"total": total, "live_peak": peak, "peak_step": live.index(peak),
                       "buffers": len(bufs), "compute": compute},

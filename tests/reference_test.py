@@ -36,7 +36,8 @@ BIN, SAMPLES = sys.argv[1], sys.argv[2]
 TMP = tempfile.mkdtemp(prefix="rs_reference_")
 COUNT = int(os.environ.get("RS_REF_COUNT", "300"))
 SEED = int(os.environ.get("RS_REF_SEED", "20240517"))
-STATS = {"routines": 0, "jobs": 0, "fits": 0, "rejected": 0, "overflow": 0}
+STATS = {"routines": 0, "jobs": 0, "fits": 0, "rejected": 0, "overflow": 0,
+         "default_cap_dropped": 0}
 
 # Cases where the binary is believed wrong, each with the DESIGN sentence
 # it contradicts: (name, predicate over (routine text, options, mismatch
@@ -88,7 +89,7 @@ def gen_cost(rng, syms):
                        "100", "100", str(rng.randint(1, 5)), f"0-{s}*2", "(7-9)/2"])
 
 
-def gen_routine(rng, k, big=False):
+def gen_routine(rng, k, big=False, steps=(3, 40)):
     """big: bound symbols of 10^4-10^5, so bytes, reliefs and cost bounds
     reach 2^40 and more (their ratios cross-multiplied would not fit 64 bits)."""
     syms = rng.sample(["B", "D", "H", "K"], rng.randint(1 if big else 0, 3))
@@ -113,7 +114,7 @@ def gen_routine(rng, k, big=False):
         nodes.append(name)
         if kind == "input":
             inputs.append(name)
-    nsteps = rng.randint(3, 40)
+    nsteps = rng.randint(*steps)
     for s in range(nsteps):
         if rng.random() < 0.05:
             lines.append(f"dtype {rng.choice(types)}")
@@ -142,7 +143,7 @@ def gen_routine(rng, k, big=False):
         dims = gen_dims(rng, syms, big)
         t = rng.choice(types) if rng.random() < 0.2 else None
         flags = []
-        if rng.random() < 0.3:
+        if rng.random() < (0.1 if nsteps > 40 else 0.3):
             flags.append("@inline")
         if rng.random() < 0.12:
             flags.append("@output")
@@ -202,7 +203,7 @@ class Ctx:
         return ref.score(self.low, self.prefs, self.align, self.depth, aliasing)
 
     def fit(self, budget, cap):
-        return ref.fit(self.low, budget, None if cap in (None, "all") else cap, self.align, self.depth,
+        return ref.fit(self.low, budget, cap, self.align, self.depth,
                        context=self.context, cache=self.cache)
 
 
@@ -237,6 +238,8 @@ def compare_plan(c, budget, cap, d, events):
     diff("flips (node, relief, cost)", plan["flips"], [(f["node"], f["relief"], f["cost"]) for f in d["flips"]], out)
     for k in ("considered", "dropped", "within_budget"):
         diff(k, plan[k], d[k], out)
+    if cap is None and budget[0] != "minimize" and d["dropped"] > 0:
+        STATS["default_cap_dropped"] += 1
     if events is not None:
         for e in events:
             EVENT_KINDS[e["kind"]] = EVENT_KINDS.get(e["kind"], 0) + 1
@@ -406,7 +409,8 @@ def cases():
             out.append((os.path.basename(path), f.read(), {}))
     out += SPECIAL
     for k in range(COUNT):
-        text = gen_routine(rng, k, big=k % 10 == 9)
+        # every 25th has more than 32 candidates: the default cap of Bytes drops some
+        text = gen_routine(rng, k, big=k % 10 == 9, steps=(50, 70) if k % 25 == 12 else (3, 40))
         opts = {"alignment": rng.choice([1, 1, 1, 2, 4, 8, 64]), "depth": rng.choice([8, 8, 8, 1, 2, 3])}
         if rng.random() < 0.2:
             try:
@@ -475,10 +479,12 @@ def reference_matches():
         else:
             failures += 1
     print(f"compared {STATS['routines']} routines ({STATS['rejected']} invalid): {main_stats['jobs']} runs of "
-          f"the binary, {main_stats['fits']} plans ({main_stats['overflow']} refused for 64-bit overflow); "
+          f"the binary, {main_stats['fits']} plans ({main_stats['overflow']} refused for 64-bit overflow, "
+          f"{main_stats['default_cap_dropped']} with the default cap dropping candidates); "
           f"{failures} mismatches, {known_seen} known")
     print("event kinds seen: " + ", ".join(f"{k} {v}" for k, v in sorted(EVENT_KINDS.items())))
     check(failures == 0, f"{failures} routines differ from the reference")
+    check(main_stats["default_cap_dropped"] > 0, "no Bytes plan had the default cap of 32 drop a candidate")
     for kind in ("accept", "hold", "reject", "commit-group", "discard-group", "budget-met", "dropped"):
         check(EVENT_KINDS.get(kind, 0) > 0, f"no {kind} event: the routines do not exercise it")
 

@@ -11,6 +11,7 @@ continued fraction computes.
     sc = score(low, prefs, alignment=1, max_inline_depth=8)
     plan = fit(low, budget, max_candidates=None, alignment=1, max_inline_depth=8)
 
+`max_candidates` is None (the default cap), an int, or "all".
 `budget` is ("minimize",) or ("bytes", n) or ("percent", p) (p% of the
 baseline total, rounded down, as README's Choices says).
 """
@@ -528,7 +529,11 @@ def fit(low, budget, max_candidates=None, alignment=1, max_inline_depth=8, conte
         events.append(("budget-met", None))
         return plan, events
     cands = [(i, c) for (i, d, c) in baseline_sc["_cands"] if d == "Inline"]
-    cap = max_candidates if max_candidates is not None else (32 if n is not None else None)
+    # the cap: max_candidates if given ("all": none), else 32 for Bytes, none for Minimize
+    if max_candidates == "all":
+        cap = None
+    else:
+        cap = max_candidates if max_candidates is not None else (32 if n is not None else None)
     by_cost = sorted(range(len(cands)), key=lambda k: (cands[k][1], k))
     keep_pos = set(by_cost if cap is None else by_cost[:cap])
     kept = [cands[k] for k in sorted(keep_pos)]

@@ -7,9 +7,10 @@ inputs and params, repeated arguments, accumulated nodes, @inline, @output,
 @pinned, @into) and the bundled samples/*.routine are written as files; for
 each, `score --json` (footprint, every buffer's bytes/start/end/offset, the
 inline and rejected lists, the candidates with their cost bounds) and
-`fit --json --events` for several budgets (minimize, percentages, absolute
-bytes) and caps (default, all, small) are compared field by field with the
-reference: baseline, final, flips (node, relief, cost) in order, considered,
+`sweep --json` (three sweeps: eight budgets under the default cap, three
+under `--max-candidates all`, two under a cap of 1-3) and `fit --json
+--events` (minimize, 60%, a random byte budget under a random cap) are
+compared field by field with the reference: baseline, final, flips (node, relief, cost) in order, considered,
 dropped, within_budget, round one's order and solo reliefs and round two's
 verdicts.  A mismatch is printed with the smallest routine that still shows
 it (statements dropped one at a time while the mismatch stays).

@@ -80,21 +80,14 @@ typedef struct fit_work {
     const fit_context_t *ctx;
     fit_plan_t *plan;
     int64_t elapsed_us;
-    tui_job_t *job;
+    tui_fit_watch_t watch; /* the bar: the fit's stage and its own count */
 } fit_work_t;
-
-static int fit_progress(void *job, int32_t done, int32_t total)
-{
-    /* round one scores each kept candidate, round two tries each: half and half */
-    tui_job_doing(job, "%s", done <= total / 2 ? "round one" : "round two");
-    return tui_job_progress(job, done, total);
-}
 
 static int fit_work(tui_job_t *job, void *ud, rs_error_t *err)
 {
     fit_work_t *w = ud;
-    w->opt.progress = fit_progress;
-    w->opt.progress_ud = job;
+    w->watch = (tui_fit_watch_t){ .job = job };
+    tui_fit_watch(&w->watch, &w->opt);
     int64_t t0 = monotime_us();
     int rc = fit_run(&w->opt, w->ctx, NULL, &w->plan, err);
     w->elapsed_us = monotime_us() - t0;

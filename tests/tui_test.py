@@ -253,7 +253,7 @@ def status_bar_budget_and_layout():
         s = t.wait("event 0/")
         bar = next(ln for ln in s.split("\n") if ln.startswith(" routine resnet_4"))
         check("budget 8.58 MiB │ layout timeline" in bar and "9000000" not in bar, bar)
-        check(re.search(r"fit 8\.58 MiB: .* flips?, layout timeline", s), s)
+        check(re.search(r"fit 8\.58 MiB: .* flips?, cap [^,]+(, [0-9]+ dropped)?, layout timeline", s), s)
         t.keys("f", "C-u")
         t.type("60%")
         t.keys("Enter")

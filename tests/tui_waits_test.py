@@ -389,6 +389,38 @@ def fit_and_best_show_their_bars():
 
 
 @test
+def fit_header_says_its_cap():
+    """The Fit header says the candidate cap the fit used and what it
+    dropped (DESIGN §5: the 32 cheapest for a byte budget), so a fit that
+    differs from `fit --max-candidates all` shows why (the walkthrough:
+    "253 MiB -> 223 MiB missed, 3878 flips", no cap); shorter when narrow;
+    after C all, "cap all"."""
+    total = candidates("90%")
+    t = Tui("fitcap", w=160)
+    try:
+        fit_on(t, BIG_NAME, "90%")
+        s = t.wait("event 0/", timeout=60)
+        head = s.split("\n")[2]
+        check(f"NOT within budget, 0 flips, cap 32 of {total}, {total - 32} dropped, layout greedy" in head, head)
+        tuilib.tmux("resize-window", "-t", "fitcap", "-x", "80", "-y", "24")
+        s = t.wait(re.compile(r"missed, 0 flips, cap 32 of %d" % total))
+        check(re.search(r"^ event 0/[0-9]+ baseline │ [0-9.]+ GiB -> [0-9.]+ GiB missed, 0 flips, cap 32 of %d *$" % total,
+                        s.split("\n")[2]), s.split("\n")[2])
+        tuilib.tmux("resize-window", "-t", "fitcap", "-x", "160", "-y", "40")
+        t.keys("C", "C-u")
+        t.type("all")
+        t.keys("Enter")
+        t.wait("candidate cap: none")
+        t.keys("f", "C-u")
+        t.type("90%")
+        t.keys("Enter")
+        s = t.wait(re.compile(r"within budget, [0-9]+ flips, cap all, layout greedy"), timeout=90)
+        check("dropped" not in s.split("\n")[2], s.split("\n")[2])
+    finally:
+        t.close()
+
+
+@test
 def fit_table_says_round_ones_order():
     """Round one ranks a candidate that makes memory worse above a neutral
     one (DESIGN §5): a marker row opens each class after the first, at 80

@@ -132,6 +132,25 @@ static void event_arena(tui_t *t)
     free(prefs);
 }
 
+/* The candidate cap the fit used, as the header says it (DESIGN §5 step
+ * 1: 32 cheapest for a byte budget unless C says otherwise), so a fit
+ * that differs from `fit --max-candidates all` shows why: "cap 32 of
+ * 1687, 1655 dropped" (form 0), "cap 32 of 1687" (1), "cap 32/1687" (2);
+ * "cap all" when it dropped none (every candidate considered, or the
+ * baseline met the budget before any was). */
+static void cap_text(const fit_plan_t *p, int form, char *buf, size_t n)
+{
+    int kept = (int)p->considered, all = (int)(p->considered + p->dropped);
+    if (p->dropped <= 0)
+        snprintf(buf, n, "cap all");
+    else if (form == 0)
+        snprintf(buf, n, "cap %d of %d, %d dropped", kept, all, (int)p->dropped);
+    else if (form == 1)
+        snprintf(buf, n, "cap %d of %d", kept, all);
+    else
+        snprintf(buf, n, "cap %d/%d", kept, all);
+}
+
 void screen_fit_draw(tui_t *t)
 {
     if (!t->plan) {
@@ -148,7 +167,7 @@ void screen_fit_draw(tui_t *t)
     if (t->event < 0)
         t->event = 0;
     const fit_event_t *e = &p->events[t->event];
-    char base[32], fin[32], bud[64], v[4][256];
+    char base[32], fin[32], bud[64], v[4][384];
     units_format_bytes(p->baseline.total, base, sizeof base);
     units_format_bytes(p->final.total, fin, sizeof fin);
     units_format_budget(t->fit_budget_text, p->minimize, p->budget, bud, sizeof bud);
@@ -156,17 +175,22 @@ void screen_fit_draw(tui_t *t)
      * events are numbered from 0, as in the CLI and the CSV; narrower, the
      * words go before the numbers do */
     const char *kind = trace_kind_name((fit_event_kind_t)e->kind), *bar = tui_glyph(t, "│", "|");
-    snprintf(v[0], sizeof v[0], "event %d/%d round %d %s %s fit %s: %s -> %s %s, %d flip%s, layout %s",
+    char cap_long[64], cap_short[48], cap_narrow[32];
+    cap_text(p, 0, cap_long, sizeof cap_long);
+    cap_text(p, 1, cap_short, sizeof cap_short);
+    cap_text(p, 2, cap_narrow, sizeof cap_narrow);
+    snprintf(v[0], sizeof v[0], "event %d/%d round %d %s %s fit %s: %s -> %s %s, %d flip%s, %s, layout %s",
              (int)t->event, (int)p->n_events - 1, (int)e->round, kind, bar, bud, base, fin,
              p->within_budget ? "within budget" : "NOT within budget", (int)p->n_flips, p->n_flips == 1 ? "" : "s",
-             layout_strategy_name(t->tgt.cfg.layout));
-    snprintf(v[1], sizeof v[1], "event %d/%d round %d %s %s %s: %s -> %s %s, %d flip%s", (int)t->event,
+             cap_long, layout_strategy_name(t->tgt.cfg.layout));
+    snprintf(v[1], sizeof v[1], "event %d/%d round %d %s %s %s: %s -> %s %s, %d flip%s, %s", (int)t->event,
              (int)p->n_events - 1, (int)e->round, kind, bar, bud, base, fin, p->within_budget ? "within" : "NOT within",
-             (int)p->n_flips, p->n_flips == 1 ? "" : "s");
-    snprintf(v[2], sizeof v[2], "event %d/%d %s %s %s -> %s%s, %d flip%s", (int)t->event, (int)p->n_events - 1, kind,
-             bar, base, fin, p->within_budget ? "" : " missed", (int)p->n_flips, p->n_flips == 1 ? "" : "s");
-    snprintf(v[3], sizeof v[3], "ev %d/%d %s %s %s%s", (int)t->event, (int)p->n_events - 1, kind, bar, fin,
-             p->within_budget ? "" : " missed");
+             (int)p->n_flips, p->n_flips == 1 ? "" : "s", cap_long);
+    snprintf(v[2], sizeof v[2], "event %d/%d %s %s %s -> %s%s, %d flip%s, %s", (int)t->event, (int)p->n_events - 1,
+             kind, bar, base, fin, p->within_budget ? "" : " missed", (int)p->n_flips, p->n_flips == 1 ? "" : "s",
+             cap_short);
+    snprintf(v[3], sizeof v[3], "ev %d/%d %s %s %s%s, %s", (int)t->event, (int)p->n_events - 1, kind, bar, fin,
+             p->within_budget ? "" : " missed", cap_narrow);
     const char *vs[4] = { v[0], v[1], v[2], v[3] };
     tui_put_fit(t, 2, 1, t->cols - 2, t->attr[T_NORMAL] | A_BOLD, vs, 4);
     /* the candidates in round-one order, with their status at this event */

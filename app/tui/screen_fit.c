@@ -471,18 +471,18 @@ static void draw_best(tui_t *t)
     int y = 3;
     units_format_bytes(p->final.total, two, sizeof two);
     text_recompute(p->final.compute - p->baseline.compute, p->baseline.compute, 0, "", rec, sizeof rec);
-    snprintf(text, sizeof text, "two-round %s, recompute %s, %d flips", two, rec, (int)p->n_flips);
+    snprintf(text, sizeof text, "two-round %s, recompute %s, %s", two, rec, text_count(p->n_flips, "flip", NULL));
     y += tui_put_wrapped(t, y, x, w, 3, 2, t->attr[T_DIM], text);
     const char *what = b->kind == BEST_EXACT ? (b->proved ? "best (proved)" : "best found (not proved)")
                                              : (b->proved ? "improved (local optimum)" : "improved (stopped)");
     if (!b->found) {
-        snprintf(text, sizeof text, "%s: no subset of the %d candidates fits", what, (int)b->n_cands);
+        snprintf(text, sizeof text, "%s: no subset of the %s fits", what, text_count(b->n_cands, "candidate", NULL));
         tui_put_wrapped(t, y, x, w, 3, 2, t->attr[T_NORMAL] | A_BOLD, text);
         return;
     }
     units_format_bytes(b->final.total, bst, sizeof bst);
     text_recompute(b->final.compute - p->baseline.compute, p->baseline.compute, 0, "", rec, sizeof rec);
-    snprintf(text, sizeof text, "%s %s, recompute %s, %d flips", what, bst, rec, (int)b->n_flips);
+    snprintf(text, sizeof text, "%s %s, recompute %s, %s", what, bst, rec, text_count(b->n_flips, "flip", NULL));
     y += tui_put_wrapped(t, y, x, w, 3, 2, t->attr[T_ACCEPTED] | A_BOLD, text);
     /* the flips that differ, three rows of them at most: the last says
      * how many more there are */

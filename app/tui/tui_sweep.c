@@ -224,8 +224,8 @@ int tui_sweep_run(tui_t *t)
     for (int i = 0; i < t->n_cmp_rows; i++) {
         const fit_plan_t *p = t->cmp_rows[i].plan;
         if (p && !p->within_budget && p->dropped > 0 && !text_below_floor(p)) { /* below the floor no cap helps */
-            tui_status(t, true, "row %d (%s) missed: the cap kept %d of %d candidates: C sets it (all)", i + 1,
-                       t->cmp_rows[i].budget, (int)p->considered, (int)(p->considered + p->dropped));
+            tui_status(t, true, "row %d (%s) missed: the cap kept %d of %s: C sets it (all)", i + 1,
+                       t->cmp_rows[i].budget, (int)p->considered, text_count(p->considered + p->dropped, "candidate", NULL));
             break;
         }
     }

@@ -12,6 +12,7 @@
 
 #include "monotime.h"
 #include "store.h"
+#include "text.h"
 #include "tui/tui_draw.h"
 
 struct tui_job {
@@ -91,20 +92,19 @@ static void fit_watch_stage(void *ud, fit_stage_t stage, int32_t plan, int32_t d
     case FIT_STAGE_ROUND_ONE:
         w->n = n;
         if (w->budgets && w->shared)
-            tui_job_stage(w->job, n, "scorings", "round one, shared");
+            tui_job_stage(w->job, n, text_noun(n, "scoring", NULL), "round one, shared");
         else
-            tui_job_stage(w->job, n, "scorings", "%sround one", head);
+            tui_job_stage(w->job, n, text_noun(n, "scoring", NULL), "%sround one", head);
         break;
     case FIT_STAGE_ROUND_TWO:
         /* it ends where the plan meets the budget: n is at most */
         w->n = n;
-        tui_job_stage(w->job, n, "tries at most", "%sround two", head);
+        tui_job_stage(w->job, n, n == 1 ? "try at most" : "tries at most", "%sround two", head);
         break;
     case FIT_STAGE_BUDGET_MET:
         /* no count from here: the floors follow, then the next plan */
         if (n > 0)
-            tui_job_stage(w->job, 0, NULL, "%sround two: budget met after %d tr%s", head, (int)n,
-                          n == 1 ? "y" : "ies");
+            tui_job_stage(w->job, 0, NULL, "%sround two: budget met after %s", head, text_count(n, "try", "tries"));
         else
             tui_job_stage(w->job, 0, NULL, "%sthe baseline meets the budget", head);
         break;

@@ -150,6 +150,33 @@ const char *text_shown(const char *s)
     return text_escape(s ? s : "", b, sizeof bufs[0]);
 }
 
+/* text_count's and text_noun's rotating buffers, each thread its own */
+static char *count_buf(size_t *n)
+{
+    static _Thread_local char bufs[8][96];
+    static _Thread_local unsigned next;
+    *n = sizeof bufs[0];
+    return bufs[next++ % 8];
+}
+
+const char *text_noun(int64_t n, const char *one, const char *many)
+{
+    if (n == 1 || many)
+        return n == 1 ? one : many;
+    size_t len;
+    char *b = count_buf(&len);
+    snprintf(b, len, "%ss", one);
+    return b;
+}
+
+const char *text_count(int64_t n, const char *one, const char *many)
+{
+    size_t len;
+    char *b = count_buf(&len);
+    snprintf(b, len, "%lld %s", (long long)n, text_noun(n, one, many));
+    return b;
+}
+
 int text_print(FILE *f, const char *s)
 {
     const unsigned char *p = (const unsigned char *)(s ? s : "");

@@ -62,6 +62,16 @@ bool text_below_floor(const struct fit_plan *p);
  * text of any length). */
 const char *text_shown(const char *s);
 
+/* A count and its noun for people, the noun plural unless n is 1:
+ * text_count(1, "plan", NULL) is "1 plan", text_count(0, "plan", NULL)
+ * "0 plans", text_count(3, "try", "tries") "3 tries" (many NULL: one and
+ * an s).  Into one of eight rotating buffers of the calling thread, as
+ * text_shown: up to eight in one printf call stay valid. */
+const char *text_count(int64_t n, const char *one, const char *many);
+/* The noun text_count says for n, alone ("tries"; many NULL: one and an
+ * s), for a count printed otherwise ("1,234 tries"); in the same buffers. */
+const char *text_noun(int64_t n, const char *one, const char *many);
+
 /* Writes s escaped to f, whole; -1 on a write error. */
 int text_print(FILE *f, const char *s);
 

@@ -49,6 +49,16 @@ MLP = os.path.join(SAMPLES, "mlp_step.routine")
 
 
 @test
+def one_of_a_count_is_singular():
+    """A count of one says its noun singular (text_count): `sweep` of one
+    budget said "1 budgets"."""
+    rc, out, err = run("sweep", MLP, "--budgets", "minimize")
+    check(rc == 0 and out.startswith("sweep mlp_step: 1 budget, baseline 9.47 MiB"), out + err)
+    rc, out, err = run("sweep", MLP, "--budgets", "minimize,100%")
+    check(rc == 0 and out.startswith("sweep mlp_step: 2 budgets, baseline"), out + err)
+
+
+@test
 def score_json_mlp():
     rc, out, err = run("score", MLP, "--json")
     check(rc == 0, f"exit {rc}: {err}")

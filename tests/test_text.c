@@ -79,12 +79,28 @@ static void test_bytes_for_cols(void **state)
     assert_int_equal(cols, 4);
 }
 
+/* A count's noun is singular for one only (the Plans header said "1 plans"). */
+static void test_count(void **state)
+{
+    (void)state;
+    assert_string_equal(text_count(1, "plan", NULL), "1 plan");
+    assert_string_equal(text_count(0, "plan", NULL), "0 plans");
+    assert_string_equal(text_count(-1, "flip", NULL), "-1 flips");
+    assert_string_equal(text_count(1, "try", "tries"), "1 try");
+    assert_string_equal(text_count(3, "try", "tries"), "3 tries");
+    /* eight in one call stay apart */
+    const char *a = text_count(2, "a", NULL), *b = text_count(1, "b", NULL);
+    assert_string_equal(a, "2 as");
+    assert_string_equal(b, "1 b");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_escape_c1_and_invalid),
         cmocka_unit_test(test_json_strings),
         cmocka_unit_test(test_bytes_for_cols),
+        cmocka_unit_test(test_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,7 +20,7 @@ import time
 import tuilib  # noqa: E402
 tuilib.init(sys.argv[1], sys.argv[2])
 from tuilib import (BIN, DB, SAMPLES, SOCK, TMP, Tui, add_budgets, cooked, fit_anyway, fit_on,  # noqa: E402,F401
-                    open_routine, save_and_export, tmux)
+                    open_routine, save_and_export, tmux, units)
 
 
 subprocess.run([BIN, "import", SAMPLES, "--db", DB], check=True, capture_output=True)
@@ -253,7 +253,7 @@ def status_bar_budget_and_layout():
         s = t.wait("event 0/")
         bar = next(ln for ln in s.split("\n") if ln.startswith(" routine resnet_4"))
         check("budget 8.58 MiB │ layout timeline" in bar and "9000000" not in bar, bar)
-        check(re.search(r"fit 8\.58 MiB: .* flips?, layout timeline", s), s)
+        check(re.search(r"fit 8\.58 MiB: .* flips?, cap [^,]+(, [0-9]+ dropped)?, layout timeline", s), s)
         t.keys("f", "C-u")
         t.type("60%")
         t.keys("Enter")
@@ -886,7 +886,8 @@ def resize_during_a_fit():
             lines = t.screen().split("\n")
             # the status bar stays drawn under the progress bar
             check(lines[29].startswith(" routine transformer_32 │"), f"{k}: {lines[29]!r}")
-            check(re.match(r"fit minimize on transformer_32: round (one|two) [0-9]+/[0-9]+ [█░]+ [0-9.]+ s  \^C stops$",
+            check(re.match(r"fit minimize on transformer_32: round (one [0-9]+/[0-9]+ scorings|two [0-9]+/[0-9]+ tries at most) "
+                           r"[█░]+ [0-9.]+ s  \^C stops$",
                            lines[28].rstrip()), f"{k}: {lines[28]!r}")
             check("peak @ step" in "\n".join(lines), "the arena under it, redrawn")
         t.keys("5")  # a key typed during the fit is said to wait, not dropped
@@ -951,6 +952,9 @@ def best_plan_beside_two_round():
         t.keys("Enter")
         s = t.wait("saved as plan")
         pid = re.search(r"saved as plan (\d+)", s).group(1)
+        # what was stored beside it said plainly (it said "with its gap")
+        check(f"saved as plan {pid}, with the best plan x found beside it (6.41 MiB, {units(6978052 - 6718468)} less)"
+              in s, s)
         p = subprocess.run([BIN, "--db", DB, "show", pid, "--json"], capture_output=True, text=True)
         gap = json.loads(p.stdout)["gap"]
         check(gap["kind"] == "exact" and gap["total"] == 6718468 and gap["proved"], gap)
@@ -1221,7 +1225,7 @@ def compare_adds_several_and_opens_a_row():
         t.keys("x")
         t.wait(re.compile(r"best +4\.00 MiB"))
         t.keys("g", "S", "Enter")
-        t.wait("row 1 (50MiB) saved as plan 1 with its gap")
+        t.wait("row 1 (50MiB) saved as plan 1, with the best plan x found beside it (4.00 MiB, the same)")
         out = subprocess.run([BIN, "show", "1", "--db", db], capture_output=True, text=True).stdout
         check("exact plan, proved best: final 4194304 B" in out, out)
         t.keys("g", "Enter")
@@ -1830,7 +1834,7 @@ def two_rows_of_compare_on_one_arena():
         t.keys("Escape")
         s = t.wait("row 1 (100GiB) -> row 2 (minimize) on one arena")
         t.keys("D")
-        s = t.wait("row 2 (minimize): final 10485760 B, 1 flips")
+        s = t.wait("row 2 (minimize): final 10485760 B, 1 flip, recompute")
         check("only in row 1: none" in s and "only in row 2: gw" in s, s)
         t.keys("Escape", "Escape")
         s = t.wait("2 budgets on rejected_accumulated")

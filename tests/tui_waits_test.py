@@ -16,6 +16,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import check, failed, finish, test  # noqa: E402
@@ -134,7 +135,8 @@ def compare_search_shows_its_bar_and_stops():
     t = Tui("cmpbar", w=140)
     try:
         start_compare(t, "90%,minimize")
-        s = t.wait(re.compile(r"Compare: 2 budgets on transformer_48: plan 1 of 2 \([0-9a-z%]+\) [0-9]+/[0-9]+"), timeout=20)
+        s = t.wait(re.compile(r"Compare: 2 budgets on transformer_48: (round one, shared [0-9]+/[0-9]+ scorings|"
+                              r"budget [12] of 2: [0-9a-z%]+: round two [0-9]+/[0-9]+ tries at most)"), timeout=20)
         bar_over_status(s, "Compare: 2 budgets on transformer_48")
         t.keys("C-c")
         s = t.wait("Compare stopped: Enter on a row fits them all", timeout=20)
@@ -159,7 +161,8 @@ def compare_refit_stopped_shows_no_old_numbers():
         t.keys("C", "C-u")
         t.type("all")
         t.keys("Enter")
-        t.wait(re.compile(r"Compare: 1 budget on transformer_48: plan 1 of 1 \(90%\) [0-9]+/[0-9]+"), timeout=20)
+        t.wait(re.compile(r"Compare: 1 budget on transformer_48: budget 1 of 1: 90%: round (one [0-9]+/[0-9]+ scorings|"
+                          r"two [0-9]+/[0-9]+ tries at most)"), timeout=20)
         t.keys("C-c")
         s = t.wait("Compare stopped", timeout=20)
         row = [ln for ln in s.split("\n") if re.match(r"^ +1 90% ", ln)]
@@ -227,16 +230,125 @@ def compare_row_saved_counts_as_saved():
 
 @test
 def bar_keeps_how_far_at_80_columns():
-    """At 80 columns the bar's words give way from the work's name, not
-    from what it is doing: "plan 1 of 2 (90%)" stays whole."""
+    """At 80 columns the bar's words give way from the work's name, then
+    what the count counts, not from what it is doing: "budget 2 of 2:
+    minimize: round two" stays whole."""
     t = Tui("bar80", w=80, h=24)
     try:
         start_compare(t, "90%,minimize")
-        s = t.wait(re.compile(r"plan 1 of 2 \(90%\) [0-9]+/[0-9]+ [█░]{10,} [0-9]+\.[0-9] s  \^C stops"), timeout=30)
+        s = t.wait(re.compile(r"budget 2 of 2: minimize: round two [0-9]+/[0-9]+ [█░]{10,} [0-9]+\.[0-9] s  \^C stops"),
+                   timeout=60)
         bar = s.rstrip("\n").split("\n")[-2]
-        check(bar.startswith("Compare: ") and "…: plan 1 of 2" in bar, "the name cut, the doing whole: " + bar)
+        check(bar.startswith("Compare") and "…: budget 2 of 2: minimize: round two" in bar,
+              "the name cut, the doing whole: " + bar)
         t.keys("C-c")
         t.wait("Compare stopped", timeout=20)
+    finally:
+        t.close()
+
+
+def candidates(budget):
+    """How many candidates BIG has (fit --json: considered + dropped)."""
+    p = subprocess.run([BIN, "fit", BIG, "--budget", budget, "--json"], check=True, capture_output=True, text=True)
+    d = json.loads(p.stdout)
+    return d["considered"] + d["dropped"]
+
+
+def bars_until(t, head, done, timeout=90.0):
+    """The progress bar rows beginning with head seen (each once, in
+    order) until done (a string or pattern) is on the screen; the screen
+    then."""
+    seen, end = [], time.time() + timeout
+    while time.time() < end:
+        s = t.screen()
+        bar = s.rstrip("\n").split("\n")[-2] if s.count("\n") > 2 else ""
+        if bar.startswith(head) and (not seen or seen[-1] != bar):
+            seen.append(bar)
+        if done.search(s) if isinstance(done, re.Pattern) else done in s:
+            return seen, s
+        time.sleep(0.05)
+    raise AssertionError(f"{done!r} not on screen:\n{t.screen()}")
+
+
+STAGES = ["baseline", "one", "two", "met"]
+
+
+@test
+def fit_bar_says_its_stage():
+    """The Fit bar names the stage and counts within it (the walkthrough:
+    "round two 9331/18648" from the start, past half 5 s into a 95 s fit):
+    round one's solo scorings of every candidate, round two's tries of at
+    most as many (it ends at the budget), where the budget was met; the
+    stages in order, each count within its stage's total."""
+    total = candidates("90%")
+    bar = re.compile(r"^fit 90% on transformer_48: (?:(scoring the baseline)|round one ([0-9]+)/([0-9]+) scorings|"
+                     r"round two ([0-9]+)/([0-9]+) tries at most|round two: (budget met) after ([0-9]+) tr(?:y|ies)) "
+                     r"[█░]{10,} [0-9]+\.[0-9] s  \^C stops")
+    t = Tui("fitstage", w=160)
+    try:
+        t.wait("Routines")
+        open_routine(t, BIG_NAME)
+        t.keys("3", "C", "C-u")  # every candidate: round one and two long enough to be seen
+        t.type("all")
+        t.keys("Enter")
+        t.wait("candidate cap: none")
+        t.keys("f", "C-u")
+        t.type("90%")
+        t.keys("Enter")
+        bars, s = bars_until(t, "fit 90% on ", "event 0/")
+        check(bars, "a bar was seen:\n" + s)
+        order = []
+        for b in bars:
+            m = bar.match(b)
+            check(m, b)
+            if not m:
+                continue
+            if m.group(2):
+                check(int(m.group(3)) == total and int(m.group(2)) <= total, f"round one of {total}: {b}")
+            if m.group(4):
+                check(int(m.group(5)) == total and int(m.group(4)) <= total, f"round two of {total}: {b}")
+            if m.group(7):
+                check(0 < int(m.group(7)) <= total, b)
+            stage = "baseline" if m.group(1) else "one" if m.group(2) else "two" if m.group(4) else "met"
+            if not order or order[-1] != stage:
+                order.append(stage)
+        check(order == sorted(order, key=STAGES.index), f"the stages in order: {order}")
+    finally:
+        t.close()
+
+
+@test
+def compare_bar_says_each_budgets_stage():
+    """Compare's bar: round one scored once for every budget ("shared",
+    every candidate: minimize keeps them all), then each budget's round
+    two, its budget named, its count within its own candidates (90%: the
+    32 cheapest)."""
+    total = candidates("90%")
+    bar = re.compile(r"^Compare: 2 budgets on transformer_48: (?:(scoring the baseline)|round one, shared ([0-9]+)/([0-9]+) "
+                     r"scorings|budget ([12]) of 2: ([0-9a-z%]+): (?:round two ([0-9]+)/([0-9]+) tries at most|"
+                     r"round two: budget met after ([0-9]+) tr(?:y|ies)|the baseline meets the budget)) "
+                     r"[█░]{10,} [0-9]+\.[0-9] s  \^C stops")
+    t = Tui("cmpstage", w=160)
+    try:
+        start_compare(t, "90%,minimize")
+        bars, s = bars_until(t, "Compare: ", "budget 2 of 2: minimize: round two")
+        t.keys("C-c")
+        t.wait("Compare stopped", timeout=20)
+        check(bars, "a bar was seen:\n" + s)
+        for b in bars:
+            m = bar.match(b)
+            check(m, b)
+            if not m:
+                continue
+            if m.group(2):
+                check(int(m.group(3)) == total and int(m.group(2)) <= total, f"round one of {total}: {b}")
+            if m.group(4):
+                want = {"1": ("90%", 32), "2": ("minimize", total)}[m.group(4)]
+                check(m.group(5) == want[0], f"budget {m.group(4)} is {want[0]}: {b}")
+                if m.group(6):
+                    check(int(m.group(7)) == want[1] and int(m.group(6)) <= want[1], f"round two of {want[1]}: {b}")
+        check(re.match(r"budget 2 of 2: minimize: round two [0-9]+/%d tries at most" % total,
+                       bars[-1].split("transformer_48: ", 1)[-1]), bars[-1])
     finally:
         t.close()
 
@@ -246,7 +358,8 @@ def fit_and_best_show_their_bars():
     t = Tui("fitbar", w=140)
     try:
         fit_on(t, BIG_NAME, "90%")
-        s = t.wait(re.compile(r"fit 90% on transformer_48: round (one|two) [0-9]+/[0-9]+"), timeout=20)
+        s = t.wait(re.compile(r"fit 90% on transformer_48: round (one [0-9]+/[0-9]+ scorings|two [0-9]+/[0-9]+ tries at most)"),
+                   timeout=20)
         bar_over_status(s, "fit 90% on transformer_48")
         t.wait("event 0/", timeout=60)
         t.keys("x")
@@ -271,6 +384,38 @@ def fit_and_best_show_their_bars():
         bar_over_status(s, "the best plan of every budget")
         # what 3 s find depends on the machine (an ASan build finds none): a row either way
         t.wait(re.compile(r"best\?? +([0-9.]+ GiB|none found in the time limit \(not proved\))"), timeout=30)
+    finally:
+        t.close()
+
+
+@test
+def fit_header_says_its_cap():
+    """The Fit header says the candidate cap the fit used and what it
+    dropped (DESIGN §5: the 32 cheapest for a byte budget), so a fit that
+    differs from `fit --max-candidates all` shows why (the walkthrough:
+    "253 MiB -> 223 MiB missed, 3878 flips", no cap); shorter when narrow;
+    after C all, "cap all"."""
+    total = candidates("90%")
+    t = Tui("fitcap", w=160)
+    try:
+        fit_on(t, BIG_NAME, "90%")
+        s = t.wait("event 0/", timeout=60)
+        head = s.split("\n")[2]
+        check(f"NOT within budget, 0 flips, cap 32 of {total}, {total - 32} dropped, layout greedy" in head, head)
+        tuilib.tmux("resize-window", "-t", "fitcap", "-x", "80", "-y", "24")
+        s = t.wait(re.compile(r"missed, 0 flips, cap 32 of %d" % total))
+        check(re.search(r"^ event 0/[0-9]+ baseline │ [0-9.]+ GiB -> [0-9.]+ GiB missed, 0 flips, cap 32 of %d *$" % total,
+                        s.split("\n")[2]), s.split("\n")[2])
+        tuilib.tmux("resize-window", "-t", "fitcap", "-x", "160", "-y", "40")
+        t.keys("C", "C-u")
+        t.type("all")
+        t.keys("Enter")
+        t.wait("candidate cap: none")
+        t.keys("f", "C-u")
+        t.type("90%")
+        t.keys("Enter")
+        s = t.wait(re.compile(r"within budget, [0-9]+ flips, cap all, layout greedy"), timeout=90)
+        check("dropped" not in s.split("\n")[2], s.split("\n")[2])
     finally:
         t.close()
 

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "model/units.h"
+#include "text.h"
 
 int best_out_run(const cmdline_t *c, const fit_plan_t *p, const fit_context_t *ctx,
                  int (*watch)(void *ud, const best_tally_t *t), void *ud, best_plan_t out[2], rs_error_t *err)
@@ -55,11 +56,12 @@ void best_out_print(const fit_plan_t *p, const best_plan_t *b)
         return;
     char a[32];
     if (b->kind == BEST_EXACT)
-        printf("\nexact: the best plan, %s (%lld subsets scored, %d candidates, %.3f s)\n",
-               b->proved ? "proved" : "NOT proved: the time limit stopped the search", (long long)b->explored,
-               (int)b->n_cands, (double)b->elapsed_us / 1e6);
+        printf("\nexact: the best plan, %s (%s scored, %s, %.3f s)\n",
+               b->proved ? "proved" : "NOT proved: the time limit stopped the search",
+               text_count(b->explored, "subset", NULL), text_count(b->n_cands, "candidate", NULL),
+               (double)b->elapsed_us / 1e6);
     else
-        printf("\nimproved: %lld moves from the two-round plan, %s (%lld scored, %.3f s)\n", (long long)b->moves,
+        printf("\nimproved: %s from the two-round plan, %s (%lld scored, %.3f s)\n", text_count(b->moves, "move", NULL),
                b->proved ? "a local optimum" : "stopped by the time limit", (long long)b->explored,
                (double)b->elapsed_us / 1e6);
     if (!b->found) {

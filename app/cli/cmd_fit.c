@@ -221,8 +221,8 @@ static void fill_options(const cmdline_t *c, const target_t *t, fit_options_t *o
  * status it asks for at the end (2 when any reuse differed). */
 static int report_audit(const audit_t *a, const char *what)
 {
-    fprintf(stderr, "rematscope: audit%s%s: %lld reuses checked, %lld differences\n", what ? " " : "",
-            what ? what : "", (long long)a->checked, (long long)a->differences);
+    fprintf(stderr, "rematscope: audit%s%s: %s checked, %s\n", what ? " " : "", what ? what : "",
+            text_count(a->checked, "reuse", NULL), text_count(a->differences, "difference", NULL));
     for (const char *l = a->lines.s; l && *l;) {
         const char *nl = strchr(l, '\n');
         int len = nl ? (int)(nl - l) : (int)strlen(l);
@@ -479,7 +479,7 @@ int cmd_sweep(const cmdline_t *c)
         char a[32], b[32], f[32];
         units_format_bytes(plans[0]->baseline.total, a, sizeof a);
         units_format_flops(plans[0]->baseline.compute, f, sizeof f);
-        printf("sweep %s: %d budgets, baseline %s (%lld B), compute %s\n", t.routine->name, n, a,
+        printf("sweep %s: %s, baseline %s (%lld B), compute %s\n", t.routine->name, text_count(n, "budget", NULL), a,
                (long long)plans[0]->baseline.total, f);
         answer_out_floors(&plans[0]->floor, NULL, 0, 0);
         printf("\n%-22s %12s %14s %6s %12s %10s %-9s %s\n", "budget", "final", "final B", "flips", "recompute", "",

@@ -44,7 +44,7 @@ static int write_svg(const cmdline_t *c, const minimalloc_problem_t *p, const in
         char title[512], sub[256], h[32], lb[32];
         units_format_bytes(height, h, sizeof h);
         units_format_bytes(lower, lb, sizeof lb);
-        snprintf(title, sizeof title, "%s: %d buffers, %s layout", c->pos[0], (int)p->n,
+        snprintf(title, sizeof title, "%s: %s, %s layout", c->pos[0], text_count(p->n, "buffer", NULL),
                  layout_strategy_name(strategy));
         snprintf(sub, sizeof sub, "height %s (%lld B), max live %s (%lld B, lower bound), ratio %.4f, alignment %lld",
                  h, (long long)height, lb, (long long)lower, lower ? (double)height / (double)lower : 1.0,
@@ -138,21 +138,21 @@ int cmd_layout(const cmdline_t *c)
             char h[32], lb[32];
             units_format_bytes(height, h, sizeof h);
             units_format_bytes(lower, lb, sizeof lb);
-            printf("%s: %d buffers, strategy %s, alignment %lld\n", text_shown(c->pos[0]), (int)p.n,
+            printf("%s: %s, strategy %s, alignment %lld\n", text_shown(c->pos[0]), text_count(p.n, "buffer", NULL),
                    layout_strategy_name((layout_strategy_t)strategy), (long long)alignment);
             printf("height       %lld B (%s)\nlower bound  %lld B (%s, max live)\nratio        %.4f\n"
                    "time         %.0f us\n",
                    (long long)height, h, (long long)lower, lb, lower ? (double)height / (double)lower : 1.0, us);
             if (strategy == LAYOUT_TIGHT)
             {
-                printf("search       greedy gave %lld B (%.4f), timeline %lld B (%.4f); %lld greedy placements; "
-                       "%lld capacities probed",
+                printf("search       greedy gave %lld B (%.4f), timeline %lld B (%.4f); %s; %s probed",
                        (long long)st.greedy_height, lower ? (double)st.greedy_height / (double)lower : 1.0,
                        (long long)st.timeline_height, lower ? (double)st.timeline_height / (double)lower : 1.0,
-                       (long long)st.iterations, (long long)st.probes);
+                       text_count(st.iterations, "greedy placement", NULL),
+                       text_count(st.probes, "capacity", "capacities"));
                 if (st.windows)
-                    printf("; %lld windows of time re-packed", (long long)st.windows);
-                printf(" (%lld steps)\n", (long long)st.search_work);
+                    printf("; %s of time re-packed", text_count(st.windows, "window", NULL));
+                printf(" (%s)\n", text_count(st.search_work, "step", NULL));
                 if (st.optimal && height <= lower)
                     printf("optimal      it meets the lower bound\n");
                 else if (st.optimal)

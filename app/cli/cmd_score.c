@@ -133,7 +133,7 @@ static void print_table(const target_t *t, const footprint_t *fp, const score_de
     const lowering_t *l = t->lowering;
     const routine_t *r = t->routine;
     char a[32], b[32], c[32];
-    printf("routine %s: %d steps, %d nodes", r->name, (int)l->n_steps, (int)l->n_nodes);
+    printf("routine %s: %s, %s", r->name, text_count(l->n_steps, "step", NULL), text_count(l->n_nodes, "node", NULL));
     if (t->has_profile)
         printf(", profile %s", text_shown(t->profile.name));
     printf(", alignment %lld, max inline depth %d%s\n", (long long)t->cfg.alignment, (int)t->cfg.max_inline_depth,

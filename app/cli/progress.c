@@ -118,7 +118,7 @@ static void line_head(const progress_t *p, char *buf, size_t n)
         len = snprintf(buf, n, "fit %s", text_shown(p->budget ? p->budget : ""));
     else if (p->phase == PROGRESS_BASELINE || (p->phase == PROGRESS_ROUND_ONE && p->n_plans > 1) ||
              (p->phase == PROGRESS_SAVE && p->n_plans > 1))
-        len = snprintf(buf, n, "sweep of %d budgets", (int)p->n_plans);
+        len = snprintf(buf, n, "sweep of %s", text_count(p->n_plans, "budget", NULL));
     else {
         int32_t i = p->plan < p->n_plans ? p->plan : p->n_plans - 1;
         len = snprintf(buf, n, "sweep %d of %d (%s)", (int)i + 1, (int)p->n_plans, text_shown(p->budgets[i]));
@@ -128,13 +128,13 @@ static void line_head(const progress_t *p, char *buf, size_t n)
 }
 
 /* "1,234 of 5,678 scorings (21%)" */
-static void count_of(int64_t done, int64_t total, const char *what, char *buf, size_t n)
+static void count_of(int64_t done, int64_t total, const char *one, const char *many, char *buf, size_t n)
 {
     done = done < 0 ? 0 : done > total ? total : done;
     char d[32], t[32];
     grouped(done, d, sizeof d);
     grouped(total, t, sizeof t);
-    snprintf(buf, n, "%s of %s %s (%d%%)", d, t, what, total > 0 ? (int)(done * 100 / total) : 100);
+    snprintf(buf, n, "%s of %s %s (%d%%)", d, t, text_noun(total, one, many), total > 0 ? (int)(done * 100 / total) : 100);
 }
 
 /* "improving: 3 moves, 1,234 scored, 4 s of 10 s" / "exact: 1,234 subsets
@@ -149,13 +149,13 @@ static void best_body(const best_tally_t *t, char *buf, size_t n)
     else {
         char m[32];
         grouped(t->max_scorings, m, sizeof m);
-        snprintf(lim, sizeof lim, "%lld s, %s of %s scorings", secs, sc, m);
+        snprintf(lim, sizeof lim, "%lld s, %s of %s %s", secs, sc, m, text_noun(t->max_scorings, "scoring", NULL));
     }
     grouped(t->moves, mv, sizeof mv);
     if (t->kind == BEST_IMPROVED)
         snprintf(buf, n, "improving: %s move%s, %s scored, %s", mv, t->moves == 1 ? "" : "s", sc, lim);
     else
-        snprintf(buf, n, "exact: %s subsets scored, %s", sc, lim);
+        snprintf(buf, n, "exact: %s %s scored, %s", sc, text_noun(t->scored, "subset", NULL), lim);
 }
 
 /* The line for where p is; false when there is nothing to tell. */
@@ -172,13 +172,13 @@ static bool compose(const progress_t *p, int64_t now_us, char *line, size_t n)
         break;
     case PROGRESS_ROUND_ONE: {
         char c[128];
-        count_of(p->done - p->base, p->n, "scorings", c, sizeof c);
+        count_of(p->done - p->base, p->n, "scoring", NULL, c, sizeof c);
         snprintf(body, sizeof body, "round one%s %s", p->budgets && p->n_plans > 1 ? ", shared:" : "", c);
         break;
     }
     case PROGRESS_ROUND_TWO: {
         char c[128];
-        count_of(p->done - p->base, p->n, "tries", c, sizeof c);
+        count_of(p->done - p->base, p->n, "try", "tries", c, sizeof c);
         snprintf(body, sizeof body, "round two %s", c);
         break;
     }
@@ -187,7 +187,7 @@ static bool compose(const progress_t *p, int64_t now_us, char *line, size_t n)
             char d[32];
             grouped(p->n, d, sizeof d);
             /* round two stops at the budget: the tries left are not made */
-            snprintf(body, sizeof body, "round two: budget met after %s tries", d);
+            snprintf(body, sizeof body, "round two: budget met after %s %s", d, text_noun(p->n, "try", "tries"));
         } else {
             snprintf(body, sizeof body, "the baseline meets the budget");
         }
@@ -199,7 +199,7 @@ static bool compose(const progress_t *p, int64_t now_us, char *line, size_t n)
         return snprintf(line, n, "%s: %s", head, body) >= 0;
     case PROGRESS_SAVE: {
         char c[128], which[48] = "";
-        count_of(p->done, p->n, "events", c, sizeof c);
+        count_of(p->done, p->n, "event", NULL, c, sizeof c);
         if (p->n_plans > 1)
             snprintf(which, sizeof which, " %d of %d", (int)p->saving + 1, (int)p->n_plans);
         snprintf(body, sizeof body, "saving the plan%s%s: %s", p->n_plans > 1 ? "s" : "", which, c);

@@ -302,8 +302,9 @@ static void pair(tui_t *t)
         int m = 0;
         for (int k = 0; k < 2; k++) {
             int i = k ? t->cmp_sel : other;
-            snprintf(buf[k], sizeof buf[k], "row %d (%s): final %lld B, %d flips, recompute %+.3f%%, within budget %s",
-                     i + 1, t->cmp_rows[i].budget, (long long)p[k]->final.total, (int)p[k]->n_flips, overhead(p[k]),
+            snprintf(buf[k], sizeof buf[k], "row %d (%s): final %lld B, %s, recompute %+.3f%%, within budget %s",
+                     i + 1, t->cmp_rows[i].budget, (long long)p[k]->final.total, text_count(p[k]->n_flips, "flip", NULL),
+                     overhead(p[k]),
                      p[k]->within_budget ? "yes" : "no");
             lines[m++] = buf[k];
         }

@@ -132,6 +132,25 @@ static void event_arena(tui_t *t)
     free(prefs);
 }
 
+/* The candidate cap the fit used, as the header says it (DESIGN §5 step
+ * 1: 32 cheapest for a byte budget unless C says otherwise), so a fit
+ * that differs from `fit --max-candidates all` shows why: "cap 32 of
+ * 1687, 1655 dropped" (form 0), "cap 32 of 1687" (1), "cap 32/1687" (2);
+ * "cap all" when it dropped none (every candidate considered, or the
+ * baseline met the budget before any was). */
+static void cap_text(const fit_plan_t *p, int form, char *buf, size_t n)
+{
+    int kept = (int)p->considered, all = (int)(p->considered + p->dropped);
+    if (p->dropped <= 0)
+        snprintf(buf, n, "cap all");
+    else if (form == 0)
+        snprintf(buf, n, "cap %d of %d, %d dropped", kept, all, (int)p->dropped);
+    else if (form == 1)
+        snprintf(buf, n, "cap %d of %d", kept, all);
+    else
+        snprintf(buf, n, "cap %d/%d", kept, all);
+}
+
 void screen_fit_draw(tui_t *t)
 {
     if (!t->plan) {
@@ -148,7 +167,7 @@ void screen_fit_draw(tui_t *t)
     if (t->event < 0)
         t->event = 0;
     const fit_event_t *e = &p->events[t->event];
-    char base[32], fin[32], bud[64], v[4][256];
+    char base[32], fin[32], bud[64];
     units_format_bytes(p->baseline.total, base, sizeof base);
     units_format_bytes(p->final.total, fin, sizeof fin);
     units_format_budget(t->fit_budget_text, p->minimize, p->budget, bud, sizeof bud);
@@ -156,19 +175,40 @@ void screen_fit_draw(tui_t *t)
      * events are numbered from 0, as in the CLI and the CSV; narrower, the
      * words go before the numbers do */
     const char *kind = trace_kind_name((fit_event_kind_t)e->kind), *bar = tui_glyph(t, "│", "|");
-    snprintf(v[0], sizeof v[0], "event %d/%d round %d %s %s fit %s: %s -> %s %s, %d flip%s, layout %s",
-             (int)t->event, (int)p->n_events - 1, (int)e->round, kind, bar, bud, base, fin,
-             p->within_budget ? "within budget" : "NOT within budget", (int)p->n_flips, p->n_flips == 1 ? "" : "s",
+    char cap_long[64], cap_short[48], cap_narrow[32], flips[48], v[7][384];
+    cap_text(p, 0, cap_long, sizeof cap_long);
+    cap_text(p, 1, cap_short, sizeof cap_short);
+    cap_text(p, 2, cap_narrow, sizeof cap_narrow);
+    snprintf(flips, sizeof flips, "%s", text_count(p->n_flips, "flip", NULL));
+    /* the layout goes first (the status bar says it too); the cap stays
+     * while it dropped candidates, and "cap all" gives way before the rest */
+    int nv = 0;
+    snprintf(v[nv++], sizeof v[0], "event %d/%d round %d %s %s fit %s: %s -> %s %s, %s, %s, layout %s", (int)t->event,
+             (int)p->n_events - 1, (int)e->round, kind, bar, bud, base, fin,
+             p->within_budget ? "within budget" : "NOT within budget", flips, cap_long,
              layout_strategy_name(t->tgt.cfg.layout));
-    snprintf(v[1], sizeof v[1], "event %d/%d round %d %s %s %s: %s -> %s %s, %d flip%s", (int)t->event,
+    snprintf(v[nv++], sizeof v[0], "event %d/%d round %d %s %s fit %s: %s -> %s %s, %s, %s", (int)t->event,
+             (int)p->n_events - 1, (int)e->round, kind, bar, bud, base, fin,
+             p->within_budget ? "within budget" : "NOT within budget", flips, cap_long);
+    snprintf(v[nv++], sizeof v[0], "event %d/%d round %d %s %s fit %s: %s -> %s %s, %s, %s", (int)t->event,
+             (int)p->n_events - 1, (int)e->round, kind, bar, bud, base, fin,
+             p->within_budget ? "within budget" : "NOT within budget", flips, cap_short);
+    snprintf(v[nv++], sizeof v[0], "event %d/%d round %d %s %s %s: %s -> %s %s, %s, %s", (int)t->event,
              (int)p->n_events - 1, (int)e->round, kind, bar, bud, base, fin, p->within_budget ? "within" : "NOT within",
-             (int)p->n_flips, p->n_flips == 1 ? "" : "s");
-    snprintf(v[2], sizeof v[2], "event %d/%d %s %s %s -> %s%s, %d flip%s", (int)t->event, (int)p->n_events - 1, kind,
-             bar, base, fin, p->within_budget ? "" : " missed", (int)p->n_flips, p->n_flips == 1 ? "" : "s");
-    snprintf(v[3], sizeof v[3], "ev %d/%d %s %s %s%s", (int)t->event, (int)p->n_events - 1, kind, bar, fin,
-             p->within_budget ? "" : " missed");
-    const char *vs[4] = { v[0], v[1], v[2], v[3] };
-    tui_put_fit(t, 2, 1, t->cols - 2, t->attr[T_NORMAL] | A_BOLD, vs, 4);
+             flips, cap_short);
+    if (p->dropped <= 0)
+        snprintf(v[nv++], sizeof v[0], "event %d/%d round %d %s %s %s: %s -> %s %s, %s", (int)t->event,
+                 (int)p->n_events - 1, (int)e->round, kind, bar, bud, base, fin,
+                 p->within_budget ? "within" : "NOT within", flips);
+    snprintf(v[nv++], sizeof v[0], "event %d/%d %s %s %s -> %s%s, %s%s%s", (int)t->event, (int)p->n_events - 1, kind,
+             bar, base, fin, p->within_budget ? "" : " missed", flips, p->dropped > 0 ? ", " : "",
+             p->dropped > 0 ? cap_short : "");
+    snprintf(v[nv++], sizeof v[0], "ev %d/%d %s %s %s%s%s%s", (int)t->event, (int)p->n_events - 1, kind, bar, fin,
+             p->within_budget ? "" : " missed", p->dropped > 0 ? ", " : "", p->dropped > 0 ? cap_narrow : "");
+    const char *vs[7];
+    for (int i = 0; i < nv; i++)
+        vs[i] = v[i];
+    tui_put_fit(t, 2, 1, t->cols - 2, t->attr[T_NORMAL] | A_BOLD, vs, nv);
     /* the candidates in round-one order, with their status at this event */
     uint8_t *status = calloc((size_t)p->n_cands + 1, 1);
     if (status)
@@ -447,18 +487,18 @@ static void draw_best(tui_t *t)
     int y = 3;
     units_format_bytes(p->final.total, two, sizeof two);
     text_recompute(p->final.compute - p->baseline.compute, p->baseline.compute, 0, "", rec, sizeof rec);
-    snprintf(text, sizeof text, "two-round %s, recompute %s, %d flips", two, rec, (int)p->n_flips);
+    snprintf(text, sizeof text, "two-round %s, recompute %s, %s", two, rec, text_count(p->n_flips, "flip", NULL));
     y += tui_put_wrapped(t, y, x, w, 3, 2, t->attr[T_DIM], text);
     const char *what = b->kind == BEST_EXACT ? (b->proved ? "best (proved)" : "best found (not proved)")
                                              : (b->proved ? "improved (local optimum)" : "improved (stopped)");
     if (!b->found) {
-        snprintf(text, sizeof text, "%s: no subset of the %d candidates fits", what, (int)b->n_cands);
+        snprintf(text, sizeof text, "%s: no subset of the %s fits", what, text_count(b->n_cands, "candidate", NULL));
         tui_put_wrapped(t, y, x, w, 3, 2, t->attr[T_NORMAL] | A_BOLD, text);
         return;
     }
     units_format_bytes(b->final.total, bst, sizeof bst);
     text_recompute(b->final.compute - p->baseline.compute, p->baseline.compute, 0, "", rec, sizeof rec);
-    snprintf(text, sizeof text, "%s %s, recompute %s, %d flips", what, bst, rec, (int)b->n_flips);
+    snprintf(text, sizeof text, "%s %s, recompute %s, %s", what, bst, rec, text_count(b->n_flips, "flip", NULL));
     y += tui_put_wrapped(t, y, x, w, 3, 2, t->attr[T_ACCEPTED] | A_BOLD, text);
     /* the flips that differ, three rows of them at most: the last says
      * how many more there are */

@@ -97,7 +97,7 @@ void screen_plans_draw(tui_t *t)
     for (int i = 0; i < t->n_plans; i++)
         marked += t->marked[i];
     char head[2][480];
-    int hn = snprintf(head[0], 360, "%d plans%s%s%s, %d marked; sorted by %s%s", t->n_order,
+    int hn = snprintf(head[0], 360, "%s%s%s%s, %d marked; sorted by %s%s", text_count(t->n_order, "plan", NULL),
                       t->search[SCR_PLANS][0] ? " matching '" : "", t->search[SCR_PLANS],
                       t->search[SCR_PLANS][0] ? "'" : "", marked, COL_NAMES[t->sort_col],
                       t->sort_rev ? " (reversed)" : "");
@@ -467,7 +467,7 @@ static void export_chosen(tui_t *t)
     snprintf(head, sizeof head, "exporting %d plan%s (%s)", n, n == 1 ? "" : "s", what);
     int rc = tui_wait(t, head, export_work, &x, &err);
     if (rc == RS_ECANCELED)
-        tui_status(t, false, "export stopped: %d of %d files written", x.written, files);
+        tui_status(t, false, "export stopped: %d of %s written", x.written, text_count(files, "file", NULL));
     else if (rc)
         tui_error(t, NULL, &err);
     else if (per_plan)
@@ -496,7 +496,7 @@ static bool same_flips(tui_t *t, const stored_plan_t *p, char *why, size_t n)
     }
     bool same = full.n_flips == t->plan->n_flips;
     if (!same)
-        snprintf(why, n, "%d flips, not the %d it recorded", (int)t->plan->n_flips, (int)full.n_flips);
+        snprintf(why, n, "%s, not the %d it recorded", text_count(t->plan->n_flips, "flip", NULL), (int)full.n_flips);
     for (int32_t i = 0; same && i < full.n_flips; i++) {
         const char *node = t->tgt.routine->nodes[t->plan->flips[i].node].name;
         same = strcmp(node, full.flips[i].node) == 0 && t->plan->flips[i].relief == full.flips[i].relief;
@@ -535,8 +535,8 @@ static void refit_plan(tui_t *t, const stored_plan_t *p, const char *budget, con
     else if (!same_flips(t, p, why, sizeof why))
         tui_status(t, true, "re-run of plan %lld (%s): %s", (long long)p->id, because, why);
     else
-        tui_status(t, false, "plan %lld fitted again (%s): the same %d flips", (long long)p->id, because,
-                   (int)t->plan->n_flips);
+        tui_status(t, false, "plan %lld fitted again (%s): the same %s", (long long)p->id, because,
+                   text_count(t->plan->n_flips, "flip", NULL));
 }
 
 /* Opens a stored plan in the fit stepper: its routine, bindings, profile,

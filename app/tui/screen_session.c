@@ -232,7 +232,7 @@ void screen_session_draw(tui_t *t)
         snprintf(f[n++], sizeof f[0], "open: %s", t->open_name);
         snprintf(f[n++], sizeof f[0], "arena %s (%lld B)", tot, (long long)t->arena.fp.total);
         snprintf(f[n++], sizeof f[0], "max live %s", lp);
-        snprintf(f[n++], sizeof f[0], "%d buffers", (int)t->arena.fp.buffers);
+        snprintf(f[n++], sizeof f[0], "%s", text_count(t->arena.fp.buffers, "buffer", NULL));
         snprintf(f[n++], sizeof f[0], "peak @ step %d", (int)t->arena.fp.peak_step);
         snprintf(f[n++], sizeof f[0], "compute %s", fl);
         snprintf(f[n++], sizeof f[0], "alignment %lld", (long long)t->tgt.cfg.alignment);

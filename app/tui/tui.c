@@ -15,6 +15,7 @@
 #include "fail.h"
 #include "import.h"
 #include "model/units.h"
+#include "text.h"
 #include "tui/screen_arena.h"
 #include "tui/screen_compare.h"
 #include "tui/screen_fit.h"
@@ -435,8 +436,8 @@ int tui_run(const cmdline_t *c)
         tui_status(t, false, "no routines yet: press i to import a file or folder (%s has samples), ? for help",
                    datadir_samples());
     else
-        tui_status(t, false, "%d routines, %d profiles: Enter opens a routine, Tab switches to profiles, ? help",
-                   t->n_routines, t->n_profiles);
+        tui_status(t, false, "%s, %s: Enter opens a routine, Tab switches to profiles, ? help",
+                   text_count(t->n_routines, "routine", NULL), text_count(t->n_profiles, "profile", NULL));
     tui_recall_profile(t); /* the last session's choice, over the config file's */
     if (first[0] && tui_open_routine(t, first))
         t->screen = SCR_ARENA;

@@ -80,21 +80,14 @@ typedef struct fit_work {
     const fit_context_t *ctx;
     fit_plan_t *plan;
     int64_t elapsed_us;
-    tui_job_t *job;
+    tui_fit_watch_t watch; /* the bar: the fit's stage and its own count */
 } fit_work_t;
-
-static int fit_progress(void *job, int32_t done, int32_t total)
-{
-    /* round one scores each kept candidate, round two tries each: half and half */
-    tui_job_doing(job, "%s", done <= total / 2 ? "round one" : "round two");
-    return tui_job_progress(job, done, total);
-}
 
 static int fit_work(tui_job_t *job, void *ud, rs_error_t *err)
 {
     fit_work_t *w = ud;
-    w->opt.progress = fit_progress;
-    w->opt.progress_ud = job;
+    w->watch = (tui_fit_watch_t){ .job = job };
+    tui_fit_watch(&w->watch, &w->opt);
     int64_t t0 = monotime_us();
     int rc = fit_run(&w->opt, w->ctx, NULL, &w->plan, err);
     w->elapsed_us = monotime_us() - t0;
@@ -133,8 +126,8 @@ static void install_fit(tui_t *t, fit_context_t *ctx, fit_plan_t *plan, int64_t 
     if (text_below_floor(t->plan)) /* no cap helps there */
         tui_status(t, true, "%s: budget missed: it is below the floor, %s: no plan can reach it", what, floor);
     else if (!t->plan->within_budget && t->plan->dropped > 0)
-        tui_status(t, true, "%s: budget missed; the cap kept %d of %d candidates: C sets it",
-                   what, (int)t->plan->considered, (int)(t->plan->considered + t->plan->dropped));
+        tui_status(t, true, "%s: budget missed; the cap kept %d of %s: C sets it", what, (int)t->plan->considered,
+                   text_count(t->plan->considered + t->plan->dropped, "candidate", NULL));
     else
         tui_status(t, false, "%s: %d flip%s, %d events: Enter why, n/p step, a accept, e end", what,
                    (int)t->plan->n_flips, t->plan->n_flips == 1 ? "" : "s", (int)t->plan->n_events);
@@ -273,9 +266,8 @@ typedef struct best_work {
 static int best_work(tui_job_t *job, void *ud, rs_error_t *err)
 {
     best_work_t *w = ud;
-    tui_job_doing(job, w->kind == BEST_EXACT ? "every subset of %d candidates"
-                                             : "moves near the two-round plan, %d candidates",
-                  (int)w->plan->considered);
+    tui_job_doing(job, w->kind == BEST_EXACT ? "every subset of %s" : "moves near the two-round plan, %s",
+                  text_count(w->plan->considered, "candidate", NULL));
     tui_job_time_limit(job, (int64_t)(BEST_DEFAULT_SECONDS * 1e6));
     int rc = best_run_cancellable(w->kind, w->plan, w->ctx, (best_limits_t){ 0, 0 }, false, tui_job_stop_cb, job,
                                   &w->best, err);
@@ -311,8 +303,8 @@ void tui_best_run(tui_t *t, best_kind_t kind)
     t->best_det = w.det;
     t->best_arena = w.arena;
     t->show_best = true;
-    tui_status(t, false, "%s in %.2f s, %lld subsets scored%s; %s again hides it", best_kind_name(kind),
-               (double)t->best.elapsed_us / 1e6, (long long)t->best.explored,
+    tui_status(t, false, "%s in %.2f s, %s scored%s; %s again hides it", best_kind_name(kind),
+               (double)t->best.elapsed_us / 1e6, text_count(t->best.explored, "subset", NULL),
                t->best.proved ? "" : " (stopped: not proved)", kind == BEST_EXACT ? "x" : "I");
 }
 
@@ -371,6 +363,31 @@ static int save_work(tui_job_t *job, void *ud, rs_error_t *err)
     return save_plans(&w->c, &w->tgt, w->plans, &w->elapsed_us, 1, &w->x, &w->id, err);
 }
 
+/* What the status says was stored with p besides it: the gap (DESIGN
+ * §12), the best (x) or improved (I) plan shown beside p, which `show`
+ * and Plans say with it: ", with the best plan x found beside it (6.41
+ * MiB, 254 KiB less)", "(...; not proved)", ", with the best plan x
+ * looked for beside it: no subset of the candidates fits the budget". */
+static void gap_said(const fit_plan_t *p, const best_plan_t *g, char *buf, size_t n)
+{
+    bool exact = g->kind == BEST_EXACT;
+    const char *who = exact ? "the best plan x" : "the improved plan I";
+    if (!g->found) {
+        snprintf(buf, n, ", with %s looked for beside it: no subset of the candidates fits the budget%s", who,
+                 g->proved ? "" : " (not proved)");
+        return;
+    }
+    char size[32], d[32], than[48];
+    units_format_bytes(g->final.total, size, sizeof size);
+    int64_t delta = p->final.total - g->final.total;
+    units_format_bytes(delta < 0 ? -delta : delta, d, sizeof d);
+    if (delta == 0)
+        snprintf(than, sizeof than, "the same");
+    else
+        snprintf(than, sizeof than, "%s %s", d, delta > 0 ? "less" : "more");
+    snprintf(buf, n, ", with %s found beside it (%s, %s%s)", who, size, than, exact && !g->proved ? "; not proved" : "");
+}
+
 bool tui_save_plan(tui_t *t, fit_plan_t *p, int64_t elapsed_us, const char *budget, const best_plan_t *gap,
                    const char *prompt, const char *what)
 {
@@ -397,11 +414,13 @@ bool tui_save_plan(tui_t *t, fit_plan_t *p, int64_t elapsed_us, const char *budg
     int64_t id = w.id;
     t->plan_focus = id;
     tui_plan_saved(t, p);
+    char with[160] = "";
+    if (gap && gap->kind)
+        gap_said(p, gap, with, sizeof with);
     if (gap && gap->kind && save_gap(&w.tgt, p, id, gap, &err))
-        tui_status(t, true, "%s%ssaved as plan %lld, but not its gap: %s", what, what[0] ? " " : "", (long long)id,
-                   err.msg);
+        tui_status(t, true, "%s%ssaved as plan %lld, but not the %s plan beside it: %s", what, what[0] ? " " : "",
+                   (long long)id, gap->kind == BEST_EXACT ? "best" : "improved", err.msg);
     else
-        tui_status(t, false, "%s%ssaved as plan %lld%s", what, what[0] ? " " : "", (long long)id,
-                   gap && gap->kind ? " with its gap" : "");
+        tui_status(t, false, "%s%ssaved as plan %lld%s", what, what[0] ? " " : "", (long long)id, with);
     return true;
 }

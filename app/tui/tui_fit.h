@@ -54,7 +54,9 @@ bool tui_set_cap(tui_t *t);
 /* Asks for a label (prompt) and stores p, fitted on the open routine in
  * elapsed_us under budget (as typed: "60%"), as a plan, the one Plans
  * selects next, with gap (the best or improved plan shown beside it; NULL
- * or kind 0: none) as its gap; the status says "WHAT saved as plan N".
+ * or kind 0: none) as its gap (DESIGN §12); the status says "WHAT saved as
+ * plan N" and, with a gap, what it holds: ", with the best plan x found
+ * beside it (6.41 MiB, 254 KiB less)".
  * False when cancelled or on error (the status says). */
 bool tui_save_plan(tui_t *t, fit_plan_t *p, int64_t elapsed_us, const char *budget, const best_plan_t *gap,
                    const char *prompt, const char *what);

@@ -12,6 +12,7 @@
 #include "model/units.h"
 #include "rebuild.h"
 #include "save.h"
+#include "text.h"
 #include "tui/tui_arena.h"
 #include "tui/tui_draw.h"
 #include "tui/tui_fit.h"
@@ -254,7 +255,7 @@ static int open_work(tui_job_t *job, void *ud, rs_error_t *err)
     if (!rc && tui_job_stopped(job))
         rc = error_set(err, RS_ECANCELED, NULL, 0, 0, "stopped");
     if (!rc) {
-        tui_job_doing(job, "laying out its %d nodes", (int)w->tgt.routine->n_nodes);
+        tui_job_doing(job, "laying out its %s", text_count(w->tgt.routine->n_nodes, "node", NULL));
         rc = tui_arena_score(&w->tgt, w->tgt.prefs, &w->det, &w->arena, err);
     }
     if (!rc && tui_job_stopped(job))
@@ -329,8 +330,8 @@ bool tui_open_routine_as(tui_t *t, const char *name, const char *config, const c
     }
     char tot[32];
     units_format_bytes(t->arena.fp.total, tot, sizeof tot);
-    tui_status(t, false, "opened %s: arena %s, %d buffers, %d steps", name, tot, (int)t->arena.fp.buffers,
-               (int)t->tgt.lowering->n_steps);
+    tui_status(t, false, "opened %s: arena %s, %s, %s", name, tot, text_count(t->arena.fp.buffers, "buffer", NULL),
+               text_count(t->tgt.lowering->n_steps, "step", NULL));
     if (w.cand_rc)
         tui_error(t, NULL, &w.cand_err);
     return true;

@@ -96,8 +96,8 @@ typedef struct sweep_work {
     int64_t elapsed[TUI_MAX_BUDGETS];        /* by row */
     rs_error_t failed[TUI_MAX_BUDGETS];      /* by row: why it has no plan (code 0: it has one) */
     int64_t reused, lowered, t0;
-    int32_t made;
-    tui_job_t *job;
+    const char *budgets[TUI_MAX_BUDGETS]; /* specs[k] as typed, for the bar */
+    tui_fit_watch_t watch;                /* the bar: each budget's stage and its own count */
 } sweep_work_t;
 
 static void sweep_plan_done(void *ud, int32_t i, const fit_plan_t *p)
@@ -107,22 +107,15 @@ static void sweep_plan_done(void *ud, int32_t i, const fit_plan_t *p)
     int64_t now = monotime_us();
     w->elapsed[w->at[i]] = now - w->t0;
     w->t0 = now;
-    w->made = i + 1;
-}
-
-static int sweep_progress(void *ud, int32_t done, int32_t total)
-{
-    sweep_work_t *w = ud;
-    tui_job_doing(w->job, "plan %d of %d (%s)", (int)w->made + 1, w->n, w->rows[w->at[w->made < w->n ? w->made : w->n - 1]].budget);
-    return tui_job_progress(w->job, done, total);
 }
 
 static int sweep_work(tui_job_t *job, void *ud, rs_error_t *err)
 {
     sweep_work_t *w = ud;
-    w->job = job;
-    w->opt.progress = sweep_progress;
-    w->opt.progress_ud = w;
+    for (int k = 0; k < w->n; k++)
+        w->budgets[k] = w->rows[w->at[k]].budget;
+    w->watch = (tui_fit_watch_t){ .job = job, .budgets = w->budgets, .n_budgets = w->n, .shared = w->n > 1 };
+    tui_fit_watch(&w->watch, &w->opt);
     w->opt.plan_done = sweep_plan_done;
     w->opt.plan_done_ud = w;
     reuse_cell_t *cell = reuse_cell_new();
@@ -137,8 +130,9 @@ static int sweep_work(tui_job_t *job, void *ud, rs_error_t *err)
     } else if (rc != RS_ECANCELED) { /* one fit a budget, so each budget's error is told on its row */
         rc = RS_OK;
         w->opt.plan_done = NULL;
+        w->watch.shared = false; /* each budget its own search, its own round one */
         for (int k = 0; k < w->n && !rc; k++) {
-            w->made = k;
+            w->watch.first = k;
             int64_t t0 = monotime_us();
             w->opt.budget = w->specs[k];
             int r = fit_run(&w->opt, w->ctx, cell, &w->plans[w->at[k]], &w->failed[w->at[k]]);
@@ -230,8 +224,8 @@ int tui_sweep_run(tui_t *t)
     for (int i = 0; i < t->n_cmp_rows; i++) {
         const fit_plan_t *p = t->cmp_rows[i].plan;
         if (p && !p->within_budget && p->dropped > 0 && !text_below_floor(p)) { /* below the floor no cap helps */
-            tui_status(t, true, "row %d (%s) missed: the cap kept %d of %d candidates: C sets it (all)", i + 1,
-                       t->cmp_rows[i].budget, (int)p->considered, (int)(p->considered + p->dropped));
+            tui_status(t, true, "row %d (%s) missed: the cap kept %d of %s: C sets it (all)", i + 1,
+                       t->cmp_rows[i].budget, (int)p->considered, text_count(p->considered + p->dropped, "candidate", NULL));
             break;
         }
     }

@@ -11,8 +11,9 @@
 /* Whether Compare's rows were fitted on what is open now: the same
  * tui_compare_key, nothing asking for a new search. */
 bool tui_sweep_current(const tui_t *t);
-/* Fits every budget as one search with a progress bar ("Compare: 4
- * budgets on bert: plan 2 of 4 (50%)"), then the best rows when shown;
+/* Fits every budget as one search with a progress bar saying each stage
+ * ("Compare: 4 budgets on bert: round one, shared 500/9324 scorings",
+ * "...: budget 2 of 4: 50%: round two 12/9324 tries at most"), then the best rows when shown;
  * the rows there were go once it is done (their best rows stay while they
  * are current).  ^C keeps the rows when they are still current (a row it
  * left unfitted says so), else drops them: RS_ECANCELED. */

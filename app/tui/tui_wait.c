@@ -12,6 +12,7 @@
 
 #include "monotime.h"
 #include "store.h"
+#include "text.h"
 #include "tui/tui_draw.h"
 
 struct tui_job {
@@ -19,8 +20,9 @@ struct tui_job {
     void *ud;
     rs_error_t err;
     int rc;
-    pthread_mutex_t lock;      /* guards doing */
+    pthread_mutex_t lock;      /* guards doing and unit, and a stage's count with them */
     char doing[160];
+    char unit[32];
     atomic_llong done, total;
     atomic_llong limit_from_us, limit_us; /* tui_job_time_limit's; limit 0: none */
     atomic_int stop, finished;
@@ -39,11 +41,93 @@ void tui_job_doing(tui_job_t *job, const char *fmt, ...)
     pthread_mutex_unlock(&job->lock);
 }
 
+void tui_job_stage(tui_job_t *job, int64_t total, const char *unit, const char *fmt, ...)
+{
+    char buf[sizeof job->doing];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    pthread_mutex_lock(&job->lock);
+    memcpy(job->doing, buf, sizeof buf);
+    snprintf(job->unit, sizeof job->unit, "%s", unit ? unit : "");
+    atomic_store(&job->done, 0);
+    atomic_store(&job->total, (long long)total);
+    pthread_mutex_unlock(&job->lock);
+}
+
 int tui_job_progress(tui_job_t *job, int64_t done, int64_t total)
 {
+    pthread_mutex_lock(&job->lock); /* the bar reads the count with its stage's words */
     atomic_store(&job->done, (long long)done);
     atomic_store(&job->total, (long long)total);
+    pthread_mutex_unlock(&job->lock);
     return atomic_load(&job->stop);
+}
+
+/* The words before a sweep's plan's stage: "budget 2 of 4: 60%: " */
+static void fit_watch_head(const tui_fit_watch_t *w, int32_t plan, char *buf, size_t n)
+{
+    int32_t i = plan + w->first;
+    if (!w->budgets || w->n_budgets <= 0)
+        buf[0] = 0;
+    else {
+        i = i < 0 ? 0 : i >= w->n_budgets ? w->n_budgets - 1 : i;
+        snprintf(buf, n, "budget %d of %d: %s: ", (int)i + 1, (int)w->n_budgets, w->budgets[i]);
+    }
+}
+
+/* A fit_stage_fn: the bar's words and count start again with the stage. */
+static void fit_watch_stage(void *ud, fit_stage_t stage, int32_t plan, int32_t done, int32_t n)
+{
+    tui_fit_watch_t *w = ud;
+    char head[96];
+    fit_watch_head(w, plan, head, sizeof head);
+    w->base = done;
+    w->n = 0;
+    switch (stage) {
+    case FIT_STAGE_BASELINE:
+        tui_job_stage(w->job, 0, NULL, "scoring the baseline");
+        break;
+    case FIT_STAGE_ROUND_ONE:
+        w->n = n;
+        if (w->budgets && w->shared)
+            tui_job_stage(w->job, n, text_noun(n, "scoring", NULL), "round one, shared");
+        else
+            tui_job_stage(w->job, n, text_noun(n, "scoring", NULL), "%sround one", head);
+        break;
+    case FIT_STAGE_ROUND_TWO:
+        /* it ends where the plan meets the budget: n is at most */
+        w->n = n;
+        tui_job_stage(w->job, n, n == 1 ? "try at most" : "tries at most", "%sround two", head);
+        break;
+    case FIT_STAGE_BUDGET_MET:
+        /* no count from here: the floors follow, then the next plan */
+        if (n > 0)
+            tui_job_stage(w->job, 0, NULL, "%sround two: budget met after %s", head, text_count(n, "try", "tries"));
+        else
+            tui_job_stage(w->job, 0, NULL, "%sthe baseline meets the budget", head);
+        break;
+    }
+}
+
+/* A fit_progress_fn: the stage's own count. */
+static int fit_watch_progress(void *ud, int32_t done, int32_t total)
+{
+    (void)total; /* the whole search's: each stage says its own */
+    tui_fit_watch_t *w = ud;
+    if (w->n <= 0)
+        return tui_job_stopped(w->job);
+    int64_t d = (int64_t)done - w->base;
+    return tui_job_progress(w->job, d < 0 ? 0 : d > w->n ? w->n : d, w->n);
+}
+
+void tui_fit_watch(tui_fit_watch_t *w, fit_options_t *o)
+{
+    o->progress = fit_watch_progress;
+    o->progress_ud = w;
+    o->stage = fit_watch_stage;
+    o->stage_ud = w;
 }
 
 void tui_job_time_limit(tui_job_t *job, int64_t limit_us)
@@ -64,7 +148,7 @@ static void *job_thread(void *arg)
     return NULL;
 }
 
-/* The bar on the status line: "WHAT: DOING 12/64 ████░░░░ 1.2 s  ^C stops"
+/* The bar on the status line: "WHAT: DOING 12/64 UNIT ████░░░░ 1.2 s  ^C stops"
  * ("cannot be stopped" for work that cannot); with no total a block runs
  * along it.  Narrow, the words give way first (the work's name before
  * what it is doing, cut with an ellipsis), then the bar, to 10 cells; the
@@ -73,12 +157,13 @@ static void draw_bar(tui_t *t, tui_job_t *j, const char *what, int64_t elapsed_u
 {
     if (t->cols < TUI_MIN_COLS || t->rows < TUI_MIN_ROWS)
         return;
-    char doing[sizeof j->doing];
+    char doing[sizeof j->doing], unit[sizeof j->unit];
     pthread_mutex_lock(&j->lock);
     memcpy(doing, j->doing, sizeof doing);
-    pthread_mutex_unlock(&j->lock);
+    memcpy(unit, j->unit, sizeof unit);
     long long done = atomic_load(&j->done), total = atomic_load(&j->total);
-    char head[512], clip[512], count[48] = "", right[96];
+    pthread_mutex_unlock(&j->lock);
+    char head[512], clip[512], count[96] = "", right[96];
     if (total > 0)
         snprintf(count, sizeof count, " %lld/%lld", done < total ? done : total, total);
     snprintf(head, sizeof head, "%s%s%s", what, doing[0] ? ": " : "", doing);
@@ -94,6 +179,13 @@ static void draw_bar(tui_t *t, tui_job_t *j, const char *what, int64_t elapsed_u
     }
     snprintf(right, sizeof right, " %.1f%s s  %s%s", (double)elapsed_us / 1e6, of,
              !j->stoppable ? "cannot be stopped" : stopping ? "stopping..." : "^C stops", queued ? ", keys wait" : "");
+    /* what the count counts goes before the doing is cut: the doing
+     * whole beside a 10-cell bar, or the count alone */
+    int dw = doing[0] ? tui_cols(doing) + 2 : 0;
+    if (total > 0 && unit[0] && dw + 10 <= t->cols - tui_cols(count) - tui_cols(unit) - 1 - tui_cols(right) - 1) {
+        size_t len = strlen(count);
+        snprintf(count + len, sizeof count - len, " %s", unit);
+    }
     int room = t->cols - tui_cols(count) - tui_cols(right) - 1, hw = tui_cols(head), bw = 40;
     if (hw + bw > room) {
         bw = room - hw < 10 ? 10 : room - hw;
@@ -101,12 +193,14 @@ static void draw_bar(tui_t *t, tui_job_t *j, const char *what, int64_t elapsed_u
     }
     /* the words that say how far it is (the doing part) stay whole where
      * they can: the name of the work gives way first (at 80 columns
-     * "plan 1 of 4 (80%)" was the part cut) */
-    int dw = doing[0] ? tui_cols(doing) + 2 : 0;
+     * "plan 1 of 4 (80%)" was the part cut; the count's word goes before the
+     * doing is cut, above) */
     if (tui_cols(head) > hw && dw && dw + 6 <= hw) {
         char name[256];
         tui_clip(t, what, hw - dw, name, sizeof name);
         snprintf(clip, sizeof clip, "%s: %s", name, doing);
+    } else if (tui_cols(head) > hw && dw) { /* no room for the name: the doing alone */
+        tui_clip(t, doing, hw, clip, sizeof clip);
     } else {
         tui_clip(t, head, hw, clip, sizeof clip);
     }

@@ -37,6 +37,13 @@ int tui_wait_unstoppable(tui_t *t, const char *what, tui_work_fn work, void *ud,
 /* For the work: what it does now ("round one", "budget 2 of 4: 60%"),
  * shown after the bar's heading. */
 void tui_job_doing(tui_job_t *job, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* For the work: a stage of it begins: what it does (as tui_job_doing), its
+ * count from 0 of total (total <= 0: no count, the bar only shows that it
+ * runs) and what the count counts ("scorings", said after it; NULL: no
+ * word), all at once, so the bar never shows one stage's words with
+ * another's count. */
+void tui_job_stage(tui_job_t *job, int64_t total, const char *unit, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* For the work: how far it is, done of total (total <= 0: not known, the
  * bar only shows that it runs).  Returns nonzero once a stop was asked. */
 int tui_job_progress(tui_job_t *job, int64_t done, int64_t total);
@@ -44,6 +51,25 @@ int tui_job_progress(tui_job_t *job, int64_t done, int64_t total);
  * limit, its count unknown): the bar fills with that time and says "of N
  * s".  A count given by tui_job_progress wins; limit_us <= 0 clears it. */
 void tui_job_time_limit(tui_job_t *job, int64_t limit_us);
+/* A fit's or a sweep's stages told on a job's bar (fit.h's fit_stage_t):
+ * "scoring the baseline", "round one 500/9324 scorings", "round two
+ * 12/9324 tries at most" (it ends at the budget), "round two: budget met
+ * after 317 tries", "the baseline meets the budget", the bar filling with
+ * the stage's own count.  For a sweep, each plan's stage is headed by its
+ * budget ("budget 2 of 4: 60%: round two ...") and round one, made once
+ * for all, says "round one, shared". */
+typedef struct tui_fit_watch {
+    tui_job_t *job;
+    const char *const *budgets; /* a sweep's, as typed, by plan index; NULL: one fit */
+    int32_t n_budgets;
+    int32_t first;              /* added to the plan index the fit tells (budgets fitted one by one) */
+    bool shared;                /* the budgets are one search: round one is theirs together */
+    int32_t base, n;            /* the stage's count: the fit's done - base of n; n 0: none */
+} tui_fit_watch_t;
+/* Sets o's progress and stage callbacks to w's; the caller sets w's job
+ * and budgets first.  The callbacks run on the fit's calling thread (the
+ * worker) and tell the bar through the job. */
+void tui_fit_watch(tui_fit_watch_t *w, fit_options_t *o);
 /* Whether the user asked the work to stop (^C, Esc). */
 bool tui_job_stopped(tui_job_t *job);
 /* The same as a core stop or cancel callback (ud: the job). */

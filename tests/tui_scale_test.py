@@ -522,6 +522,74 @@ def bert_fit_at_80_columns():
         t.close()
 
 
+def flops(v):
+    """units_format_flops: "512 FLOPs", "75.3 kFLOPs", "1.31 MFLOPs"."""
+    if -1000 < v < 1000:
+        return f"{v} FLOPs"
+    names = ["FLOPs", "kFLOPs", "MFLOPs", "GFLOPs", "TFLOPs", "PFLOPs", "EFLOPs"]
+    k = 0
+    while k + 1 < len(names) and abs(v) / 10 ** (3 * k) >= 999.5:
+        k += 1
+    x = v / 10 ** (3 * k)
+    return f"{x:.0f} {names[k]}" if abs(x) >= 99.95 else f"{x:.1f} {names[k]}" if abs(x) >= 9.995 else \
+        f"{x:.2f} {names[k]}"
+
+
+def recompute_text(extra, base):
+    """text_recompute: "+310 MFLOPs (+146.566%)"."""
+    return f"{'+' if extra >= 0 else ''}{flops(extra)} ({100.0 * extra / base if base else 0.0:+.3f}%)"
+
+
+@test
+def best_plan_answer_whole_at_80_columns():
+    """x on Fit at 80x24 (the pane is 16 columns wide): the two-round plan's
+    sentence and the best plan's are wrapped over the pane's rows whole
+    (they were cut with the ellipsis after three rows each, the rows below
+    blank), a number never parted from its unit nor cut; D shows the whole
+    answer in a popup, each sentence on one line and every flip that
+    differs, as fit --exact --json gives them."""
+    rc, out, err = run("fit", os.path.join(SAMPLES, "mlp_step.routine"), "--budget", "minimize", "--exact", "--json",
+                       db=":memory:")
+    check(rc == 0, err)
+    j = json.loads(out)
+    base, fin, ex = j["baseline"], j["final"], j["exact"]
+    check(ex["proved"] and ex["final"], ex)
+    two = "two-round %s, recompute %s, %d flips" % (units(fin["total"]), recompute_text(
+        fin["compute"] - base["compute"], base["compute"]), len(j["flips"]))
+    best = "best (proved) %s, recompute %s, %d flips" % (units(ex["final"]["total"]), recompute_text(
+        ex["final"]["compute"] - base["compute"], base["compute"]), len(ex["flips"]))
+    two_round = [f["node"] for f in j["flips"]]
+    differ = ["+" + n for n in ex["flips"] if n not in two_round] + ["-" + n for n in two_round if n not in ex["flips"]]
+    t = Tui("best80", w=80, h=24)
+    try:
+        t.wait("Routines")
+        open_routine(t, "mlp_step")
+        t.keys("3", "f", "C-u")
+        t.type("minimize")
+        t.keys("Enter")
+        t.wait("event 0/")
+        t.keys("x")
+        s = t.wait("exact in ")
+        rows = [ln[63:79].rstrip() for ln in s.split("\n")[3:18]]  # the pane: 16 columns, rows 3-17
+        text = " ".join(r.strip() for r in rows if r.strip())
+        check(ELL not in text, ("a cut answer", rows))
+        check(text.startswith(two + " " + best + " differ:"), (text, two, best))
+        check(text.split(" differ: ")[1].split() == differ, (text, differ))
+        unit = re.compile(r"^(B|[KMGTPE]iB|[kMGTPE]?FLOPs)\b")
+        for a, b in zip(rows, rows[1:]):  # a number keeps its unit on its row
+            check(not (re.search(r"[0-9]$", a) and unit.match(b.strip())), ("a number parted from its unit", a, b))
+        t.keys("D")
+        s = t.wait("The best plan")
+        lines = [ln[4:76].strip() for ln in s.split("\n")]
+        check(two in lines and best in lines, (two, best, s))
+        check("%d flips differ (+ only in it, - only in the two-round plan):" % len(differ) in lines, s)
+        check([ln for ln in lines if re.fullmatch(r"[-+]\S+", ln)] == differ, (differ, s))
+        t.keys("Escape", "?", "NPage")  # the help lists D
+        s = t.wait(re.compile(r"\bD +the best \(or improved\) plan in full"))
+    finally:
+        t.close()
+
+
 @test
 def compare_chart_labels_tell_apart():
     """Issue 28 item 6: Compare's footprint axis on BERT, 90% and 60% at

@@ -48,6 +48,8 @@ void tui_put_tail(tui_t *t, int y, int x, int w, unsigned attr, const char *s, s
  * of a list).  Returns the rows used. */
 int tui_put_fields(tui_t *t, int y, int x, int w, int max_rows, int indent, unsigned attr,
                    const char *const *fields, int n, const char *sep);
+/* The rows tui_put_fields takes for all n fields (nothing drawn). */
+int tui_fields_rows(const char *const *fields, int n, int w, int indent, const char *sep);
 /* Draws the first of variants[0..n) (longest first) that fits w columns,
  * else the last clipped: a line says less rather than being cut mid-number. */
 void tui_put_fit(tui_t *t, int y, int x, int w, unsigned attr, const char *const *variants, int n);
@@ -63,6 +65,16 @@ size_t tui_wrap(const char *s, int w, const char **next);
  * continuation rows indented by indent; text left over after the last row
  * ends that row in the ellipsis.  Returns the rows used. */
 int tui_put_wrapped(tui_t *t, int y, int x, int w, int max_rows, int indent, unsigned attr, const char *s);
+/* Draws the sentence s wrapped between words into at most max_rows rows
+ * of w columns from (y, x), continuation rows indented by indent, like
+ * tui_put_wrapped but a number keeps its unit on its row ("45.6 MiB",
+ * "+60.4 kFLOPs", "10.0 s"), and when words are left over the last row
+ * ends in " …" after the whole words that fit, so no number is cut (a
+ * word wider than a row alone is cut with the ellipsis).  Returns the rows
+ * used; *cut (when cut is not NULL) says whether words were left over. */
+int tui_put_prose(tui_t *t, int y, int x, int w, int max_rows, int indent, unsigned attr, const char *s, bool *cut);
+/* The rows tui_put_prose takes for the whole of s (nothing drawn). */
+int tui_prose_rows(const char *s, int w, int indent);
 /* Fills w columns of row y with spaces in attr. */
 void tui_fill(tui_t *t, int y, int x, int w, unsigned attr);
 /* A horizontal line of w columns, and a box's frame (UTF-8 or ASCII). */

@@ -143,20 +143,49 @@ static void details(tui_t *t, int y, int x, int w)
 static const char *ROLE_SHORT[ROLE_COUNT] = { "res", "pin", "out", "cand", "rej" };
 
 /* The live bytes at the cursor's step by role (DESIGN §13's peak by role
- * at the peak), on at most two rows from y; returns the rows used. */
-static int by_role(tui_t *t, int y, int x, int w)
+ * at the peak) as fields in f, in the design's order; when they do not all
+ * fit max_rows rows of w columns, candidate leads: what the planner can
+ * relieve, the role a user tuning recompute most needs, goes last (it was
+ * the one "… 1 more" hid at 80 columns). */
+static void role_fields(tui_t *t, int w, int max_rows, char f[FLOOR_ROLES][64], const char *fields[FLOOR_ROLES])
 {
     int64_t role[FLOOR_ROLES];
     floor_split_at(t->tgt.lowering, &t->det, &t->tgt.cfg, (int32_t)t->step_cursor, role);
-    char f[FLOOR_ROLES][64];
-    const char *fields[FLOOR_ROLES];
     for (int r = 0; r < FLOOR_ROLES; r++) {
         char b[32];
         units_format_bytes(role[r], b, sizeof b);
         snprintf(f[r], sizeof f[r], "%s %s", floor_role_name((lower_role_t)r), b);
         fields[r] = f[r];
     }
-    return tui_put_fields(t, y, x, w, 2, 2, t->attr[T_DIM], fields, FLOOR_ROLES, ", ");
+    if (tui_fields_rows(fields, FLOOR_ROLES, w, 2, ", ") > max_rows) {
+        for (int r = LOWER_CANDIDATE; r > 0; r--)
+            fields[r] = fields[r - 1];
+        fields[0] = f[LOWER_CANDIDATE];
+    }
+}
+
+/* The rows the roles take at most: all they need when the step's list
+ * below (list_rows without them) still shows its live_n buffers whole or
+ * keeps 6 rows (it scrolls: a row fewer hides nothing Up/Down does not
+ * reach, where a dropped role is gone), else 2. */
+static int role_rows(tui_t *t, int w, int list_rows, int32_t live_n)
+{
+    char f[FLOOR_ROLES][64];
+    const char *fields[FLOOR_ROLES];
+    role_fields(t, w, FLOOR_ROLES, f, fields);
+    int need = tui_fields_rows(fields, FLOOR_ROLES, w, 2, ", ");
+    if (need <= 2)
+        return 2;
+    return list_rows - need >= live_n || list_rows - need >= 6 ? need : 2;
+}
+
+/* The roles on at most max_rows rows from y; returns the rows used. */
+static int by_role(tui_t *t, int y, int x, int w, int max_rows)
+{
+    char f[FLOOR_ROLES][64];
+    const char *fields[FLOOR_ROLES];
+    role_fields(t, w, max_rows, f, fields);
+    return tui_put_fields(t, y, x, w, max_rows, 2, t->attr[T_DIM], fields, FLOOR_ROLES, ", ");
 }
 
 /* The step inspector: the buffers live at the cursor's step, largest
@@ -180,12 +209,12 @@ static void inspector(tui_t *t, int y, int x, int w, int h)
     tui_putf(t, y++, x, w, t->attr[T_SELECTED], " step %lld%s ", (long long)t->step_cursor,
              t->step_cursor == t->arena.fp.peak_step ? " (the peak)" : "");
     tui_putf(t, y++, x, w, t->attr[T_NORMAL], "live %s of max live %s", tot, lp);
-    int split = by_role(t, y, x, w);
-    y += split;
-    h -= split;
     /* name, bytes (9), role (4), offset (10, more when the offsets'
      * digits fit: a wider offset is said in units), then the source */
     bool src_col = t->origins && w >= 46, src_row = t->origins && !src_col;
+    int split = by_role(t, y, x, w, role_rows(t, w, h - 4 - src_row, m));
+    y += split;
+    h -= split;
     int nw = src_col ? 10 + (w - 46) / 4 : w - 26, sw = w - 27 - nw, ow = 10;
     int rows = h - 4 - src_row, top = t->insp_sel >= rows ? t->insp_sel - rows + 1 : 0;
     int64_t max_off = 0;

@@ -41,9 +41,16 @@ def shown_bytes(v, w):
 
 
 def cut_ok(cell, name):
-    """A name as a column shows it: whole, or a prefix of it ending in the ellipsis."""
+    """A name as a column shows it (tui_clip_name): whole, or cut in the
+    middle with the ellipsis, its head a prefix of the name and its tail
+    the name's end (an HLO name's numeric suffix kept)."""
     cell = cell.rstrip()
-    return cell == name or (cell.endswith(ELL) and name.startswith(cell[:-1]) and len(cell) - 1 < len(name))
+    if cell == name:
+        return True
+    if ELL not in cell:
+        return False
+    head, tail = cell.split(ELL, 1)
+    return name.startswith(head) and name.endswith(tail) and len(head) + len(tail) < len(name)
 
 
 # A module whose buffers sit at terabyte offsets, its nodes naming their
@@ -130,10 +137,11 @@ def inspector_offsets_never_cut():
 
 
 @test
-def cut_names_end_in_the_ellipsis():
+def cut_names_say_so():
     """Issue 28 item 2: at 80 columns the Fit table's names (12 columns) and
-    the step inspector's end in "…" where they are cut and are a prefix of
-    the real name (multiply.442 read as another node than multiply.4426)."""
+    the step inspector's show "…" where they are cut, the head a prefix of
+    the real name and the tail its end (multiply.442 read as another node
+    than multiply.4426; now multip….4426)."""
     t = Tui("ellipsis", w=80, h=24)
     try:
         t.wait("Routines")
@@ -147,7 +155,7 @@ def cut_names_end_in_the_ellipsis():
         check(len(cells) == 3, s)
         for c in cells:
             check(any(cut_ok(c, n) for n in names), (c, s))
-        check(any(c.endswith(ELL) for c in cells), "broadcast.1901 and multiply.4426 are cut at 12 columns: " + s)
+        check(any(ELL in c for c in cells), "broadcast.1901 and multiply.4426 are cut at 12 columns: " + s)
         # the Why popup names it whole
         t.keys("Enter")
         s = t.wait("Why: ")
@@ -160,7 +168,8 @@ def cut_names_end_in_the_ellipsis():
 def long_names_whole_at_160_columns():
     """At 160 columns the Fit table's name column grows to the longest
     candidate's name (34 characters here) while the arena beside it keeps
-    48 columns; at 80 columns the names are cut to 12 as before."""
+    48 columns; at 80 columns the names are cut to 12 as before, keeping
+    their numeric suffixes (fusion….1234, broadc….5678)."""
     long_x = "fusion_multiply_reduce_window.1234"  # 34
     long_y = "broadcast_in_dim_transpose.5678"     # 31
     path = os.path.join(TMP, "longnames.routine")
@@ -186,8 +195,77 @@ def long_names_whole_at_160_columns():
                 head = s.split("\n")[3]
                 check(re.search(r"candidate {%d}solo" % (len(long_x) - len("candidate") + 6), head), head)
             else:
-                check(all(len(c) == 12 and c.endswith(ELL) for c in cells), (cells, s))
+                check(all(len(c) == 12 and ELL in c for c in cells) and len(cells) == 2, (cells, s))
                 check(all(any(cut_ok(c, n) for n in (long_x, long_y)) for c in cells), cells)
+        finally:
+            t.close()
+
+
+# Four batch_norm_training nodes live at one step, named after their
+# source line: the BERT step's four that read "batch_norm_t…" alike.
+BN = os.path.join(TMP, "batchnorms.hlo")
+BN_NAMES = ["batch_norm_training.230", "batch_norm_training.460", "batch_norm_training.590",
+            "batch_norm_training.777"]
+with open(BN, "w") as f:
+    meta = f'metadata={{op_name="aten__bn" source_file="{SITE}/torch/nn/functional.py" source_line=2543}}'
+    f.write("HloModule batchnorms\n\nENTRY %step (p: f32[1024]) -> f32[1024] {\n"
+            f"  %p = f32[1024]{{0}} parameter(0), {meta}\n")
+    prev = "p"
+    for n in BN_NAMES:
+        f.write(f"  %{n} = f32[1024]{{0}} negate(%{prev}), {meta}\n")
+        prev = n
+    f.write(f"  %add.1 = f32[1024]{{0}} add(%{BN_NAMES[0]}, %{BN_NAMES[1]}), {meta}\n"
+            f"  %add.2 = f32[1024]{{0}} add(%add.1, %{BN_NAMES[2]}), {meta}\n"
+            f"  ROOT %add.3 = f32[1024]{{0}} add(%add.2, %{BN_NAMES[3]}), {meta}\n}}\n")
+
+
+@test
+def names_tell_apart_in_every_column():
+    """The step inspector's names at 160 columns (a pane of 60 with a
+    source column) take what the longest live there needs, up to half the
+    pane: batch_norm_training.230 and its three siblings whole (they were
+    cut to "batch_norm_t…", four rows alike), the source column the rest
+    (…l.py:2543, its line kept).  At 80 columns the inspector (10 columns)
+    and the Fit table (12) cut them in the middle keeping the suffix, so
+    the four still differ, each a head and the end of its name."""
+    db = os.path.join(TMP, "batchnorms.db")
+    rc, _, err = run("import", BN, db=db)
+    check(rc == 0, err)
+    sc = score_json(BN)
+    peak = sc["footprint"]["peak_step"]
+    live = [b["node"] for b in sc["buffers"] if b["start"] <= peak <= b["end"]]
+    check(all(n in live for n in BN_NAMES), (live, peak))
+    for w, h, pw in ((160, 45, 60), (80, 24, 36)):
+        t = Tui(f"bnnames{w}", w=w, h=h, db=db)
+        try:
+            t.wait("Routines")
+            open_routine(t, "batchnorms")
+            t.keys("p")
+            s = t.wait("(the peak)")
+            rows = [m for m in (INSPECT.match(r.strip()) for r in pane_rows(s, w, pw)) if m]
+            cells = [m.group(1) for m in rows]
+            check(len(cells) == len(live), (cells, live, s))
+            bn = [c for c in cells if c.startswith("batch")]
+            check(len(bn) == 4 and len(set(bn)) == 4, ("four names alike", bn))
+            for c in bn:
+                check(sum(cut_ok(c, n) for n in BN_NAMES) == 1, (c, bn))
+            if w == 160:
+                check(sorted(bn) == BN_NAMES, bn)
+                head = next(r for r in pane_rows(s, w, pw) if r.startswith("buffer "))
+                check(head.startswith("buffer" + " " * (23 - 6) + "     bytes"), head)  # 23 wide, then the bytes (9)
+                for m in rows:
+                    if m.group(1) in BN_NAMES:
+                        check(m.group(6) == ELL + "l.py:2543", m.group(0))
+            else:
+                check(all(len(c) == 10 and ELL in c for c in bn), bn)
+                t.keys("3", "f", "C-u")
+                t.type("minimize")
+                t.keys("Enter")
+                s = t.wait("event 0/")
+                fit = [m.group(1) for m in re.finditer(r"^ +[0-9-]+ (\S+) ", s, re.M)]
+                fbn = [c for c in fit if c.startswith("batch")]
+                check(len(fbn) == 4 and len(set(fbn)) == 4 and all(len(c) == 12 for c in fbn), (fbn, s))
+                check(all(sum(cut_ok(c, n) for n in BN_NAMES) == 1 for c in fbn), fbn)
         finally:
             t.close()
 
@@ -470,7 +548,7 @@ def bert_plan_diff_says_how_many_more():
             t.keys("G", "Space", "g", "D")  # plan 1 marked, plan 2 selected: 2 against 1
             s = t.wait("on one arena")
             for m in re.finditer(r"([-+ ]) (\S+) \(([^)]*)\)?", s):
-                if m.group(2) in flips1 + flips2 or m.group(2).endswith(ELL):
+                if m.group(2) in flips1 + flips2 or ELL in m.group(2):
                     check(re.fullmatch(r"-?[0-9.]+ (?:[KMG]iB|B)", m.group(3)), (m.group(0), s))
             if w >= 120:
                 more = re.search(r"… (\d+) more \(D lists all\)", s)

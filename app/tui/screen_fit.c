@@ -27,18 +27,20 @@
  * longest needs it (a 13k-instruction step's were cut at 22 at 160
  * columns) while the arena beside the table keeps ARENA_MIN_COLS. */
 #define ARENA_MIN_COLS 48
+static const char *cand_node_name(const void *ud, int i, char *buf, size_t n)
+{
+    const tui_t *t = ud;
+    (void)buf, (void)n;
+    return t->tgt.routine->nodes[t->plan->cands[i].node].name;
+}
+
 static int name_w(const tui_t *t)
 {
     if (t->cols < WIDE_COLS)
         return 12;
     int w = 12 + ((t->cols - WIDE_COLS) / 2 > 10 ? 10 : (t->cols - WIDE_COLS) / 2);
-    int most = t->cols - 3 - ARENA_MIN_COLS - (85 - 12), longest = 0;
-    for (int32_t i = 0; t->plan && i < t->plan->n_cands && longest < most; i++) {
-        int c = tui_cols(t->tgt.routine->nodes[t->plan->cands[i].node].name);
-        longest = c > longest ? c : longest;
-    }
-    longest = longest < most ? longest : most;
-    return longest > w ? longest : w;
+    int most = t->cols - 3 - ARENA_MIN_COLS - (85 - 12);
+    return tui_name_col(t->plan ? (int)t->plan->n_cands : 0, cand_node_name, t, w, most);
 }
 
 /* The candidate table's width: at 80 columns it leaves the arena 16. */
@@ -248,7 +250,7 @@ void screen_fit_draw(tui_t *t)
         snprintf(rank, sizeof rank, c->rank ? "%d" : "-", (int)c->rank);
         const char *mark = here ? tui_glyph(t, "▶", ">") : " ", *stn = fit_status_name((fit_status_t)st);
         char nm[200]; /* a cut name ends in the ellipsis: multiply.442 read as another node */
-        tui_clip(t, r->nodes[c->node].name, wide ? nw : 12, nm, sizeof nm);
+        tui_clip_name(t, r->nodes[c->node].name, wide ? nw : 12, nm, sizeof nm);
         if (wide)
             tui_putf(t, TABLE_Y + k, 1, lw, a, "%3s %s %9s %11s %9s%c %7.7s %s%-9s %-16s", rank, nm, solo, cost, rec,
                      bad, ratio, mark, stn, verdict);

@@ -96,7 +96,7 @@ void tui_put_tail(tui_t *t, int y, int x, int w, unsigned attr, const char *s, s
     }
     char head[1024], clip[1100];
     snprintf(head, sizeof head, "%.*s", (int)(tail < sizeof head ? tail : sizeof head - 1), s);
-    tui_put(t, y, x, w - tw, attr, tui_clip(t, head, w - tw, clip, sizeof clip));
+    tui_put(t, y, x, w - tw, attr, tui_clip_name(t, head, w - tw, clip, sizeof clip));
     tui_put(t, y, x + w - tw, tw, attr, s + tail);
 }
 
@@ -193,6 +193,62 @@ const char *tui_clip(const tui_t *t, const char *s, int w, char *buf, size_t n)
     if (len < n)
         buf[len] = 0;
     return buf;
+}
+
+/* The bytes of s's last cols display columns, whole characters. */
+static size_t tail_bytes(const char *s, int cols)
+{
+    size_t len = strlen(s), k = len;
+    int c = 0;
+    while (k > 0) {
+        size_t j = k - 1;
+        while (j > 0 && ((unsigned char)s[j] & 0xC0) == 0x80)
+            j--;
+        char ch[8];
+        snprintf(ch, sizeof ch, "%.*s", (int)(k - j < sizeof ch ? k - j : sizeof ch - 1), s + j);
+        int cw = tui_cols(ch);
+        if (c + cw > cols)
+            break;
+        c += cw;
+        k = j;
+    }
+    return len - k;
+}
+
+const char *tui_clip_name(const tui_t *t, const char *s, int w, char *buf, size_t n)
+{
+    if (w < 5 || tui_cols(s) <= w)
+        return tui_clip(t, s, w, buf, n);
+    size_t len = strlen(s), k = len;
+    while (k > 0 && s[k - 1] >= '0' && s[k - 1] <= '9')
+        k--;
+    if (k < len && k > 0 && strchr("._-", s[k - 1]))
+        k--;
+    /* the suffix (ASCII), else the last third; the head keeps 3 columns at least */
+    int tail = k < len && k > 0 ? (int)(len - k) : (w - 1) / 3;
+    if (tail > w - 1 - 3)
+        tail = w - 1 - 3;
+    int kept;
+    size_t head = text_bytes_for_cols(s, w - 1 - tail, &kept), tb = tail_bytes(s, tail);
+    int len_out = snprintf(buf, n, "%.*s%s%s", (int)head, s, tui_glyph(t, "…", "~"), s + len - tb);
+    for (int c = kept + 1 + tui_cols(s + len - tb); c < w && len_out >= 0 && (size_t)len_out + 1 < n; c++)
+        buf[len_out++] = ' '; /* padded to w columns (a wide character may leave one) */
+    if (len_out >= 0 && (size_t)len_out < n)
+        buf[len_out] = 0;
+    return buf;
+}
+
+int tui_name_col(int n, const char *(*name)(const void *ud, int i, char *buf, size_t size), const void *ud, int min,
+                 int max)
+{
+    int widest = 0;
+    for (int i = 0; i < n && widest < max; i++) {
+        char buf[600];
+        int c = tui_cols(name(ud, i, buf, sizeof buf));
+        widest = c > widest ? c : widest;
+    }
+    widest = widest < max ? widest : max;
+    return widest > min ? widest : min;
 }
 
 int tui_cols(const char *s)

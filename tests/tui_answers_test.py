@@ -291,6 +291,50 @@ def inspector_splits_the_live_bytes_by_role():
         t.close()
 
 
+def role_rows(s):
+    """The rows of the step inspector's roles at 80 columns (the pane from
+    column 44): those between the live line and the list's header."""
+    rows = [ln[44:].rstrip() for ln in s.split("\n")]
+    at = next(i for i, ln in enumerate(rows) if ln.startswith("live "))
+    end = next(i for i, ln in enumerate(rows) if i > at and ln.startswith("buffer "))
+    return rows[at + 1:end]
+
+
+@test
+def peak_by_role_keeps_candidate_at_80_columns():
+    """p at 80x24 (a pane of 36) on a 4-layer transformer: the four roles
+    need three rows ("resident 202 MiB, output 4 B" / "pinned 6.00 MiB" /
+    "candidate 1.06 GiB"); they take them from the step's list, which
+    scrolls (89 buffers live) and keeps 12 rows, where two rows dropped
+    candidate behind "… 1 more".  On the BERT step at 80x18 the list (with
+    its source row) would keep too few for a third: then candidate, what
+    the planner can relieve, leads and the others are the ones that go."""
+    tr = os.path.join(TMP, "tr4.routine")
+    subprocess.run([BIN, "gen", "transformer", "--layers", "4", "-o", tr], check=True, capture_output=True)
+    db = os.path.join(TMP, "tr4.db")
+    subprocess.run([BIN, "import", tr, "--db", db], check=True, capture_output=True)
+    for path, name, h, use in ((tr, "transformer_4", 24, db), (BERT, BERT_NAME, 18, DB)):
+        j, _ = jrun("score", path, "--db", ":memory:")
+        r, peak = j["peak_by_role"], j["footprint"]["peak_step"]
+        said = {k: "%s %s" % (k, units(r[k])) for k in ("resident", "output", "pinned", "candidate")}
+        check(len(said["resident"] + ", " + said["output"] + ", " + said["pinned"]) > 36, said)  # two rows will not do
+        t = Tui(f"roles80x{h}", w=80, h=h, db=use)
+        try:
+            t.wait("Routines")
+            open_routine(t, name)
+            t.keys("p")
+            s = t.wait("step %d (the peak)" % peak)
+            shown = role_rows(s)
+            if h == 24:
+                check(shown == [said["resident"] + ", " + said["output"], "  " + said["pinned"],
+                                "  " + said["candidate"]], shown)
+                check(re.search(r"1-12 of 89 \(Up/Down\)", s), s)
+            else:
+                check(shown == [said["candidate"], "  " + said["resident"] + "  … 2 more"], (shown, said))
+        finally:
+            t.close()
+
+
 def paged_rows(t, is_header, row_key):
     """Every row of the Fit screen's table, paging down from the top: the
     header line (the first is_header(line) holds for) and {row_key(line):

@@ -41,9 +41,16 @@ def shown_bytes(v, w):
 
 
 def cut_ok(cell, name):
-    """A name as a column shows it: whole, or a prefix of it ending in the ellipsis."""
+    """A name as a column shows it (tui_clip_name): whole, or cut in the
+    middle with the ellipsis, its head a prefix of the name and its tail
+    the name's end (an HLO name's numeric suffix kept)."""
     cell = cell.rstrip()
-    return cell == name or (cell.endswith(ELL) and name.startswith(cell[:-1]) and len(cell) - 1 < len(name))
+    if cell == name:
+        return True
+    if ELL not in cell:
+        return False
+    head, tail = cell.split(ELL, 1)
+    return name.startswith(head) and name.endswith(tail) and len(head) + len(tail) < len(name)
 
 
 # A module whose buffers sit at terabyte offsets, its nodes naming their
@@ -130,10 +137,11 @@ def inspector_offsets_never_cut():
 
 
 @test
-def cut_names_end_in_the_ellipsis():
+def cut_names_say_so():
     """Issue 28 item 2: at 80 columns the Fit table's names (12 columns) and
-    the step inspector's end in "…" where they are cut and are a prefix of
-    the real name (multiply.442 read as another node than multiply.4426)."""
+    the step inspector's show "…" where they are cut, the head a prefix of
+    the real name and the tail its end (multiply.442 read as another node
+    than multiply.4426; now multip….4426)."""
     t = Tui("ellipsis", w=80, h=24)
     try:
         t.wait("Routines")
@@ -147,7 +155,7 @@ def cut_names_end_in_the_ellipsis():
         check(len(cells) == 3, s)
         for c in cells:
             check(any(cut_ok(c, n) for n in names), (c, s))
-        check(any(c.endswith(ELL) for c in cells), "broadcast.1901 and multiply.4426 are cut at 12 columns: " + s)
+        check(any(ELL in c for c in cells), "broadcast.1901 and multiply.4426 are cut at 12 columns: " + s)
         # the Why popup names it whole
         t.keys("Enter")
         s = t.wait("Why: ")
@@ -160,7 +168,8 @@ def cut_names_end_in_the_ellipsis():
 def long_names_whole_at_160_columns():
     """At 160 columns the Fit table's name column grows to the longest
     candidate's name (34 characters here) while the arena beside it keeps
-    48 columns; at 80 columns the names are cut to 12 as before."""
+    48 columns; at 80 columns the names are cut to 12 as before, keeping
+    their numeric suffixes (fusion….1234, broadc….5678)."""
     long_x = "fusion_multiply_reduce_window.1234"  # 34
     long_y = "broadcast_in_dim_transpose.5678"     # 31
     path = os.path.join(TMP, "longnames.routine")
@@ -186,8 +195,77 @@ def long_names_whole_at_160_columns():
                 head = s.split("\n")[3]
                 check(re.search(r"candidate {%d}solo" % (len(long_x) - len("candidate") + 6), head), head)
             else:
-                check(all(len(c) == 12 and c.endswith(ELL) for c in cells), (cells, s))
+                check(all(len(c) == 12 and ELL in c for c in cells) and len(cells) == 2, (cells, s))
                 check(all(any(cut_ok(c, n) for n in (long_x, long_y)) for c in cells), cells)
+        finally:
+            t.close()
+
+
+# Four batch_norm_training nodes live at one step, named after their
+# source line: the BERT step's four that read "batch_norm_t…" alike.
+BN = os.path.join(TMP, "batchnorms.hlo")
+BN_NAMES = ["batch_norm_training.230", "batch_norm_training.460", "batch_norm_training.590",
+            "batch_norm_training.777"]
+with open(BN, "w") as f:
+    meta = f'metadata={{op_name="aten__bn" source_file="{SITE}/torch/nn/functional.py" source_line=2543}}'
+    f.write("HloModule batchnorms\n\nENTRY %step (p: f32[1024]) -> f32[1024] {\n"
+            f"  %p = f32[1024]{{0}} parameter(0), {meta}\n")
+    prev = "p"
+    for n in BN_NAMES:
+        f.write(f"  %{n} = f32[1024]{{0}} negate(%{prev}), {meta}\n")
+        prev = n
+    f.write(f"  %add.1 = f32[1024]{{0}} add(%{BN_NAMES[0]}, %{BN_NAMES[1]}), {meta}\n"
+            f"  %add.2 = f32[1024]{{0}} add(%add.1, %{BN_NAMES[2]}), {meta}\n"
+            f"  ROOT %add.3 = f32[1024]{{0}} add(%add.2, %{BN_NAMES[3]}), {meta}\n}}\n")
+
+
+@test
+def names_tell_apart_in_every_column():
+    """The step inspector's names at 160 columns (a pane of 60 with a
+    source column) take what the longest live there needs, up to half the
+    pane: batch_norm_training.230 and its three siblings whole (they were
+    cut to "batch_norm_t…", four rows alike), the source column the rest
+    (…l.py:2543, its line kept).  At 80 columns the inspector (10 columns)
+    and the Fit table (12) cut them in the middle keeping the suffix, so
+    the four still differ, each a head and the end of its name."""
+    db = os.path.join(TMP, "batchnorms.db")
+    rc, _, err = run("import", BN, db=db)
+    check(rc == 0, err)
+    sc = score_json(BN)
+    peak = sc["footprint"]["peak_step"]
+    live = [b["node"] for b in sc["buffers"] if b["start"] <= peak <= b["end"]]
+    check(all(n in live for n in BN_NAMES), (live, peak))
+    for w, h, pw in ((160, 45, 60), (80, 24, 36)):
+        t = Tui(f"bnnames{w}", w=w, h=h, db=db)
+        try:
+            t.wait("Routines")
+            open_routine(t, "batchnorms")
+            t.keys("p")
+            s = t.wait("(the peak)")
+            rows = [m for m in (INSPECT.match(r.strip()) for r in pane_rows(s, w, pw)) if m]
+            cells = [m.group(1) for m in rows]
+            check(len(cells) == len(live), (cells, live, s))
+            bn = [c for c in cells if c.startswith("batch")]
+            check(len(bn) == 4 and len(set(bn)) == 4, ("four names alike", bn))
+            for c in bn:
+                check(sum(cut_ok(c, n) for n in BN_NAMES) == 1, (c, bn))
+            if w == 160:
+                check(sorted(bn) == BN_NAMES, bn)
+                head = next(r for r in pane_rows(s, w, pw) if r.startswith("buffer "))
+                check(head.startswith("buffer" + " " * (23 - 6) + "     bytes"), head)  # 23 wide, then the bytes (9)
+                for m in rows:
+                    if m.group(1) in BN_NAMES:
+                        check(m.group(6) == ELL + "l.py:2543", m.group(0))
+            else:
+                check(all(len(c) == 10 and ELL in c for c in bn), bn)
+                t.keys("3", "f", "C-u")
+                t.type("minimize")
+                t.keys("Enter")
+                s = t.wait("event 0/")
+                fit = [m.group(1) for m in re.finditer(r"^ +[0-9-]+ (\S+) ", s, re.M)]
+                fbn = [c for c in fit if c.startswith("batch")]
+                check(len(fbn) == 4 and len(set(fbn)) == 4 and all(len(c) == 12 for c in fbn), (fbn, s))
+                check(all(sum(cut_ok(c, n) for n in BN_NAMES) == 1 for c in fbn), fbn)
         finally:
             t.close()
 
@@ -470,7 +548,7 @@ def bert_plan_diff_says_how_many_more():
             t.keys("G", "Space", "g", "D")  # plan 1 marked, plan 2 selected: 2 against 1
             s = t.wait("on one arena")
             for m in re.finditer(r"([-+ ]) (\S+) \(([^)]*)\)?", s):
-                if m.group(2) in flips1 + flips2 or m.group(2).endswith(ELL):
+                if m.group(2) in flips1 + flips2 or ELL in m.group(2):
                     check(re.fullmatch(r"-?[0-9.]+ (?:[KMG]iB|B)", m.group(3)), (m.group(0), s))
             if w >= 120:
                 more = re.search(r"… (\d+) more \(D lists all\)", s)
@@ -518,6 +596,74 @@ def bert_fit_at_80_columns():
             if m and i + 1 < len(rows) and rows[i + 1] and not rows[i + 1].startswith(("r", "0", "1")):
                 check(m.group(1).endswith(("/", ")")) or ".py:" in m.group(1), ("cut inside a folder's name", ln, rows))
         check(any(ln.endswith("site-packages/") or "site-packages/torch" in ln for ln in rows), s)
+    finally:
+        t.close()
+
+
+def flops(v):
+    """units_format_flops: "512 FLOPs", "75.3 kFLOPs", "1.31 MFLOPs"."""
+    if -1000 < v < 1000:
+        return f"{v} FLOPs"
+    names = ["FLOPs", "kFLOPs", "MFLOPs", "GFLOPs", "TFLOPs", "PFLOPs", "EFLOPs"]
+    k = 0
+    while k + 1 < len(names) and abs(v) / 10 ** (3 * k) >= 999.5:
+        k += 1
+    x = v / 10 ** (3 * k)
+    return f"{x:.0f} {names[k]}" if abs(x) >= 99.95 else f"{x:.1f} {names[k]}" if abs(x) >= 9.995 else \
+        f"{x:.2f} {names[k]}"
+
+
+def recompute_text(extra, base):
+    """text_recompute: "+310 MFLOPs (+146.566%)"."""
+    return f"{'+' if extra >= 0 else ''}{flops(extra)} ({100.0 * extra / base if base else 0.0:+.3f}%)"
+
+
+@test
+def best_plan_answer_whole_at_80_columns():
+    """x on Fit at 80x24 (the pane is 16 columns wide): the two-round plan's
+    sentence and the best plan's are wrapped over the pane's rows whole
+    (they were cut with the ellipsis after three rows each, the rows below
+    blank), a number never parted from its unit nor cut; D shows the whole
+    answer in a popup, each sentence on one line and every flip that
+    differs, as fit --exact --json gives them."""
+    rc, out, err = run("fit", os.path.join(SAMPLES, "mlp_step.routine"), "--budget", "minimize", "--exact", "--json",
+                       db=":memory:")
+    check(rc == 0, err)
+    j = json.loads(out)
+    base, fin, ex = j["baseline"], j["final"], j["exact"]
+    check(ex["proved"] and ex["final"], ex)
+    two = "two-round %s, recompute %s, %d flips" % (units(fin["total"]), recompute_text(
+        fin["compute"] - base["compute"], base["compute"]), len(j["flips"]))
+    best = "best (proved) %s, recompute %s, %d flips" % (units(ex["final"]["total"]), recompute_text(
+        ex["final"]["compute"] - base["compute"], base["compute"]), len(ex["flips"]))
+    two_round = [f["node"] for f in j["flips"]]
+    differ = ["+" + n for n in ex["flips"] if n not in two_round] + ["-" + n for n in two_round if n not in ex["flips"]]
+    t = Tui("best80", w=80, h=24)
+    try:
+        t.wait("Routines")
+        open_routine(t, "mlp_step")
+        t.keys("3", "f", "C-u")
+        t.type("minimize")
+        t.keys("Enter")
+        t.wait("event 0/")
+        t.keys("x")
+        s = t.wait("exact in ")
+        rows = [ln[63:79].rstrip() for ln in s.split("\n")[3:18]]  # the pane: 16 columns, rows 3-17
+        text = " ".join(r.strip() for r in rows if r.strip())
+        check(ELL not in text, ("a cut answer", rows))
+        check(text.startswith(two + " " + best + " differ:"), (text, two, best))
+        check(text.split(" differ: ")[1].split() == differ, (text, differ))
+        unit = re.compile(r"^(B|[KMGTPE]iB|[kMGTPE]?FLOPs)\b")
+        for a, b in zip(rows, rows[1:]):  # a number keeps its unit on its row
+            check(not (re.search(r"[0-9]$", a) and unit.match(b.strip())), ("a number parted from its unit", a, b))
+        t.keys("D")
+        s = t.wait("The best plan")
+        lines = [ln[4:76].strip() for ln in s.split("\n")]
+        check(two in lines and best in lines, (two, best, s))
+        check("%d flips differ (+ only in it, - only in the two-round plan):" % len(differ) in lines, s)
+        check([ln for ln in lines if re.fullmatch(r"[-+]\S+", ln)] == differ, (differ, s))
+        t.keys("Escape", "?", "NPage")  # the help lists D
+        s = t.wait(re.compile(r"\bD +the best \(or improved\) plan in full"))
     finally:
         t.close()
 

@@ -143,20 +143,72 @@ static void details(tui_t *t, int y, int x, int w)
 static const char *ROLE_SHORT[ROLE_COUNT] = { "res", "pin", "out", "cand", "rej" };
 
 /* The live bytes at the cursor's step by role (DESIGN §13's peak by role
- * at the peak), on at most two rows from y; returns the rows used. */
-static int by_role(tui_t *t, int y, int x, int w)
+ * at the peak) as fields in f, in the design's order; when they do not all
+ * fit max_rows rows of w columns, candidate leads: what the planner can
+ * relieve, the role a user tuning recompute most needs, goes last (it was
+ * the one "… 1 more" hid at 80 columns). */
+static void role_fields(tui_t *t, int w, int max_rows, char f[FLOOR_ROLES][64], const char *fields[FLOOR_ROLES])
 {
     int64_t role[FLOOR_ROLES];
     floor_split_at(t->tgt.lowering, &t->det, &t->tgt.cfg, (int32_t)t->step_cursor, role);
-    char f[FLOOR_ROLES][64];
-    const char *fields[FLOOR_ROLES];
     for (int r = 0; r < FLOOR_ROLES; r++) {
         char b[32];
         units_format_bytes(role[r], b, sizeof b);
         snprintf(f[r], sizeof f[r], "%s %s", floor_role_name((lower_role_t)r), b);
         fields[r] = f[r];
     }
-    return tui_put_fields(t, y, x, w, 2, 2, t->attr[T_DIM], fields, FLOOR_ROLES, ", ");
+    if (tui_fields_rows(fields, FLOOR_ROLES, w, 2, ", ") > max_rows) {
+        for (int r = LOWER_CANDIDATE; r > 0; r--)
+            fields[r] = fields[r - 1];
+        fields[0] = f[LOWER_CANDIDATE];
+    }
+}
+
+/* The rows the roles take at most: all they need when the step's list
+ * below (list_rows without them) still shows its live_n buffers whole or
+ * keeps 6 rows (it scrolls: a row fewer hides nothing Up/Down does not
+ * reach, where a dropped role is gone), else 2. */
+static int role_rows(tui_t *t, int w, int list_rows, int32_t live_n)
+{
+    char f[FLOOR_ROLES][64];
+    const char *fields[FLOOR_ROLES];
+    role_fields(t, w, FLOOR_ROLES, f, fields);
+    int need = tui_fields_rows(fields, FLOOR_ROLES, w, 2, ", ");
+    if (need <= 2)
+        return 2;
+    return list_rows - need >= live_n || list_rows - need >= 6 ? need : 2;
+}
+
+/* The roles on at most max_rows rows from y; returns the rows used. */
+static int by_role(tui_t *t, int y, int x, int w, int max_rows)
+{
+    char f[FLOOR_ROLES][64];
+    const char *fields[FLOOR_ROLES];
+    role_fields(t, w, max_rows, f, fields);
+    return tui_put_fields(t, y, x, w, max_rows, 2, t->attr[T_DIM], fields, FLOOR_ROLES, ", ");
+}
+
+/* A buffer's name as the step list shows it: an @into buffer (0 B) names
+ * the input it is written into ("out→x"). */
+static const char *buf_label(const tui_t *t, int32_t node, char *buf, size_t n)
+{
+    int32_t into = lower_into(t->tgt.lowering, node);
+    if (into < 0)
+        return t->tgt.routine->nodes[node].name;
+    snprintf(buf, n, "%s%s%s", t->tgt.routine->nodes[node].name, tui_glyph(t, "→", ">"), t->tgt.routine->nodes[into].name);
+    return buf;
+}
+
+/* The names of the buffers live at a step, for tui_name_col. */
+typedef struct live_names {
+    const tui_t *t;
+    const int32_t *live;
+} live_names_t;
+
+static const char *live_name(const void *ud, int i, char *buf, size_t n)
+{
+    const live_names_t *ln = ud;
+    return buf_label(ln->t, ln->t->arena.bufs[ln->live[i]].node, buf, n);
 }
 
 /* The step inspector: the buffers live at the cursor's step, largest
@@ -180,23 +232,34 @@ static void inspector(tui_t *t, int y, int x, int w, int h)
     tui_putf(t, y++, x, w, t->attr[T_SELECTED], " step %lld%s ", (long long)t->step_cursor,
              t->step_cursor == t->arena.fp.peak_step ? " (the peak)" : "");
     tui_putf(t, y++, x, w, t->attr[T_NORMAL], "live %s of max live %s", tot, lp);
-    int split = by_role(t, y, x, w);
-    y += split;
-    h -= split;
     /* name, bytes (9), role (4), offset (10, more when the offsets'
      * digits fit: a wider offset is said in units), then the source */
     bool src_col = t->origins && w >= 46, src_row = t->origins && !src_col;
-    int nw = src_col ? 10 + (w - 46) / 4 : w - 26, sw = w - 27 - nw, ow = 10;
+    int split = by_role(t, y, x, w, role_rows(t, w, h - 4 - src_row, m));
+    y += split;
+    h -= split;
+    int nw = w - 26, ow = 10;
     int rows = h - 4 - src_row, top = t->insp_sel >= rows ? t->insp_sel - rows + 1 : 0;
     int64_t max_off = 0;
     for (int k = 0; k < rows && top + k < m; k++)
         max_off = t->arena.bufs[live[top + k]].offset > max_off ? t->arena.bufs[live[top + k]].offset : max_off;
     char digits[32];
     int extra = snprintf(digits, sizeof digits, "%lld", (long long)max_off) - ow;
-    if (extra > 0 && src_col && sw - extra >= 12)
-        sw -= extra, ow += extra;
-    else if (extra > 0 && nw - extra >= 10)
+    if (src_col) {
+        /* the offset's digits while the name and source keep 10 each; then
+         * the names what the longest live here needs (the column does not
+         * jump as the list scrolls), up to half the pane, the source the
+         * rest, 10 at least (its line number stays): at 160 columns
+         * batch_norm_training.230 whole, not batch_norm_t… */
+        if (extra > 0 && w - 17 - ow - extra >= 20)
+            ow += extra;
+        live_names_t ln = { t, live };
+        int most = w - 17 - ow - 10 < w / 2 ? w - 17 - ow - 10 : w / 2;
+        nw = tui_name_col((int)m, live_name, &ln, 10, most);
+    } else if (extra > 0 && nw - extra >= 10) {
         nw -= extra, ow += extra;
+    }
+    int sw = w - 17 - ow - nw;
     if (src_col)
         tui_putf(t, y++, x, w, t->attr[T_DIM], "%-*s %9s %-4s %*s %s", nw, "buffer", "bytes", "role", ow, "offset",
                  "source");
@@ -207,12 +270,9 @@ static void inspector(tui_t *t, int y, int x, int w, int h)
         char by[32], nm[200], of[32];
         units_format_bytes(b->size, by, sizeof by);
         unsigned a = top + k == t->insp_sel ? t->attr[T_SELECTED] : t->attr[role_attr_slot(b->role)];
-        /* an @into buffer (0 B) names the input it is written into */
         int32_t into = lower_into(t->tgt.lowering, b->node);
         char name[600];
-        snprintf(name, sizeof name, "%s%s%s", t->tgt.routine->nodes[b->node].name, into >= 0 ? tui_glyph(t, "→", ">") : "",
-                 into >= 0 ? t->tgt.routine->nodes[into].name : "");
-        tui_putf(t, y, x, w, a, "%s %9s %-4s %s%*s", tui_clip(t, name, nw, nm, sizeof nm), by,
+        tui_putf(t, y, x, w, a, "%s %9s %-4s %s%*s", tui_clip_name(t, buf_label(t, b->node, name, sizeof name), nw, nm, sizeof nm), by,
                  into >= 0 ? "into" : ROLE_SHORT[b->role], tui_bytes(b->offset, ow, of, sizeof of), src_col ? sw + 1 : 0, "");
         const char *src = src_col ? source_short(t, b->node) : NULL;
         if (src)

@@ -96,7 +96,7 @@ void tui_put_tail(tui_t *t, int y, int x, int w, unsigned attr, const char *s, s
     }
     char head[1024], clip[1100];
     snprintf(head, sizeof head, "%.*s", (int)(tail < sizeof head ? tail : sizeof head - 1), s);
-    tui_put(t, y, x, w - tw, attr, tui_clip(t, head, w - tw, clip, sizeof clip));
+    tui_put(t, y, x, w - tw, attr, tui_clip_name(t, head, w - tw, clip, sizeof clip));
     tui_put(t, y, x + w - tw, tw, attr, s + tail);
 }
 
@@ -167,6 +167,18 @@ int tui_put_fields(tui_t *t, int y, int x, int w, int max_rows, int indent, unsi
     return rows;
 }
 
+int tui_fields_rows(const char *const *fields, int n, int w, int indent, const char *sep)
+{
+    if (n <= 0)
+        return 0;
+    int *row = malloc((size_t)n * sizeof *row), *col = malloc((size_t)n * sizeof *col), rows = 0;
+    if (row && col && lay_fields(fields, n, w, INT_MAX, indent, tui_cols(sep), row, col) == n)
+        rows = row[n - 1] + 1;
+    free(row);
+    free(col);
+    return rows;
+}
+
 const char *tui_clip(const tui_t *t, const char *s, int w, char *buf, size_t n)
 {
     int cols = tui_cols(s), kept;
@@ -181,6 +193,62 @@ const char *tui_clip(const tui_t *t, const char *s, int w, char *buf, size_t n)
     if (len < n)
         buf[len] = 0;
     return buf;
+}
+
+/* The bytes of s's last cols display columns, whole characters. */
+static size_t tail_bytes(const char *s, int cols)
+{
+    size_t len = strlen(s), k = len;
+    int c = 0;
+    while (k > 0) {
+        size_t j = k - 1;
+        while (j > 0 && ((unsigned char)s[j] & 0xC0) == 0x80)
+            j--;
+        char ch[8];
+        snprintf(ch, sizeof ch, "%.*s", (int)(k - j < sizeof ch ? k - j : sizeof ch - 1), s + j);
+        int cw = tui_cols(ch);
+        if (c + cw > cols)
+            break;
+        c += cw;
+        k = j;
+    }
+    return len - k;
+}
+
+const char *tui_clip_name(const tui_t *t, const char *s, int w, char *buf, size_t n)
+{
+    if (w < 5 || tui_cols(s) <= w)
+        return tui_clip(t, s, w, buf, n);
+    size_t len = strlen(s), k = len;
+    while (k > 0 && s[k - 1] >= '0' && s[k - 1] <= '9')
+        k--;
+    if (k < len && k > 0 && strchr("._-", s[k - 1]))
+        k--;
+    /* the suffix (ASCII), else the last third; the head keeps 3 columns at least */
+    int tail = k < len && k > 0 ? (int)(len - k) : (w - 1) / 3;
+    if (tail > w - 1 - 3)
+        tail = w - 1 - 3;
+    int kept;
+    size_t head = text_bytes_for_cols(s, w - 1 - tail, &kept), tb = tail_bytes(s, tail);
+    int len_out = snprintf(buf, n, "%.*s%s%s", (int)head, s, tui_glyph(t, "…", "~"), s + len - tb);
+    for (int c = kept + 1 + tui_cols(s + len - tb); c < w && len_out >= 0 && (size_t)len_out + 1 < n; c++)
+        buf[len_out++] = ' '; /* padded to w columns (a wide character may leave one) */
+    if (len_out >= 0 && (size_t)len_out < n)
+        buf[len_out] = 0;
+    return buf;
+}
+
+int tui_name_col(int n, const char *(*name)(const void *ud, int i, char *buf, size_t size), const void *ud, int min,
+                 int max)
+{
+    int widest = 0;
+    for (int i = 0; i < n && widest < max; i++) {
+        char buf[600];
+        int c = tui_cols(name(ud, i, buf, sizeof buf));
+        widest = c > widest ? c : widest;
+    }
+    widest = widest < max ? widest : max;
+    return widest > min ? widest : min;
 }
 
 int tui_cols(const char *s)
@@ -241,6 +309,102 @@ int tui_put_wrapped(tui_t *t, int y, int x, int w, int max_rows, int indent, uns
         r++;
     }
     return r;
+}
+
+/* Whether the n bytes at w are a unit a number is said in (trailing
+ * punctuation aside): what tui_put_prose keeps on the number's row. */
+static bool is_unit(const char *w, size_t n)
+{
+    static const char *const UNITS[] = { "B",      "KiB",    "MiB",    "GiB",    "TiB",    "PiB",   "EiB", "FLOPs",
+                                         "kFLOPs", "MFLOPs", "GFLOPs", "TFLOPs", "PFLOPs", "EFLOPs", "ns",  "us",
+                                         "ms",     "s",      "min",    "h",      "steps" };
+    while (n > 0 && strchr(",;:.)", w[n - 1]))
+        n--;
+    for (size_t i = 0; i < sizeof UNITS / sizeof UNITS[0]; i++)
+        if (strlen(UNITS[i]) == n && strncmp(UNITS[i], w, n) == 0)
+            return true;
+    return false;
+}
+
+/* The next token of s from *at: a word, or a number with its unit; its
+ * bytes in *len.  NULL at the end. */
+static const char *prose_token(const char *s, size_t *at, size_t *len)
+{
+    size_t i = *at;
+    while (s[i] == ' ')
+        i++;
+    if (!s[i])
+        return NULL;
+    size_t e = i;
+    while (s[e] && s[e] != ' ')
+        e++;
+    if (e > i && s[e - 1] >= '0' && s[e - 1] <= '9' && s[e] == ' ') { /* "45.6" then "MiB," */
+        size_t u = e + 1, ue = u;
+        while (s[ue] && s[ue] != ' ')
+            ue++;
+        if (ue > u && is_unit(s + u, ue - u))
+            e = ue;
+    }
+    *at = e;
+    *len = e - i;
+    return s + i;
+}
+
+/* tui_put_prose's work: with t NULL it only counts the rows. */
+static int prose(tui_t *t, int y, int x, int w, int max_rows, int indent, unsigned attr, const char *s, bool *cut)
+{
+    char row[1024];
+    size_t len = 0, at = 0, tl, ends[256]; /* ends[k]: row's length after its k+1 tokens */
+    int n_row = 0, cols = 0, r = 0;
+    const char *tok = prose_token(s, &at, &tl);
+    if (cut)
+        *cut = false;
+    while (tok && r < max_rows) {
+        int avail = w - (r ? indent : 0);
+        char one[1024];
+        snprintf(one, sizeof one, "%.*s", (int)(tl < sizeof one ? tl : sizeof one - 1), tok);
+        int tc = tui_cols(one), need = tc + (n_row ? 1 : 0);
+        if (n_row && (cols + need > avail || n_row == 256 || len + tl + 2 >= sizeof row)) {
+            if (r + 1 == max_rows) { /* words left over: " …" after the whole words that fit */
+                while (n_row > 1 && cols + 2 > avail) {
+                    len = ends[--n_row - 1];
+                    row[len] = 0;
+                    cols = tui_cols(row);
+                }
+                /* (a lone word too wide for it is cut by tui_put, the ellipsis last) */
+                snprintf(row + len, sizeof row - len, " %s", t ? tui_glyph(t, "…", "~") : "~");
+                if (cut)
+                    *cut = true;
+                break;
+            }
+            if (t)
+                tui_put(t, y + r, x + (r ? indent : 0), avail, attr, row);
+            r++;
+            n_row = cols = 0;
+            len = 0;
+            continue; /* the token again, on the next row */
+        }
+        len += (size_t)snprintf(row + len, sizeof row - len, "%s%s", n_row ? " " : "", one);
+        cols += need;
+        ends[n_row++] = len;
+        tok = prose_token(s, &at, &tl);
+    }
+    if (n_row && r < max_rows) {
+        if (t)
+            tui_put(t, y + r, x + (r ? indent : 0), w - (r ? indent : 0), attr, row);
+        r++;
+    }
+    return r;
+}
+
+int tui_put_prose(tui_t *t, int y, int x, int w, int max_rows, int indent, unsigned attr, const char *s, bool *cut)
+{
+    return prose(t, y, x, w, max_rows, indent, attr, s, cut);
+}
+
+int tui_prose_rows(const char *s, int w, int indent)
+{
+    return prose(NULL, 0, 0, w, INT_MAX, indent, 0, s, NULL);
 }
 
 void tui_putf(tui_t *t, int y, int x, int w, unsigned attr, const char *fmt, ...)

@@ -23,6 +23,20 @@ int tui_cols(const char *s);
  * and an ellipsis, so a name cut to a column says it was cut (UTF-8 aware,
  * where printf's %-*.*s counts bytes).  Returns buf. */
 const char *tui_clip(const tui_t *t, const char *s, int w, char *buf, size_t n);
+/* A node's name in exactly w columns in buf: whole and padded, or cut in
+ * the middle with the ellipsis keeping its numeric suffix, which is what
+ * tells HLO names apart ("batch_n….230" for batch_norm_training.230, where
+ * "batch_norm_…" read alike for four of them); a name without one keeps
+ * its first two thirds and its end.  Every column of node names cuts them
+ * through here.  Returns buf. */
+const char *tui_clip_name(const tui_t *t, const char *s, int w, char *buf, size_t n);
+/* The width of a column of the n names name(ud, i, buf, size) gives (each
+ * may be written into buf, or returned as is): the widest in display
+ * columns, at least min, at most max (min when max is below it), so the
+ * column takes what its longest name needs before the columns beside it
+ * take the rest. */
+int tui_name_col(int n, const char *(*name)(const void *ud, int i, char *buf, size_t size), const void *ud, int min,
+                 int max);
 /* v bytes right-aligned in w columns, never a digit cut: the exact bytes
  * when they fit ("2199023255552"), else in units ("2.00 TiB"), else short
  * ("2.0T"); what even that does not fit is returned whole, wider than w
@@ -38,7 +52,7 @@ const char *tui_flops_short(int64_t flops, bool sign, char *buf, size_t n);
 void tui_put_left_cut(tui_t *t, int y, int x, int w, unsigned attr, const char *s);
 /* Draws s in w columns keeping its tail s + tail whole (the numbers after
  * a name: "+ broadcast.3988 (64.0 KiB)"): when s is wider, the part before
- * the tail is cut with the ellipsis instead. */
+ * the tail, a name, is cut instead as tui_clip_name cuts it. */
 void tui_put_tail(tui_t *t, int y, int x, int w, unsigned attr, const char *s, size_t tail);
 /* Draws fields[0..n) joined by sep in at most max_rows rows of w columns
  * from (y, x), a row breaking only between fields (continuation rows
@@ -48,6 +62,8 @@ void tui_put_tail(tui_t *t, int y, int x, int w, unsigned attr, const char *s, s
  * of a list).  Returns the rows used. */
 int tui_put_fields(tui_t *t, int y, int x, int w, int max_rows, int indent, unsigned attr,
                    const char *const *fields, int n, const char *sep);
+/* The rows tui_put_fields takes for all n fields (nothing drawn). */
+int tui_fields_rows(const char *const *fields, int n, int w, int indent, const char *sep);
 /* Draws the first of variants[0..n) (longest first) that fits w columns,
  * else the last clipped: a line says less rather than being cut mid-number. */
 void tui_put_fit(tui_t *t, int y, int x, int w, unsigned attr, const char *const *variants, int n);
@@ -63,6 +79,16 @@ size_t tui_wrap(const char *s, int w, const char **next);
  * continuation rows indented by indent; text left over after the last row
  * ends that row in the ellipsis.  Returns the rows used. */
 int tui_put_wrapped(tui_t *t, int y, int x, int w, int max_rows, int indent, unsigned attr, const char *s);
+/* Draws the sentence s wrapped between words into at most max_rows rows
+ * of w columns from (y, x), continuation rows indented by indent, like
+ * tui_put_wrapped but a number keeps its unit on its row ("45.6 MiB",
+ * "+60.4 kFLOPs", "10.0 s"), and when words are left over the last row
+ * ends in " …" after the whole words that fit, so no number is cut (a
+ * word wider than a row alone is cut with the ellipsis).  Returns the rows
+ * used; *cut (when cut is not NULL) says whether words were left over. */
+int tui_put_prose(tui_t *t, int y, int x, int w, int max_rows, int indent, unsigned attr, const char *s, bool *cut);
+/* The rows tui_put_prose takes for the whole of s (nothing drawn). */
+int tui_prose_rows(const char *s, int w, int indent);
 /* Fills w columns of row y with spaces in attr. */
 void tui_fill(tui_t *t, int y, int x, int w, unsigned attr);
 /* A horizontal line of w columns, and a box's frame (UTF-8 or ASCII). */

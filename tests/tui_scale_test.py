@@ -632,10 +632,12 @@ def best_plan_answer_whole_at_80_columns():
     j = json.loads(out)
     base, fin, ex = j["baseline"], j["final"], j["exact"]
     check(ex["proved"] and ex["final"], ex)
-    two = "two-round %s, recompute %s, %d flips" % (units(fin["total"]), recompute_text(
-        fin["compute"] - base["compute"], base["compute"]), len(j["flips"]))
-    best = "best (proved) %s, recompute %s, %d flips" % (units(ex["final"]["total"]), recompute_text(
-        ex["final"]["compute"] - base["compute"], base["compute"]), len(ex["flips"]))
+    def flips(n):
+        return "%d flip%s" % (n, "" if n == 1 else "s")
+    two = "two-round %s, recompute %s, %s" % (units(fin["total"]), recompute_text(
+        fin["compute"] - base["compute"], base["compute"]), flips(len(j["flips"])))
+    best = "best (proved) %s, recompute %s, %s" % (units(ex["final"]["total"]), recompute_text(
+        ex["final"]["compute"] - base["compute"], base["compute"]), flips(len(ex["flips"])))
     two_round = [f["node"] for f in j["flips"]]
     differ = ["+" + n for n in ex["flips"] if n not in two_round] + ["-" + n for n in two_round if n not in ex["flips"]]
     t = Tui("best80", w=80, h=24)

@@ -29,31 +29,37 @@ struct tui_job {
     bool stoppable;
 };
 
-void tui_job_doing(tui_job_t *job, const char *fmt, ...)
+/* Sets the job's words (formatted outside its lock) and, for a stage, its
+ * unit and total with the count back at 0, all under the lock: the bar
+ * never shows one stage's words with another's count. */
+static void job_set(tui_job_t *job, bool stage, int64_t total, const char *unit, const char *fmt, va_list ap)
 {
     char buf[sizeof job->doing];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
     pthread_mutex_lock(&job->lock);
     memcpy(job->doing, buf, sizeof buf);
+    if (stage) {
+        snprintf(job->unit, sizeof job->unit, "%s", unit ? unit : "");
+        atomic_store(&job->done, 0);
+        atomic_store(&job->total, (long long)total);
+    }
     pthread_mutex_unlock(&job->lock);
+}
+
+void tui_job_doing(tui_job_t *job, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    job_set(job, false, 0, NULL, fmt, ap);
+    va_end(ap);
 }
 
 void tui_job_stage(tui_job_t *job, int64_t total, const char *unit, const char *fmt, ...)
 {
-    char buf[sizeof job->doing];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    job_set(job, true, total, unit, fmt, ap);
     va_end(ap);
-    pthread_mutex_lock(&job->lock);
-    memcpy(job->doing, buf, sizeof buf);
-    snprintf(job->unit, sizeof job->unit, "%s", unit ? unit : "");
-    atomic_store(&job->done, 0);
-    atomic_store(&job->total, (long long)total);
-    pthread_mutex_unlock(&job->lock);
 }
 
 int tui_job_progress(tui_job_t *job, int64_t done, int64_t total)

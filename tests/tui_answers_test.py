@@ -25,7 +25,7 @@ from harness import check, failed, finish, test  # noqa: E402
 import tuilib  # noqa: E402
 
 tuilib.init(sys.argv[1], sys.argv[2], prefix="rs_tui_answers_")
-from tuilib import BIN, DB, SAMPLES, TMP, Tui, add_budgets, fit_on, open_routine, tmux, units  # noqa: E402
+from tuilib import BIN, DB, SAMPLES, TMP, Tui, add_budgets, fit_on, flops, open_routine, tmux, units  # noqa: E402
 
 BERT = os.path.join(os.path.abspath(sys.argv[3]), "hlo", "bert_tiny_train_fwd_bwd.hlo")
 RESNET = os.path.join(SAMPLES, "gen", "resnet_small.routine")  # routine resnet_4
@@ -70,19 +70,6 @@ def jrun(*args):
     rc, out, err = run(*args, "--json")
     check(rc == 0, (args, err))
     return json.loads(out), err
-
-
-def flops(v):
-    """units_format_flops: "512 FLOPs", "75.3 kFLOPs", "1.31 MFLOPs"."""
-    if -1000 < v < 1000:
-        return f"{v} FLOPs"
-    names = ["FLOPs", "kFLOPs", "MFLOPs", "GFLOPs", "TFLOPs", "PFLOPs", "EFLOPs"]
-    k = 0
-    while k + 1 < len(names) and abs(v) / 10 ** (3 * k) >= 999.5:
-        k += 1
-    x = v / 10 ** (3 * k)
-    return f"{x:.0f} {names[k]}" if abs(x) >= 99.95 else f"{x:.1f} {names[k]}" if abs(x) >= 9.995 else \
-        f"{x:.2f} {names[k]}"
 
 
 def flops_short(v, sign=False):

@@ -23,7 +23,7 @@ from harness import check, failed, finish, test  # noqa: E402
 import tuilib  # noqa: E402
 
 tuilib.init(sys.argv[1], sys.argv[2], prefix="rs_tui_scale_")
-from tuilib import BIN, DB, SAMPLES, TMP, Tui, open_routine, tmux, units  # noqa: E402
+from tuilib import BIN, DB, SAMPLES, TMP, Tui, flops, open_routine, tmux, units  # noqa: E402
 
 BERT = os.path.join(os.path.abspath(sys.argv[3]), "hlo", "bert_tiny_train_fwd_bwd.hlo")
 ELL = "…"
@@ -598,19 +598,6 @@ def bert_fit_at_80_columns():
         check(any(ln.endswith("site-packages/") or "site-packages/torch" in ln for ln in rows), s)
     finally:
         t.close()
-
-
-def flops(v):
-    """units_format_flops: "512 FLOPs", "75.3 kFLOPs", "1.31 MFLOPs"."""
-    if -1000 < v < 1000:
-        return f"{v} FLOPs"
-    names = ["FLOPs", "kFLOPs", "MFLOPs", "GFLOPs", "TFLOPs", "PFLOPs", "EFLOPs"]
-    k = 0
-    while k + 1 < len(names) and abs(v) / 10 ** (3 * k) >= 999.5:
-        k += 1
-    x = v / 10 ** (3 * k)
-    return f"{x:.0f} {names[k]}" if abs(x) >= 99.95 else f"{x:.1f} {names[k]}" if abs(x) >= 9.995 else \
-        f"{x:.2f} {names[k]}"
 
 
 def recompute_text(extra, base):

@@ -23,6 +23,19 @@ def init(bin_path, samples, prefix="rs_tui_"):
     DB = os.path.join(TMP, "session.db")
 
 
+def flops(v):
+    """units_format_flops: "512 FLOPs", "75.3 kFLOPs", "1.31 MFLOPs"."""
+    if -1000 < v < 1000:
+        return f"{v} FLOPs"
+    names = ["FLOPs", "kFLOPs", "MFLOPs", "GFLOPs", "TFLOPs", "PFLOPs", "EFLOPs"]
+    k = 0
+    while k + 1 < len(names) and abs(v) / 10 ** (3 * k) >= 999.5:
+        k += 1
+    x = v / 10 ** (3 * k)
+    return f"{x:.0f} {names[k]}" if abs(x) >= 99.95 else f"{x:.1f} {names[k]}" if abs(x) >= 9.995 else \
+        f"{x:.2f} {names[k]}"
+
+
 def units(v):
     """units_format_bytes: "512 B", "48.0 MiB", "2.00 TiB"."""
     if -1024 < v < 1024:

@@ -23,7 +23,7 @@ from harness import check, failed, finish, test  # noqa: E402
 import tuilib  # noqa: E402
 
 tuilib.init(sys.argv[1], sys.argv[2], prefix="rs_tui_scale_")
-from tuilib import BIN, DB, SAMPLES, TMP, Tui, flops, open_routine, tmux, units  # noqa: E402
+from tuilib import BIN, DB, SAMPLES, TMP, Tui, open_routine, recompute_text, tmux, units  # noqa: E402
 
 BERT = os.path.join(os.path.abspath(sys.argv[3]), "hlo", "bert_tiny_train_fwd_bwd.hlo")
 ELL = "…"
@@ -598,11 +598,6 @@ def bert_fit_at_80_columns():
         check(any(ln.endswith("site-packages/") or "site-packages/torch" in ln for ln in rows), s)
     finally:
         t.close()
-
-
-def recompute_text(extra, base):
-    """text_recompute: "+310 MFLOPs (+146.566%)"."""
-    return f"{'+' if extra >= 0 else ''}{flops(extra)} ({100.0 * extra / base if base else 0.0:+.3f}%)"
 
 
 @test

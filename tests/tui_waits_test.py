@@ -5,7 +5,8 @@ counters do not move) and shows what a fresh fit of its budget shows;
 Compare keeps its rows across screens and fits again only when what they
 were fitted on changes; a long wait (a fit, Compare's search, x) shows a
 progress bar saying what is done over a status bar that stays drawn, and
-^C stops it with the app still usable.  Also the Fit table's round-one
+^C stops it with the app still usable; D after x's (or I's) wait shows
+the answer `fit --exact --improve --json` gives.  Also the Fit table's round-one
 order (issue 28, item 12).
 
 usage: tui_waits_test.py REMATSCOPE SAMPLES_DIR
@@ -23,7 +24,7 @@ from harness import check, failed, finish, test  # noqa: E402
 import tuilib  # noqa: E402
 
 tuilib.init(sys.argv[1], sys.argv[2], prefix="rs_tui_waits_")
-from tuilib import BIN, DB, SAMPLES, TMP, Tui, add_budgets, fit_on, open_routine, units  # noqa: E402
+from tuilib import BIN, DB, SAMPLES, TMP, Tui, add_budgets, fit_on, open_routine, recompute_text, units  # noqa: E402
 
 subprocess.run([BIN, "import", SAMPLES, "--db", DB], check=True, capture_output=True)
 BIG = os.path.join(TMP, "t48.routine")  # waits long enough to see the bar and stop it
@@ -384,6 +385,114 @@ def fit_and_best_show_their_bars():
         bar_over_status(s, "the best plan of every budget")
         # what 3 s find depends on the machine (an ASan build finds none): a row either way
         t.wait(re.compile(r"best\?? +([0-9.]+ GiB|none found in the time limit \(not proved\))"), timeout=30)
+    finally:
+        t.close()
+
+
+def popup(s, title):
+    """The lines of the popup titled title on screen s (inside its box,
+    right spaces dropped) and its footer's "1-N of N"."""
+    rows = s.split("\n")
+    top = next((i for i, ln in enumerate(rows) if f"┌─ {title} " in ln), None)
+    check(top is not None, f"no popup {title!r}:\n{s}")
+    if top is None:
+        return [], ""
+    left = rows[top].index("┌")
+    lines, foot = [], ""
+    for ln in rows[top + 1:]:
+        if ln[left:left + 1] == "└":
+            foot = re.search(r"[0-9]+-[0-9]+ of [0-9]+", ln)
+            foot = foot.group(0) if foot else ""
+            break
+        inside = ln[left + 1:].split("│")[0]
+        lines.append(inside.strip())
+    while lines and not lines[-1]:
+        lines.pop()
+    return [ln for ln in lines if ln], foot
+
+
+def best_answer(j, kind):
+    """D's lines for `fit --exact --improve --json`'s j: the two-round
+    plan's sentence, the best (kind "exact") or improved plan's, then the
+    flips that differ (+ only in it, - only in the two-round plan)."""
+    base, fin, b = j["baseline"], j["final"], j[kind]
+    two_round = [f["node"] for f in j["flips"]]
+    def sentence(what, total, compute, n):
+        return "%s %s, recompute %s, %d flip%s" % (what, units(total), recompute_text(
+            compute - base["compute"], base["compute"]), n, "" if n == 1 else "s")
+    lines = [sentence("two-round", fin["total"], fin["compute"], len(two_round))]
+    what = ("best (proved)" if b["proved"] else "best found (not proved)") if kind == "exact" else \
+        ("improved (local optimum)" if b["local_optimum"] else "improved (stopped)")
+    if not b["final"]:
+        return lines + ["%s: no subset of the %d candidates fits" % (what, b["candidates"])]
+    lines.append(sentence(what, b["final"]["total"], b["final"]["compute"], len(b["flips"])))
+    differ = ["+" + n for n in b["flips"] if n not in two_round] + ["-" + n for n in two_round if n not in b["flips"]]
+    if not differ:
+        return lines + ["no flip differs"]
+    head = "%d flip%s differ%s (+ only in it, - only in the two-round plan):" % (
+        len(differ), "" if len(differ) == 1 else "s", "s" if len(differ) == 1 else "")
+    return lines + [head] + differ
+
+
+@test
+def best_popup_after_its_wait():
+    """D on the Fit screen after x's (and I's) wait: the popup holds the
+    answer the CLI gives for the same routine and budget (`fit --exact
+    --improve --json`): mlp_step at 80%, whose best plan (6978052 B, proved)
+    keeps gw1 and adds y and da; its improved plan, which flips what the
+    two-round one does; at 60% (below the floor), no subset fits.  Before
+    x, and with x's pane hidden again, D says there is nothing to show."""
+    def cli(budget):
+        p = subprocess.run([BIN, "--db", ":memory:", "fit", os.path.join(SAMPLES, "mlp_step.routine"), "--budget",
+                            budget, "--exact", "--improve", "--json"], capture_output=True, text=True)
+        check(p.returncode == 0, p.stderr)
+        return json.loads(p.stdout)
+    j80, j60 = cli("80%"), cli("60%")
+    check(j80["exact"]["proved"] and j80["exact"]["final"] and j60["exact"]["final"] is None, (j80, j60))
+    nothing = "D: no best plan shown (x finds the best plan, I an improved one)"
+    t = Tui("bestpopup")
+    try:
+        fit_on(t, "mlp_step", "80%")
+        t.wait("event 0/")
+        t.keys("D")
+        s = t.wait(nothing)
+        check("┌─ The best plan" not in s, s)
+        t.keys("x")  # D waits for x's search: its status says what it scored, as the CLI's explored
+        s = t.wait(re.compile(r"exact in [0-9.]+ s, [0-9]+ subsets scored; x again hides it"))
+        n = int(re.search(r"([0-9]+) subsets scored", s).group(1))
+        check(n == j80["exact"]["explored"], (n, j80["exact"]["explored"]))
+        t.keys("D")
+        want = best_answer(j80, "exact")
+        check(want[2:] == ["2 flips differ (+ only in it, - only in the two-round plan):", "+y", "+da"], want)
+        lines, foot = popup(t.wait("┌─ The best plan"), "The best plan")
+        check(lines == want, (lines, want))
+        check(foot == "1-%d of %d" % (len(want), len(want)), foot)
+        t.keys("Escape", "x")  # hidden: D has nothing to show
+        t.wait("arena with 0 accepted flips")
+        t.keys("D")
+        s = t.wait(nothing)
+        check("┌─ The best plan" not in s, s)
+        t.keys("I")
+        s = t.wait(re.compile(r"improved in [0-9.]+ s, [0-9]+ subsets scored; I again hides it"))
+        n = int(re.search(r"([0-9]+) subsets scored", s).group(1))
+        check(n == j80["improved"]["scored"], (n, j80["improved"]["scored"]))
+        t.keys("D")
+        want = best_answer(j80, "improved")
+        check(want[2:] == ["no flip differs"], want)
+        lines, foot = popup(t.wait("┌─ The improved plan"), "The improved plan")
+        check(lines == want, (lines, want))
+        t.keys("Escape", "f", "C-u")
+        t.type("60%")
+        t.keys("Enter")
+        tuilib.fit_anyway(t)
+        t.wait("event 0/")
+        t.keys("x")
+        s = t.wait(re.compile(r"exact in [0-9.]+ s, %d subsets? scored; x again hides it" % j60["exact"]["explored"]))
+        t.keys("D")
+        want = best_answer(j60, "exact")
+        check(want[1] == "best (proved): no subset of the 10 candidates fits", want)
+        lines, foot = popup(t.wait("┌─ The best plan"), "The best plan")
+        check(lines == want, (lines, want))
     finally:
         t.close()
 

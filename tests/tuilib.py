@@ -36,6 +36,11 @@ def flops(v):
         f"{x:.2f} {names[k]}"
 
 
+def recompute_text(extra, base):
+    """text_recompute without a profile: "+310 MFLOPs (+146.566%)"."""
+    return f"{'+' if extra >= 0 else ''}{flops(extra)} ({100.0 * extra / base if base else 0.0:+.3f}%)"
+
+
 def units(v):
     """units_format_bytes: "512 B", "48.0 MiB", "2.00 TiB"."""
     if -1024 < v < 1024:

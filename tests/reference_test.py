@@ -227,8 +227,8 @@ def compare_score(c, aliasing):
     return out
 
 
-VERDICTS = ("accept", "hold", "reject", "commit-group", "discard-group", "budget-met")
 EVENT_KINDS = {}
+RULES = {}         # (§5 step 3 branch, verdict) -> how often the reference took it
 
 
 def compare_plan(c, budget, cap, d, events):
@@ -247,8 +247,42 @@ def compare_plan(c, budget, cap, d, events):
         diff("round-one order", plan["order"], [e["node"] for e in events if e["kind"] == "order"], out)
         diff("solo reliefs", plan["solo"],
              {e["node"]: e["cur"] - e["alone"] for e in events if e["kind"] == "solo"}, out)
-        diff("round-two verdicts", ev, [(e["kind"], e.get("node")) for e in events if e["kind"] in VERDICTS], out)
+        compare_trace(ev, events, out)
+        for e in ev:
+            if "rule" in e:
+                RULES[(e["rule"], e["kind"])] = RULES.get((e["rule"], e["kind"]), 0) + 1
     return out
+
+
+def project(e, binary):
+    """What of one trace event is compared: its kind and node, a try's
+    alone/with/cur and a solo score's alone/cur (DESIGN §5: each event
+    carries the scores it compared), a discarded group's reason.  The
+    binary writes -1 for a score an event does not carry."""
+    kind = e["kind"]
+    p = (kind, e.get("node"))
+    if kind == "try":
+        w = e["with"]
+        p += (("alone", e["alone"]), ("with", (None if w == -1 else w) if binary else w), ("cur", e["cur"]))
+    elif kind == "solo":
+        p += (("alone", e["alone"]), ("cur", e["cur"]))
+    elif kind == "discard-group":
+        p += (("reason", e.get("reason")),)
+    return p
+
+
+def compare_trace(mine, theirs, out):
+    """Every event of the trace, in order; the first difference is shown
+    with the events before it."""
+    a = [project(e, False) for e in mine]
+    b = [project(e, True) for e in theirs]
+    if a == b:
+        return
+    k = next((k for k in range(min(len(a), len(b))) if a[k] != b[k]), min(len(a), len(b)))
+    STATS["trace_mismatch"] = STATS.get("trace_mismatch", 0) + 1
+    out.append(f"trace event {k} of {len(a)} (reference) / {len(b)} (binary): reference "
+               f"{a[k] if k < len(a) else 'nothing'}, binary {b[k] if k < len(b) else 'nothing'}"
+               f"; before it: {a[max(k - 3, 0):k]}")
 
 
 def cap_args(cap):
@@ -486,6 +520,10 @@ def reference_matches():
     print("event kinds seen: " + ", ".join(f"{k} {v}" for k, v in sorted(EVENT_KINDS.items())))
     check(failures == 0, f"{failures} routines differ from the reference")
     check(main_stats["default_cap_dropped"] > 0, "no Bytes plan had the default cap of 32 drop a candidate")
+    print("round two's branches: " + ", ".join(f"{r} {k} {v}" for (r, k), v in sorted(RULES.items())))
+    for rule, kind in [(r, k) for r in ("H empty", "neutral", "after harmful") for k in ("accept", "hold", "reject")] \
+            + [("load-bearing", "commit-group"), ("with < alone, with >= cur", "reject")]:
+        check(RULES.get((rule, kind), 0) > 0, f"round two never took {rule} -> {kind}")
     for kind in ("accept", "hold", "reject", "commit-group", "discard-group", "budget-met", "dropped"):
         check(EVENT_KINDS.get(kind, 0) > 0, f"no {kind} event: the routines do not exercise it")
 

@@ -170,6 +170,8 @@ def opt_args(opts):
         a += ["--max-inline-depth", str(opts["depth"])]
     for n in opts.get("context", ()):
         a += ["--inline", n]
+    for k, v in opts.get("bind", {}).items():
+        a += ["--bind", f"{k}={v}"]
     return a
 
 
@@ -192,7 +194,7 @@ class Ctx:
 
     def __init__(self, text, opts):
         self.text, self.opts = text, opts
-        self.low = ref.lower(ref.parse(text), {})
+        self.low = ref.lower(ref.parse(text), opts.get("bind", {}))
         self.align, self.depth = opts.get("alignment", 1), opts.get("depth", 8)
         idx = {n: i for i, n in enumerate(self.low.names)}
         self.context = [idx[n] for n in opts.get("context", ())]
@@ -346,10 +348,12 @@ def check_case(text, opts, jobs):
         c = Ctx(text, opts)
     except ref.RoutineError as ex:
         path = write(text)
-        rc, so, se = run(["score", path, "--json"])
+        rc, so, se = run(["score", path, "--json", *opt_args(opts)])
         if rc != 2:
             return [(None, f"reference rejects ({ex}), binary exit {rc}")]
-        if not (se.startswith(f"rematscope: {path}:") and se.count("\n") == 1):
+        # an error of the file is located in it; one of --bind's names, on --bind
+        where = ("rematscope: --bind: " if str(ex).startswith("--bind") else f"rematscope: {path}:")
+        if not (se.startswith(where) and se.count("\n") == 1):
             return [(None, f"reference rejects ({ex}), binary's error is not one located line: {se!r}")]
         return []
     except KeyError as ex:
@@ -436,6 +440,34 @@ def break_routine(rng, text):
     return "\n".join(lines) + "\n"
 
 
+def gen_binds(rng, text, big=False):
+    """Command-line --bind overrides for a routine with a `bind` line
+    (DESIGN §1: they override its defaults) -> (text, {K: V}).  Most
+    override some of the bound symbols with new sizes (0 now and then, so
+    a `K-1` dimension goes negative: an error either side); some leave one
+    symbol out of the file for --bind alone to bind; a few name a symbol
+    the routine does not use, or give a negative value."""
+    lines = text.split("\n")
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("bind "))
+    pairs = [kv.split("=") for kv in lines[at].split()[1:]]
+    syms = [k for k, _ in pairs]
+    binds = {}
+    for k in rng.sample(syms, rng.randint(1, len(syms))):
+        binds[k] = rng.randint(10000, 99999) if big else rng.choice([0, 1, 1, 2, 3, 4, 5, 7, 9, 16])
+    u = rng.random()
+    if u < 0.2:
+        k = rng.choice(syms)
+        lines[at] = " ".join(["bind"] + [f"{a}={v}" for a, v in pairs if a != k])
+        if lines[at] == "bind":
+            del lines[at]
+        binds.setdefault(k, rng.randint(1, 6))
+    elif u < 0.25:
+        binds["Q"] = 3                  # no symbol of the routine: exit 2
+    elif u < 0.3:
+        binds[rng.choice(syms)] = -rng.randint(1, 3)
+    return "\n".join(lines), binds
+
+
 def cases():
     rng = random.Random(SEED)
     out = []
@@ -453,6 +485,8 @@ def cases():
                 opts["context"] = rng.sample(names, rng.randint(1, min(2, len(names))))
             except ref.RoutineError:
                 pass
+        if "\nbind " in text and rng.random() < 0.35:
+            text, opts["bind"] = gen_binds(rng, text, big=k % 10 == 9)
         out.append((f"gen{k}", text, opts))
     for k in range(max(COUNT // 15, 1)):
         out.append((f"bad{k}", break_routine(rng, gen_routine(rng, 1000 + k)), {}))
@@ -497,6 +531,9 @@ def reference_matches():
         STATS["routines"] += 1
         if len(jobs) == 1:
             STATS["rejected"] += 1
+        if "bind" in opts:
+            STATS["bind"] = STATS.get("bind", 0) + 1
+            STATS["bind_rejected"] = STATS.get("bind_rejected", 0) + (len(jobs) == 1)
         if not mism:
             continue
         if os.environ.get("RS_REF_NOSHRINK"):
@@ -517,8 +554,11 @@ def reference_matches():
           f"the binary, {main_stats['fits']} plans ({main_stats['overflow']} refused for 64-bit overflow, "
           f"{main_stats['default_cap_dropped']} with the default cap dropping candidates); "
           f"{failures} mismatches, {known_seen} known")
+    print(f"--bind overrides on {STATS.get('bind', 0)} routines ({STATS.get('bind_rejected', 0)} of them refused)")
     print("event kinds seen: " + ", ".join(f"{k} {v}" for k, v in sorted(EVENT_KINDS.items())))
     check(failures == 0, f"{failures} routines differ from the reference")
+    check(STATS.get("bind", 0) - STATS.get("bind_rejected", 0) >= 30 and STATS.get("bind_rejected", 0) > 0,
+          "too few routines fitted under --bind, or none refused")
     check(main_stats["default_cap_dropped"] > 0, "no Bytes plan had the default cap of 32 drop a candidate")
     print("round two's branches: " + ", ".join(f"{r} {k} {v}" for (r, k), v in sorted(RULES.items())))
     for rule, kind in [(r, k) for r in ("H empty", "neutral", "after harmful") for k in ("accept", "hold", "reject")] \

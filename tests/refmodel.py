@@ -7,7 +7,7 @@ exact rationals (fractions.Fraction), which is what compare_relief_ratio's
 continued fraction computes.
 
     r = parse(text)                          # Routine, or raises RoutineError
-    low = lower(r, binds={})                 # evaluated bytes, costs, steps
+    low = lower(r, binds={})                 # evaluated bytes, costs, steps (binds: --bind K=V)
     sc = score(low, prefs, alignment=1, max_inline_depth=8)
     plan = fit(low, budget, max_candidates=None, alignment=1, max_inline_depth=8)
 
@@ -290,9 +290,29 @@ class Lowered:
         self.steps = []  # (owner, args, cost)
 
 
+def symbols(r):
+    """Every symbol the routine uses: bound by a `bind` statement or named
+    in a dimension or cost expression."""
+    used = set(r.binds)
+    for n in r.nodes:
+        for d in n.dims + [d for dims in getattr(n, "_acc_dims", []) for d in dims]:
+            used |= _Expr(d).names()
+    for st in r.steps:
+        if st.cost_expr is not None:
+            used |= _Expr(st.cost_expr).names()
+    return used
+
+
 def lower(r, binds=None):
+    """binds: the command line's --bind K=V (DESIGN §1: they override the
+    routine's `bind` defaults, and may bind what the file leaves unbound);
+    README's choice: each must name a symbol the routine uses."""
+    binds = binds or {}
+    unknown = sorted(set(binds) - symbols(r))
+    if unknown:
+        raise RoutineError(f"--bind names {unknown[0]}, a symbol the routine does not use")
     env = dict(r.binds)
-    env.update(binds or {})
+    env.update(binds)
     low = Lowered()
     elems = []
     for n in r.nodes:

@@ -11,8 +11,14 @@ inline and rejected lists, the candidates with their cost bounds) and
 under `--max-candidates all`, two under a cap of 1-3) and `fit --json
 --events` (minimize, 60%, a random byte budget under a random cap) are
 compared field by field with the reference: baseline, final, flips (node, relief, cost) in order, considered,
-dropped, within_budget, round one's order and solo reliefs and round two's
-verdicts.  A mismatch is printed with the smallest routine that still shows
+dropped, within_budget, and fit's whole trace: every event's kind and node
+in order, each try's alone/with/cur, each solo score's alone/cur and each
+discarded group's reason.  A share of the routines with a `bind` line run
+every job under random `--bind K=V` overrides (new sizes, a symbol only the
+command line binds, one the routine does not use, a negative value).  Only
+the greedy layout is compared: DESIGN §3 names no other strategy (it only
+welcomes one behind an option), so `--layout timeline|tight` have no
+contract to check against.  A mismatch is printed with the smallest routine that still shows
 it (statements dropped one at a time while the mismatch stays).
 
 usage: reference_test.py REMATSCOPE SAMPLES_DIR
@@ -259,7 +265,9 @@ def compare_plan(c, budget, cap, d, events):
 def project(e, binary):
     """What of one trace event is compared: its kind and node, a try's
     alone/with/cur and a solo score's alone/cur (DESIGN §5: each event
-    carries the scores it compared), a discarded group's reason.  The
+    carries the scores it compared), a discarded group's reason, the
+    baseline's and the end's total (cur), an accepted flip's or a
+    committed group's relief.  The
     binary writes -1 for a score an event does not carry."""
     kind = e["kind"]
     p = (kind, e.get("node"))
@@ -270,6 +278,10 @@ def project(e, binary):
         p += (("alone", e["alone"]), ("cur", e["cur"]))
     elif kind == "discard-group":
         p += (("reason", e.get("reason")),)
+    elif kind in ("baseline", "end"):
+        p += (("cur", e["cur"]),)
+    elif kind in ("accept", "commit-group"):
+        p += (("relief", e["relief"]),)
     return p
 
 

@@ -530,7 +530,8 @@ def fit(low, budget, max_candidates=None, alignment=1, max_inline_depth=8, conte
     name no node) and, where §5 says the event carries what it compared,
     "alone", "with" and "cur" (a try: "with" is None while H is empty;
     a solo score: "alone" and "cur" = the baseline), or "reason" (a
-    discarded group: "harmful", or "left-over" at the end).
+    discarded group: "harmful", or "left-over" at the end), "relief" (an
+    accept, a commit-group) or "cur" (the baseline's and the end's total).
 
     The order of the events is §5's order of the steps; where DESIGN is
     silent (the order in which the cap's kept and dropped candidates are
@@ -562,7 +563,7 @@ def fit(low, budget, max_candidates=None, alignment=1, max_inline_depth=8, conte
             "within_budget": True, "order": [], "solo": {}}
     if n is not None and baseline["total"] <= n:
         event("budget-met")
-        event("end")
+        event("end", cur=baseline["total"])
         return plan, events
     cands = [(i, c) for (i, d, c) in baseline_sc["_cands"] if d == "Inline"]
     # the cap: max_candidates if given ("all": none), else 32 for Bytes, none for Minimize
@@ -616,7 +617,7 @@ def fit(low, budget, max_candidates=None, alignment=1, max_inline_depth=8, conte
             nonlocal cur
             if alone < cur:
                 flips.append((i, cur - alone, c))
-                event("accept", i, rule=rule)
+                event("accept", i, rule=rule, relief=cur - alone)
                 A.append(i)
                 cur = alone
             elif alone == cur:
@@ -632,7 +633,7 @@ def fit(low, budget, max_candidates=None, alignment=1, max_inline_depth=8, conte
             for h in H:
                 flips.append((h, 0, dict(kept)[h]))
             flips.append((i, cur - with_, c))
-            event("commit-group", i, rule="load-bearing")
+            event("commit-group", i, rule="load-bearing", relief=cur - with_)
             A.extend(H)
             A.append(i)
             H = []
@@ -649,8 +650,8 @@ def fit(low, budget, max_candidates=None, alignment=1, max_inline_depth=8, conte
         event("discard-group", reason="left-over")
     if n is not None and cur <= n:
         event("budget-met")
-    event("end")
     final = total(A)
+    event("end", cur=final["total"])
     plan["final"] = final
     plan["flips"] = [(low.names[i], r, c) for (i, r, c) in flips]
     plan["within_budget"] = n is None or final["total"] <= n

@@ -11,8 +11,14 @@ inline and rejected lists, the candidates with their cost bounds) and
 under `--max-candidates all`, two under a cap of 1-3) and `fit --json
 --events` (minimize, 60%, a random byte budget under a random cap) are
 compared field by field with the reference: baseline, final, flips (node, relief, cost) in order, considered,
-dropped, within_budget, round one's order and solo reliefs and round two's
-verdicts.  A mismatch is printed with the smallest routine that still shows
+dropped, within_budget, and fit's whole trace: every event's kind and node
+in order, each try's alone/with/cur, each solo score's alone/cur and each
+discarded group's reason.  A share of the routines with a `bind` line run
+every job under random `--bind K=V` overrides (new sizes, a symbol only the
+command line binds, one the routine does not use, a negative value).  Only
+the greedy layout is compared: DESIGN §3 names no other strategy (it only
+welcomes one behind an option), so `--layout timeline|tight` have no
+contract to check against.  A mismatch is printed with the smallest routine that still shows
 it (statements dropped one at a time while the mismatch stays).
 
 usage: reference_test.py REMATSCOPE SAMPLES_DIR
@@ -170,6 +176,8 @@ def opt_args(opts):
         a += ["--max-inline-depth", str(opts["depth"])]
     for n in opts.get("context", ()):
         a += ["--inline", n]
+    for k, v in opts.get("bind", {}).items():
+        a += ["--bind", f"{k}={v}"]
     return a
 
 
@@ -192,7 +200,7 @@ class Ctx:
 
     def __init__(self, text, opts):
         self.text, self.opts = text, opts
-        self.low = ref.lower(ref.parse(text), {})
+        self.low = ref.lower(ref.parse(text), opts.get("bind", {}))
         self.align, self.depth = opts.get("alignment", 1), opts.get("depth", 8)
         idx = {n: i for i, n in enumerate(self.low.names)}
         self.context = [idx[n] for n in opts.get("context", ())]
@@ -227,8 +235,8 @@ def compare_score(c, aliasing):
     return out
 
 
-VERDICTS = ("accept", "hold", "reject", "commit-group", "discard-group", "budget-met")
 EVENT_KINDS = {}
+RULES = {}         # (§5 step 3 branch, verdict) -> how often the reference took it
 
 
 def compare_plan(c, budget, cap, d, events):
@@ -247,8 +255,48 @@ def compare_plan(c, budget, cap, d, events):
         diff("round-one order", plan["order"], [e["node"] for e in events if e["kind"] == "order"], out)
         diff("solo reliefs", plan["solo"],
              {e["node"]: e["cur"] - e["alone"] for e in events if e["kind"] == "solo"}, out)
-        diff("round-two verdicts", ev, [(e["kind"], e.get("node")) for e in events if e["kind"] in VERDICTS], out)
+        compare_trace(ev, events, out)
+        for e in ev:
+            if "rule" in e:
+                RULES[(e["rule"], e["kind"])] = RULES.get((e["rule"], e["kind"]), 0) + 1
     return out
+
+
+def project(e, binary):
+    """What of one trace event is compared: its kind and node, a try's
+    alone/with/cur and a solo score's alone/cur (DESIGN §5: each event
+    carries the scores it compared), a discarded group's reason, the
+    baseline's and the end's total (cur), an accepted flip's or a
+    committed group's relief.  The
+    binary writes -1 for a score an event does not carry."""
+    kind = e["kind"]
+    p = (kind, e.get("node"))
+    if kind == "try":
+        w = e["with"]
+        p += (("alone", e["alone"]), ("with", (None if w == -1 else w) if binary else w), ("cur", e["cur"]))
+    elif kind == "solo":
+        p += (("alone", e["alone"]), ("cur", e["cur"]))
+    elif kind == "discard-group":
+        p += (("reason", e.get("reason")),)
+    elif kind in ("baseline", "end"):
+        p += (("cur", e["cur"]),)
+    elif kind in ("accept", "commit-group"):
+        p += (("relief", e["relief"]),)
+    return p
+
+
+def compare_trace(mine, theirs, out):
+    """Every event of the trace, in order; the first difference is shown
+    with the events before it."""
+    a = [project(e, False) for e in mine]
+    b = [project(e, True) for e in theirs]
+    if a == b:
+        return
+    k = next((k for k in range(min(len(a), len(b))) if a[k] != b[k]), min(len(a), len(b)))
+    STATS["trace_mismatch"] = STATS.get("trace_mismatch", 0) + 1
+    out.append(f"trace event {k} of {len(a)} (reference) / {len(b)} (binary): reference "
+               f"{a[k] if k < len(a) else 'nothing'}, binary {b[k] if k < len(b) else 'nothing'}"
+               f"; before it: {a[max(k - 3, 0):k]}")
 
 
 def cap_args(cap):
@@ -312,10 +360,12 @@ def check_case(text, opts, jobs):
         c = Ctx(text, opts)
     except ref.RoutineError as ex:
         path = write(text)
-        rc, so, se = run(["score", path, "--json"])
+        rc, so, se = run(["score", path, "--json", *opt_args(opts)])
         if rc != 2:
             return [(None, f"reference rejects ({ex}), binary exit {rc}")]
-        if not (se.startswith(f"rematscope: {path}:") and se.count("\n") == 1):
+        # an error of the file is located in it; one of --bind's names, on --bind
+        where = ("rematscope: --bind: " if str(ex).startswith("--bind") else f"rematscope: {path}:")
+        if not (se.startswith(where) and se.count("\n") == 1):
             return [(None, f"reference rejects ({ex}), binary's error is not one located line: {se!r}")]
         return []
     except KeyError as ex:
@@ -402,6 +452,34 @@ def break_routine(rng, text):
     return "\n".join(lines) + "\n"
 
 
+def gen_binds(rng, text, big=False):
+    """Command-line --bind overrides for a routine with a `bind` line
+    (DESIGN §1: they override its defaults) -> (text, {K: V}).  Most
+    override some of the bound symbols with new sizes (0 now and then, so
+    a `K-1` dimension goes negative: an error either side); some leave one
+    symbol out of the file for --bind alone to bind; a few name a symbol
+    the routine does not use, or give a negative value."""
+    lines = text.split("\n")
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("bind "))
+    pairs = [kv.split("=") for kv in lines[at].split()[1:]]
+    syms = [k for k, _ in pairs]
+    binds = {}
+    for k in rng.sample(syms, rng.randint(1, len(syms))):
+        binds[k] = rng.randint(10000, 99999) if big else rng.choice([0, 1, 1, 2, 3, 4, 5, 7, 9, 16])
+    u = rng.random()
+    if u < 0.2:
+        k = rng.choice(syms)
+        lines[at] = " ".join(["bind"] + [f"{a}={v}" for a, v in pairs if a != k])
+        if lines[at] == "bind":
+            del lines[at]
+        binds.setdefault(k, rng.randint(1, 6))
+    elif u < 0.25:
+        binds["Q"] = 3                  # no symbol of the routine: exit 2
+    elif u < 0.3:
+        binds[rng.choice(syms)] = -rng.randint(1, 3)
+    return "\n".join(lines), binds
+
+
 def cases():
     rng = random.Random(SEED)
     out = []
@@ -419,6 +497,8 @@ def cases():
                 opts["context"] = rng.sample(names, rng.randint(1, min(2, len(names))))
             except ref.RoutineError:
                 pass
+        if "\nbind " in text and rng.random() < 0.35:
+            text, opts["bind"] = gen_binds(rng, text, big=k % 10 == 9)
         out.append((f"gen{k}", text, opts))
     for k in range(max(COUNT // 15, 1)):
         out.append((f"bad{k}", break_routine(rng, gen_routine(rng, 1000 + k)), {}))
@@ -463,6 +543,9 @@ def reference_matches():
         STATS["routines"] += 1
         if len(jobs) == 1:
             STATS["rejected"] += 1
+        if "bind" in opts:
+            STATS["bind"] = STATS.get("bind", 0) + 1
+            STATS["bind_rejected"] = STATS.get("bind_rejected", 0) + (len(jobs) == 1)
         if not mism:
             continue
         if os.environ.get("RS_REF_NOSHRINK"):
@@ -483,9 +566,16 @@ def reference_matches():
           f"the binary, {main_stats['fits']} plans ({main_stats['overflow']} refused for 64-bit overflow, "
           f"{main_stats['default_cap_dropped']} with the default cap dropping candidates); "
           f"{failures} mismatches, {known_seen} known")
+    print(f"--bind overrides on {STATS.get('bind', 0)} routines ({STATS.get('bind_rejected', 0)} of them refused)")
     print("event kinds seen: " + ", ".join(f"{k} {v}" for k, v in sorted(EVENT_KINDS.items())))
     check(failures == 0, f"{failures} routines differ from the reference")
+    check(STATS.get("bind", 0) - STATS.get("bind_rejected", 0) >= 30 and STATS.get("bind_rejected", 0) > 0,
+          "too few routines fitted under --bind, or none refused")
     check(main_stats["default_cap_dropped"] > 0, "no Bytes plan had the default cap of 32 drop a candidate")
+    print("round two's branches: " + ", ".join(f"{r} {k} {v}" for (r, k), v in sorted(RULES.items())))
+    for rule, kind in [(r, k) for r in ("H empty", "neutral", "after harmful") for k in ("accept", "hold", "reject")] \
+            + [("load-bearing", "commit-group"), ("with < alone, with >= cur", "reject")]:
+        check(RULES.get((rule, kind), 0) > 0, f"round two never took {rule} -> {kind}")
     for kind in ("accept", "hold", "reject", "commit-group", "discard-group", "budget-met", "dropped"):
         check(EVENT_KINDS.get(kind, 0) > 0, f"no {kind} event: the routines do not exercise it")
 

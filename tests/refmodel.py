@@ -7,7 +7,7 @@ exact rationals (fractions.Fraction), which is what compare_relief_ratio's
 continued fraction computes.
 
     r = parse(text)                          # Routine, or raises RoutineError
-    low = lower(r, binds={})                 # evaluated bytes, costs, steps
+    low = lower(r, binds={})                 # evaluated bytes, costs, steps (binds: --bind K=V)
     sc = score(low, prefs, alignment=1, max_inline_depth=8)
     plan = fit(low, budget, max_candidates=None, alignment=1, max_inline_depth=8)
 
@@ -290,9 +290,29 @@ class Lowered:
         self.steps = []  # (owner, args, cost)
 
 
+def symbols(r):
+    """Every symbol the routine uses: bound by a `bind` statement or named
+    in a dimension or cost expression."""
+    used = set(r.binds)
+    for n in r.nodes:
+        for d in n.dims + [d for dims in getattr(n, "_acc_dims", []) for d in dims]:
+            used |= _Expr(d).names()
+    for st in r.steps:
+        if st.cost_expr is not None:
+            used |= _Expr(st.cost_expr).names()
+    return used
+
+
 def lower(r, binds=None):
+    """binds: the command line's --bind K=V (DESIGN §1: they override the
+    routine's `bind` defaults, and may bind what the file leaves unbound);
+    README's choice: each must name a symbol the routine uses."""
+    binds = binds or {}
+    unknown = sorted(set(binds) - symbols(r))
+    if unknown:
+        raise RoutineError(f"--bind names {unknown[0]}, a symbol the routine does not use")
     env = dict(r.binds)
-    env.update(binds or {})
+    env.update(binds)
     low = Lowered()
     elems = []
     for n in r.nodes:
@@ -505,8 +525,18 @@ def score(low, prefs, alignment=1, max_inline_depth=8, aliasing=True):
 # ---------------------------------------------------------------- fit
 
 def fit(low, budget, max_candidates=None, alignment=1, max_inline_depth=8, context=(), cache=None):
-    """§5's two-round planner.  Returns the plan and a list of events
-    (kind, node) for the decisions that name a node."""
+    """§5's two-round planner.  Returns the plan and its trace: a list of
+    events, each a dict with "kind" and "node" (None for the events that
+    name no node) and, where §5 says the event carries what it compared,
+    "alone", "with" and "cur" (a try: "with" is None while H is empty;
+    a solo score: "alone" and "cur" = the baseline), or "reason" (a
+    discarded group: "harmful", or "left-over" at the end), "relief" (an
+    accept, a commit-group) or "cur" (the baseline's and the end's total).
+
+    The order of the events is §5's order of the steps; where DESIGN is
+    silent (the order in which the cap's kept and dropped candidates are
+    listed) it is README's choice, the cap's own order: cost bound
+    ascending, then definition order, the kept before the dropped."""
     base_prefs = {i for i in range(len(low.names)) if low.inline_flag[i]} | set(context)
 
     cache = {} if cache is None else cache
@@ -517,16 +547,23 @@ def fit(low, budget, max_candidates=None, alignment=1, max_inline_depth=8, conte
             cache[key] = score(low, key, alignment, max_inline_depth)["footprint"]
         return cache[key]
 
+    def event(kind, i=None, **kw):
+        e = {"kind": kind, "node": None if i is None else low.names[i]}
+        e.update(kw)
+        events.append(e)
+
     baseline_sc = score(low, base_prefs, alignment, max_inline_depth)
     baseline = baseline_sc["footprint"]
     if budget[0] == "percent":
         budget = ("bytes", baseline["total"] * budget[1] // 100)
     n = budget[1] if budget[0] == "bytes" else None
     events = []
+    event("baseline", cur=baseline["total"])
     plan = {"baseline": baseline, "final": baseline, "flips": [], "considered": 0, "dropped": 0,
             "within_budget": True, "order": [], "solo": {}}
     if n is not None and baseline["total"] <= n:
-        events.append(("budget-met", None))
+        event("budget-met")
+        event("end", cur=baseline["total"])
         return plan, events
     cands = [(i, c) for (i, d, c) in baseline_sc["_cands"] if d == "Inline"]
     # the cap: max_candidates if given ("all": none), else 32 for Bytes, none for Minimize
@@ -537,12 +574,22 @@ def fit(low, budget, max_candidates=None, alignment=1, max_inline_depth=8, conte
     by_cost = sorted(range(len(cands)), key=lambda k: (cands[k][1], k))
     keep_pos = set(by_cost if cap is None else by_cost[:cap])
     kept = [cands[k] for k in sorted(keep_pos)]
+    for k in by_cost:
+        if k in keep_pos:
+            event("kept", cands[k][0])
+    for k in by_cost:
+        if k not in keep_pos:
+            event("dropped", cands[k][0])
     plan["dropped"] = len(cands) - len(kept)
     plan["considered"] = len(kept)
     base_total = baseline["total"]
     solo = {}
-    for pos, (i, c) in enumerate(kept):
-        solo[i] = base_total - total([i])["total"]
+    for k in by_cost:
+        if k in keep_pos:
+            i = cands[k][0]
+            alone = total([i])["total"]
+            solo[i] = base_total - alone
+            event("solo", i, alone=alone, cur=base_total)
     defpos = {i: p for p, (i, c) in enumerate(cands)}
 
     def key(ic):
@@ -552,57 +599,59 @@ def fit(low, budget, max_candidates=None, alignment=1, max_inline_depth=8, conte
         return (cls, -Fraction(r, c), c, defpos[i])
 
     order = sorted(kept, key=key)
+    for i, c in order:
+        event("order", i)
     plan["order"] = [low.names[i] for i, c in order]
     plan["solo"] = {low.names[i]: solo[i] for i in solo}
     A, H = [], []
     cur = base_total
     flips = []
-    met = False
     for (i, c) in order:
         if n is not None and cur <= n:
-            met = True
             break
         alone = total(A + [i])["total"]
+        with_ = total(A + H + [i])["total"] if H else None
+        event("try", i, alone=alone, cur=cur, **{"with": with_})
 
-        def judge_alone():
+        def judge_alone(rule):
             nonlocal cur
             if alone < cur:
                 flips.append((i, cur - alone, c))
-                events.append(("accept", low.names[i]))
+                event("accept", i, rule=rule, relief=cur - alone)
                 A.append(i)
                 cur = alone
             elif alone == cur:
                 H.append(i)
-                events.append(("hold", low.names[i]))
+                event("hold", i, rule=rule)
             else:
-                events.append(("reject", low.names[i]))
+                event("reject", i, rule=rule)
 
         if not H:
-            judge_alone()
+            judge_alone("H empty")
             continue
-        with_ = total(A + H + [i])["total"]
         if with_ < alone and with_ < cur:
             for h in H:
                 flips.append((h, 0, dict(kept)[h]))
             flips.append((i, cur - with_, c))
-            events.append(("commit-group", low.names[i]))
+            event("commit-group", i, rule="load-bearing", relief=cur - with_)
             A.extend(H)
             A.append(i)
             H = []
             cur = with_
         elif with_ < alone:
-            events.append(("reject", low.names[i]))
+            event("reject", i, rule="with < alone, with >= cur")
         elif with_ > alone:
-            events.append(("discard-group", low.names[i]))
+            event("discard-group", i, reason="harmful")
             H = []
-            judge_alone()
+            judge_alone("after harmful")
         else:
-            judge_alone()
+            judge_alone("neutral")
     if H:
-        events.append(("discard-group", None))
+        event("discard-group", reason="left-over")
     if n is not None and cur <= n:
-        events.append(("budget-met", None))
+        event("budget-met")
     final = total(A)
+    event("end", cur=final["total"])
     plan["final"] = final
     plan["flips"] = [(low.names[i], r, c) for (i, r, c) in flips]
     plan["within_budget"] = n is None or final["total"] <= n

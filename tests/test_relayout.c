@@ -247,10 +247,76 @@ static void change(unsigned *s, arena_buf_t *b, uint8_t *p, int32_t n, int64_t s
     }
 }
 
+/* A run that gave up and moved many buffers leaves a reference without
+ * profiles; runs against it lay out from scratch around the prefix no
+ * change reaches, and relayout_prepare makes the profiles on the third
+ * call, after which runs cascade again.  b0 (100 B, steps 0-9) at 0 under
+ * twenty 1-byte buffers b1..b20 at 100..119: without b0 all twenty drop
+ * by 100, more than 20 / 16 + 8. */
+static void test_lazy_reference(void **state)
+{
+    (void)state;
+    enum { N = 21 };
+    arena_buf_t b[N];
+    uint8_t p[N];
+    for (int32_t i = 0; i < N; i++) {
+        b[i] = (arena_buf_t){ i ? 1 : 100, 0, 9 };
+        p[i] = 1;
+    }
+    relayout_t *r;
+    relayout_work_t *w;
+    rs_error_t err;
+    relayout_stats_t st;
+    assert_int_equal(relayout_new(b, p, N, 1, &r, &err), RS_OK);
+    assert_int_equal(relayout_work_new(N, &w, &err), RS_OK);
+    assert_false(r->lazy);
+    p[0] = 0;
+    assert_int_equal(expect_same(r, w, b, p, N, 1, 0, "b0 gone, no budget"), 20);
+    assert_int_equal(w->fmoved, 20);
+    assert_int_equal(relayout_rebase(r, w, &err), RS_OK);
+    assert_true(r->lazy);
+    expect_ref(r, b, p, N, 1, "lazy reference");
+    p[0] = 1; /* b0 comes first again: nothing is pinned */
+    assert_int_equal(expect_same(r, w, b, p, N, 1, INT64_MAX, "b0 back"), 120);
+    relayout_work_stats(w, &st);
+    assert_int_equal(st.full, 2);
+    assert_int_equal(st.gave_up, 1);
+    p[0] = 0;
+    b[20].end = 8; /* still last in the order: b1..b19 are pinned */
+    assert_int_equal(expect_same(r, w, b, p, N, 1, INT64_MAX, "b20 shorter"), 20);
+    relayout_work_stats(w, &st);
+    assert_int_equal(st.full, 3);
+    assert_int_equal(w->fmoved, 0);
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(relayout_prepare(r, &err), RS_OK);
+        assert_true(r->lazy);
+    }
+    assert_int_equal(relayout_prepare(r, &err), RS_OK);
+    assert_false(r->lazy);
+    assert_int_equal(expect_same(r, w, b, p, N, 1, INT64_MAX, "b20 shorter, cascaded"), 20);
+    relayout_work_stats(w, &st);
+    assert_int_equal(st.full, 3);
+    /* a run that gave up but moved little leaves the profiles made: b1
+     * lives longer, still first in the order and at 0 */
+    b[1].end = 10;
+    assert_int_equal(expect_same(r, w, b, p, N, 1, 0, "b1 longer, no budget"), 20);
+    relayout_work_stats(w, &st);
+    assert_int_equal(st.full, 4);
+    assert_int_equal(w->fmoved, 0);
+    assert_int_equal(relayout_rebase(r, w, &err), RS_OK);
+    assert_false(r->lazy);
+    b[1].end = 9;
+    assert_int_equal(expect_same(r, w, b, p, N, 1, INT64_MAX, "b1 back"), 20);
+    relayout_work_stats(w, &st);
+    assert_int_equal(st.full, 4);
+    relayout_work_free(w);
+    relayout_free(r);
+}
+
 static void test_random_changes(void **state)
 {
     (void)state;
-    int64_t runs = 0;
+    int64_t runs = 0, lazy_runs = 0, made = 0;
     for (unsigned t = 0; t < 400; t++) {
         unsigned s = t * 7919u + 1;
         int32_t n = 5 + (int32_t)(rnd(&s) % 120);
@@ -283,6 +349,11 @@ static void test_random_changes(void **state)
             int64_t budget = rnd(&s) % 3 == 0 ? rnd(&s) % 200 : rnd(&s) % 2 ? INT64_MAX : 16 * (int64_t)n + 4096;
             char what[64];
             snprintf(what, sizeof what, "trial %u change %d", t, it);
+            bool was_lazy = r->lazy;
+            if (rnd(&s) % 2)
+                assert_int_equal(relayout_prepare(r, &err), RS_OK);
+            made += was_lazy && !r->lazy;
+            lazy_runs += r->lazy;
             expect_same(r, w, c, q, n, alignment, budget, what);
             runs++;
             if (rnd(&s) % 3 == 0) {
@@ -300,6 +371,8 @@ static void test_random_changes(void **state)
         free(q);
     }
     assert_int_equal(runs, 16000);
+    assert_true(lazy_runs > 500); /* both kinds of reference, and the change between them, were tried */
+    assert_true(made > 50);
 }
 
 /* ---- cover profiles --------------------------------------------------------------- */
@@ -469,6 +542,7 @@ int main(void)
         cmocka_unit_test(test_span_moves_in_order),
         cmocka_unit_test(test_zero_bytes),
         cmocka_unit_test(test_rebase_of_another_version),
+        cmocka_unit_test(test_lazy_reference),
         cmocka_unit_test(test_random_changes),
         cmocka_unit_test(test_profile_sums),
         cmocka_unit_test(test_minimalloc_files),

@@ -90,6 +90,8 @@ static int random_scorings(const char *label, const lowering_t *l, const score_c
         int flips = rnd(&s) % 4 == 0 ? 1 + (int)(rnd(&s) % 8) : 1;
         for (int j = 0; j < flips; j++)
             prefs[c[rnd(&s) % (unsigned)nc].node] = 1;
+        if (rnd(&s) % 2) /* a reference a give-up left without profiles makes them, or not yet */
+            assert_int_equal(rescore_prepare(ref, &err), RS_OK);
         assert_int_equal(rescore_score(ref, w, l, prefs, &fp, &err), RS_OK);
         assert_int_equal(score_lowering(l, prefs, cfg, &want, NULL, &err), RS_OK);
         char what[300];

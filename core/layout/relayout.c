@@ -73,7 +73,7 @@ int relayout_new(const arena_buf_t *bufs, const uint8_t *present, int32_t n, int
     }
     int rc = relayout_set_buffers(r, bufs, present, err);
     if (!rc)
-        rc = relayout_build(r, NULL, 0, err);
+        rc = relayout_build(r, NULL, 0, false, err);
     if (rc) {
         relayout_free(r);
         return rc;
@@ -299,6 +299,19 @@ static void pin_prefix(const relayout_t *r, const relayout_work_t *w, rl_stop_t 
     }
 }
 
+/* The reference positions before every changed buffer's old and new
+ * place: what no change reaches. */
+static rl_stop_t untouched_prefix(const relayout_t *r, const relayout_work_t *w)
+{
+    int32_t upto = w->n_placed ? w->cn[w->placed[0]].slot : r->n_order;
+    for (int32_t k = 0; k < w->n_cn; k++) {
+        int32_t pos = r->pos[w->cn[k].id];
+        if (pos >= 0 && pos < upto)
+            upto = pos;
+    }
+    return (rl_stop_t){ upto, 0 };
+}
+
 /* The §3 greedy over the new state (kept whole for a rebase), around the
  * buffers before stop. */
 static int run_full(const relayout_t *r, relayout_work_t *w, const arena_buf_t *bufs, const uint8_t *present,
@@ -339,9 +352,12 @@ static int run_full(const relayout_t *r, relayout_work_t *w, const arena_buf_t *
         bestfit_greedy_order(p, order);
         rc = bestfit_run_pinned(p, order, pin, offs, &w->height, err);
     }
+    w->fmoved = 0;
     for (int32_t i = 0, k = 0; !rc && i < r->n; i++)
-        if (w->fpresent[i])
+        if (w->fpresent[i]) {
             w->foff[i] = offs[k++];
+            w->fmoved += r->pos[i] >= 0 && !rl_changed(w, i) && w->foff[i] != r->off[i];
+        }
     memcpy(w->fbufs, bufs, (size_t)r->n * sizeof *bufs);
     w->full = true; /* after pin_prefix, which reads the run's state */
     bestfit_free(p);
@@ -350,6 +366,20 @@ static int run_full(const relayout_t *r, relayout_work_t *w, const arena_buf_t *
     free(offs);
     free(pin);
     return rc;
+}
+
+/* Runs a lazy reference takes without a rebase before it makes its
+ * profiles: one scored again and again (try after try not taken) pays
+ * them once for its cascades. */
+#define RL_LAZY_RUNS 2
+
+int relayout_prepare(relayout_t *r, rs_error_t *err)
+{
+    if (!r->lazy || ++r->runs_lazy <= RL_LAZY_RUNS)
+        return RS_OK;
+    if (relayout_materialize(r))
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory laying out %d buffers", (int)r->n);
+    return RS_OK;
 }
 
 int relayout_run(const relayout_t *r, relayout_work_t *w, const arena_buf_t *bufs, const uint8_t *present,
@@ -390,6 +420,11 @@ int relayout_run_budget(const relayout_t *r, relayout_work_t *w, const arena_buf
             j--;
         }
         w->placed[j] = x;
+    }
+    if (r->lazy && !w->full) { /* no profiles to cascade through */
+        rc = run_full(r, w, bufs, present, untouched_prefix(r, w), err);
+        *height = w->height;
+        return rc;
     }
     /* the full buffers form a chain when none of them changed and every
      * changed buffer stays within the steps they cover */

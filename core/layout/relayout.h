@@ -74,6 +74,12 @@ void relayout_offsets(const relayout_t *r, const relayout_work_t *w, int64_t *ou
  * the reference), valid until w runs again. */
 const int32_t *relayout_changed(const relayout_work_t *w, int32_t *n);
 
+/* Before a scoring against r by its owner (not while other threads score
+ * against it): a reference a rebase left without profiles (after a run
+ * that gave up; its runs lay out from scratch) makes them when it is
+ * scored again and again.  The results are the same either way. */
+int relayout_prepare(relayout_t *r, rs_error_t *err);
+
 /* Makes w's last run (against r as it is now) the reference.  RS_EINVAL
  * when w's last run was against another reference or version of r. */
 int relayout_rebase(relayout_t *r, relayout_work_t *w, rs_error_t *err);

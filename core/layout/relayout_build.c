@@ -246,7 +246,9 @@ int relayout_build_profiles(relayout_t *r)
     return rc ? -1 : 0;
 }
 
-int relayout_build(relayout_t *r, const int64_t *off, int64_t height, rs_error_t *err)
+/* The order, offsets and height of r's buffers; profiles and index not
+ * made (r->lazy). */
+static int build_placement(relayout_t *r, const int64_t *off, int64_t height, rs_error_t *err)
 {
     relayout_build_free(r);
     size_t nn = r->n ? (size_t)r->n : 1;
@@ -267,12 +269,30 @@ int relayout_build(relayout_t *r, const int64_t *off, int64_t height, rs_error_t
         if (rc)
             return rc;
     }
-    if (relayout_full_index(r) || relayout_index_build(r) || relayout_build_profiles(r))
-        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory laying out %d buffers", (int)r->n);
     r->n_top = 0;
     for (int32_t k = 0; k < r->n_order; k++) {
         int32_t id = r->order[k];
         r->n_top += r->off[id] + r->size[id] == r->height;
     }
+    r->lazy = true;
+    r->runs_lazy = 0;
     return RS_OK;
+}
+
+int relayout_materialize(relayout_t *r)
+{
+    if (!r->lazy)
+        return 0;
+    if (relayout_full_index(r) || relayout_index_build(r) || relayout_build_profiles(r))
+        return -1;
+    r->lazy = false;
+    return 0;
+}
+
+int relayout_build(relayout_t *r, const int64_t *off, int64_t height, bool lazy, rs_error_t *err)
+{
+    int rc = build_placement(r, off, height, err);
+    if (!rc && !lazy && relayout_materialize(r))
+        rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory laying out %d buffers", (int)r->n);
+    return rc;
 }

@@ -140,6 +140,12 @@ struct relayout {
     int64_t height, n_top; /* the high-water mark; buffers reaching it */
     int64_t total;  /* sum of aligned sizes present (never overflows: checked) */
     int64_t version;
+    /* Only the order, offsets and height are made (no index, profiles or
+     * full buffers): a run against it lays out from scratch, keeping the
+     * prefix no change reaches.  A rebase after a run that gave up makes
+     * one, as the next run usually gives up too (relayout_prepare). */
+    bool lazy;
+    int32_t runs_lazy; /* relayout_prepare calls since it was made lazy */
 };
 
 /* §3's order between two buffers: aligned size, span length descending,
@@ -167,8 +173,13 @@ static inline int64_t rl_span_len(int64_t start, int64_t end)
  * index, height).  The fields n, alignment, present, raw, size, start, end
  * are set; everything else is (re)built.  off (NULL: bestfit's) gives the
  * §3 offsets and height when a layout from scratch of these buffers has
- * already made them. */
-int relayout_build(relayout_t *r, const int64_t *off, int64_t height, rs_error_t *err);
+ * already made them.  lazy: the profiles and index are left for
+ * relayout_materialize. */
+int relayout_build(relayout_t *r, const int64_t *off, int64_t height, bool lazy, rs_error_t *err);
+
+/* Makes a lazy reference's full buffers, index and profiles (nothing when
+ * it is not lazy).  -1 when out of memory. */
+int relayout_materialize(relayout_t *r);
 
 /* Frees what relayout_build made. */
 void relayout_build_free(relayout_t *r);
@@ -299,6 +310,7 @@ struct relayout_work {
     arena_buf_t *fbufs;
     uint8_t *fpresent;
     int64_t *foff;
+    int32_t fmoved;   /* of the buffers no change touched, how many foff put elsewhere */
     const relayout_t *ref;
     int64_t version;
     relayout_stats_t stats;

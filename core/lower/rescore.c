@@ -313,6 +313,11 @@ int rescore_score(const rescore_t *ref, rescore_work_t *w, const lowering_t *l, 
     return score_lowering(l, prefs, &ref->cfg, out, NULL, err);
 }
 
+int rescore_prepare(rescore_t *ref, rs_error_t *err)
+{
+    return ref->incremental ? relayout_prepare(ref->lay, err) : RS_OK;
+}
+
 int rescore_rebase(rescore_t *ref, rescore_work_t *w, rs_error_t *err)
 {
     if (w->ref != ref)

@@ -43,6 +43,10 @@ void rescore_work_free(rescore_work_t *w);
 int rescore_score(const rescore_t *ref, rescore_work_t *w, const lowering_t *l, const uint8_t *prefs,
                   footprint_t *out, rs_error_t *err);
 
+/* Before its owner scores against ref again (no other thread scoring
+ * against it): relayout_prepare. */
+int rescore_prepare(rescore_t *ref, rs_error_t *err);
+
 /* Makes w's last scoring the reference.  RS_EINVAL when it was against
  * another reference or an earlier version of this one. */
 int rescore_rebase(rescore_t *ref, rescore_work_t *w, rs_error_t *err);

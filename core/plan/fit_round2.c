@@ -164,8 +164,9 @@ static int score_near(search_t *s, round_two_t *t, int kind, const int32_t *flip
     int64_t dist;
     int32_t k = nearest(t->g, t->ran[kind], n, &dist);
     t->ran_slot[kind] = k;
-    const fit_slot_t *sl = k >= 0 ? &t->g->slot[k] : NULL;
-    return fit_score_set(s, sl ? sl->ref : NULL, sl ? sl->work[kind] : NULL, flips, n, fp, err);
+    fit_slot_t *sl = k >= 0 ? &t->g->slot[k] : NULL;
+    int rc = sl ? rescore_prepare(sl->ref, err) : RS_OK;
+    return rc ? rc : fit_score_set(s, sl ? sl->ref : NULL, sl ? sl->work[kind] : NULL, flips, n, fp, err);
 }
 
 /* score(A + c) and, with a group held, score(A + H + c): made now against
@@ -254,7 +255,9 @@ static int follow(search_t *s, round_two_t *t, const int32_t *target, int32_t n,
         for (int32_t i = 0; i < n; i++)
             prefs[target[i]] = 1;
         footprint_t fp;
-        int rc = rescore_score(sl->ref, sl->work[0], s->sh->base, prefs, &fp, err);
+        int rc = rescore_prepare(sl->ref, err);
+        if (!rc)
+            rc = rescore_score(sl->ref, sl->work[0], s->sh->base, prefs, &fp, err);
         free(prefs);
         if (!rc)
             rc = rescore_rebase(sl->ref, sl->work[0], err);

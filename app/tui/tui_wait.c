@@ -146,19 +146,6 @@ bool tui_job_stopped(tui_job_t *job) { return atomic_load(&job->stop) != 0; }
 
 int tui_job_stop_cb(void *job) { return tui_job_stopped(job); }
 
-static void *job_thread(void *arg)
-{
-    tui_job_t *j = arg;
-    j->rc = j->work(j, j->ud, &j->err);
-    atomic_store(&j->finished, 1);
-    return NULL;
-}
-
-/* The bar on the status line: "WHAT: DOING 12/64 UNIT ████░░░░ 1.2 s  ^C stops"
- * ("cannot be stopped" for work that cannot); with no total a block runs
- * along it.  Narrow, the words give way first (the work's name before
- * what it is doing, cut with an ellipsis), then the bar, to 10 cells; the
- * count and ^C stay. */
 static void draw_bar(tui_t *t, tui_job_t *j, const char *what, int64_t elapsed_us, int queued)
 {
     if (t->cols < TUI_MIN_COLS || t->rows < TUI_MIN_ROWS)
@@ -226,6 +213,66 @@ static void draw_bar(tui_t *t, tui_job_t *j, const char *what, int64_t elapsed_u
     tui_put(t, y, x + bw, t->cols - x - bw, t->attr[T_NORMAL], right);
 }
 
+static void job_run(tui_job_t *j)
+{
+    j->rc = j->work(j, j->ud, &j->err);
+    atomic_store(&j->finished, 1);
+}
+
+/* The bar's side of a wait: its thread draws the bar and takes the keys
+ * typed meanwhile until the work is finished. */
+typedef struct bar_loop {
+    tui_t *t;
+    tui_job_t *job;
+    const char *what;
+    int queued[32], nq; /* the keys for after the work, in the order typed */
+} bar_loop_t;
+
+static void *bar_thread(void *arg)
+{
+    bar_loop_t *b = arg;
+    tui_t *t = b->t;
+    tui_job_t *j = b->job;
+    int64_t t0 = monotime_us();
+    bool full = true, shown = false;
+    while (!atomic_load(&j->finished)) {
+        int64_t el = monotime_us() - t0;
+        if (el >= TUI_WAIT_BAR_US) {
+            if ((full || !shown) && t->redraw)
+                t->redraw(t); /* the screen under the bar, whole after a resize or ^L */
+            else if (t->status_bar)
+                t->status_bar(t); /* its counters move with the work */
+            full = false;
+            shown = true;
+            draw_bar(t, j, b->what, el, b->nq);
+            refresh();
+        }
+        int ch = getch(); /* waits up to 50 ms (timeout) */
+        if ((ch == 3 || ch == 27) && j->stoppable) {
+            atomic_store(&j->stop, 1);
+            b->nq = 0; /* stopped: what was typed for after it goes too */
+        } else if (ch == 3 || ch == 27) {
+            /* nothing to stop: not a key for after it either */
+        } else if (ch == KEY_RESIZE) {
+            getmaxyx(stdscr, t->rows, t->cols);
+            full = true;
+        } else if (ch == 12) { /* ^L */
+            clearok(curscr, TRUE);
+            full = true;
+        } else if (ch != ERR && ch != KEY_MOUSE && b->nq < (int)(sizeof b->queued / sizeof *b->queued)) {
+            b->queued[b->nq++] = ch;
+        }
+    }
+    return NULL;
+}
+
+/* The work runs on the calling (main) thread and the bar on a second one,
+ * not the other way round: glibc gives a second thread its own malloc
+ * arena, made of 64 MiB heaps it maps and unmaps as they fill and empty,
+ * and a fit's scorings free and allocate enough there to fault their pages
+ * in again and again (the 13.5k-instruction dump's fit over every
+ * candidate took 2x the CLI's CPU, a third of it in the kernel, when it ran
+ * on the second thread); on the main thread it allocates as `fit` does. */
 static int wait_for(tui_t *t, const char *what, tui_work_fn work, void *ud, bool stoppable, rs_error_t *err)
 {
     tui_job_t j = { .work = work, .ud = ud, .stoppable = stoppable };
@@ -233,49 +280,20 @@ static int wait_for(tui_t *t, const char *what, tui_work_fn work, void *ud, bool
     pthread_mutex_init(&j.lock, NULL);
     if (stoppable && t->store) /* ^C also ends a wait for another process's lock on the store */
         store_set_stop(t->store, tui_job_stop_cb, &j);
+    bar_loop_t b = { .t = t, .job = &j, .what = what };
+    t->waiting = true;
+    timeout(50);
     pthread_t tid;
-    if (pthread_create(&tid, NULL, job_thread, &j) != 0) {
-        job_thread(&j); /* no thread: the work runs here, without a bar */
+    if (pthread_create(&tid, NULL, bar_thread, &b) != 0) {
+        job_run(&j); /* no thread: the work runs without a bar */
     } else {
-        t->waiting = true;
-        int64_t t0 = monotime_us();
-        bool full = true, shown = false;
-        int queued[32], nq = 0;
-        timeout(50);
-        while (!atomic_load(&j.finished)) {
-            int64_t el = monotime_us() - t0;
-            if (el >= TUI_WAIT_BAR_US) {
-                if ((full || !shown) && t->redraw)
-                    t->redraw(t); /* the screen under the bar, whole after a resize or ^L */
-                else if (t->status_bar)
-                    t->status_bar(t); /* its counters move with the work */
-                full = false;
-                shown = true;
-                draw_bar(t, &j, what, el, nq);
-                refresh();
-            }
-            int ch = getch();
-            if ((ch == 3 || ch == 27) && stoppable) {
-                atomic_store(&j.stop, 1);
-                nq = 0; /* stopped: what was typed for after it goes too */
-            } else if (ch == 3 || ch == 27) {
-                /* nothing to stop: not a key for after it either */
-            } else if (ch == KEY_RESIZE) {
-                getmaxyx(stdscr, t->rows, t->cols);
-                full = true;
-            } else if (ch == 12) { /* ^L */
-                clearok(curscr, TRUE);
-                full = true;
-            } else if (ch != ERR && ch != KEY_MOUSE && nq < (int)(sizeof queued / sizeof *queued)) {
-                queued[nq++] = ch;
-            }
-        }
-        while (nq > 0)
-            ungetch(queued[--nq]);
-        timeout(-1);
+        job_run(&j);
         pthread_join(tid, NULL);
-        t->waiting = false;
     }
+    while (b.nq > 0)
+        ungetch(b.queued[--b.nq]);
+    timeout(-1);
+    t->waiting = false;
     if (stoppable && t->store)
         store_set_stop(t->store, NULL, NULL);
     pthread_mutex_destroy(&j.lock);

@@ -1,7 +1,8 @@
 /* tui_wait: every long operation of the TUI (a fit, Compare's search, the
  * best plan, opening or importing a big routine, a layout switch, an
- * export) runs as work on a worker thread while the UI thread waits with
- * the screen under it: once the wait passes TUI_WAIT_BAR_US a progress bar
+ * export) runs as work on the calling thread (the main one, so it
+ * allocates as the CLI does) while a second thread keeps the screen under
+ * it: once the wait passes TUI_WAIT_BAR_US a progress bar
  * on the status line says what is being done and how far it is, the
  * status bar below stays drawn (its reuse counters move), and ^C or Esc
  * asks the work to stop (work that cannot stop says so instead).  Other
@@ -20,8 +21,9 @@
 
 typedef struct tui_job tui_job_t;
 
-/* The work: runs on the worker thread (or on the UI thread when no thread
- * can be started) and must touch nothing of the session the screens draw:
+/* The work: runs on the calling thread while the bar's thread draws (with
+ * no bar when no thread can be started) and must touch nothing of the
+ * session the screens draw and nothing of curses:
  * it fills what ud points to, and its caller installs that after the wait.
  * Returns a status with err filled; RS_ECANCELED after a stop. */
 typedef int (*tui_work_fn)(tui_job_t *job, void *ud, rs_error_t *err);

@@ -78,11 +78,17 @@ static int random_scorings(const char *label, const lowering_t *l, const score_c
     flip_candidate_t *c = NULL;
     int32_t nc = 0;
     assert_int_equal(flip_candidates(l, &d.place, &d.live, &c, &nc, &err), RS_OK);
-    score_detail_free(&d);
     rescore_t *ref;
     rescore_work_t *w;
-    assert_int_equal(rescore_new(l, NULL, cfg, &fp, &ref, &err), RS_OK);
+    score_detail_t rd;
+    assert_int_equal(rescore_new_detail(l, NULL, cfg, &fp, &rd, &ref, &err), RS_OK);
     expect_footprint(&fp, &base, label);
+    for (int32_t i = 0; i < N; i++) /* the reference's detail is the scoring's */
+        if (rd.offset[i] != d.offset[i] || rd.place.is_inline[i] != d.place.is_inline[i])
+            fail_msg("%s: node %d: reference detail at %lld, the scoring's at %lld", label, (int)i,
+                     (long long)rd.offset[i], (long long)d.offset[i]);
+    score_detail_free(&rd);
+    score_detail_free(&d);
     assert_int_equal(rescore_work_new(ref, &w, &err), RS_OK);
     unsigned s = seed;
     for (int k = 0; k < runs && nc > 0; k++) {

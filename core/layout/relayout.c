@@ -53,6 +53,12 @@ int relayout_set_buffers(relayout_t *r, const arena_buf_t *bufs, const uint8_t *
 int relayout_new(const arena_buf_t *bufs, const uint8_t *present, int32_t n, int64_t alignment, relayout_t **out,
                  rs_error_t *err)
 {
+    return relayout_new_placed(bufs, present, n, alignment, NULL, 0, out, err);
+}
+
+int relayout_new_placed(const arena_buf_t *bufs, const uint8_t *present, int32_t n, int64_t alignment,
+                        const int64_t *off, int64_t height, relayout_t **out, rs_error_t *err)
+{
     *out = NULL;
     if (alignment < 1)
         return error_set(err, RS_EINPUT, NULL, 0, 0, "alignment must be at least 1");
@@ -73,7 +79,7 @@ int relayout_new(const arena_buf_t *bufs, const uint8_t *present, int32_t n, int
     }
     int rc = relayout_set_buffers(r, bufs, present, err);
     if (!rc)
-        rc = relayout_build(r, NULL, 0, false, err);
+        rc = relayout_build(r, off, height, false, err);
     if (rc) {
         relayout_free(r);
         return rc;

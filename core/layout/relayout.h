@@ -43,6 +43,11 @@ typedef struct relayout_stats {
  * overflows (the message bestfit gives). */
 int relayout_new(const arena_buf_t *bufs, const uint8_t *present, int32_t n, int64_t alignment, relayout_t **out,
                  rs_error_t *err);
+/* relayout_new with the §3 offsets and height of this set already made
+ * (off[i] for every present i: a layout from scratch of the same
+ * buffers), which are taken, not laid out again. */
+int relayout_new_placed(const arena_buf_t *bufs, const uint8_t *present, int32_t n, int64_t alignment,
+                        const int64_t *off, int64_t height, relayout_t **out, rs_error_t *err);
 void relayout_free(relayout_t *r);
 
 /* The reference's height and offsets (out[i] for every present i, -1 for

@@ -175,9 +175,8 @@ static bool reference_state(rescore_t *ref, const lowering_t *l, const score_det
     for (int32_t s = 1; s <= ref->steps; s++)
         ref->live[s] += ref->live[s - 1];
     tree_build(ref);
-    rs_error_t e;
-    bool ok = relayout_new(bufs, ref->present, N, ref->cfg.alignment, &ref->lay, &e) == RS_OK &&
-              relayout_height(ref->lay) == total;
+    rs_error_t e; /* the scoring's greedy offsets: not laid out twice */
+    bool ok = relayout_new_placed(bufs, ref->present, N, ref->cfg.alignment, d->offset, total, &ref->lay, &e) == RS_OK;
     free(bufs);
     return ok;
 }
@@ -185,7 +184,15 @@ static bool reference_state(rescore_t *ref, const lowering_t *l, const score_det
 int rescore_new(const lowering_t *l, const uint8_t *prefs, const score_config_t *cfg, footprint_t *out,
                 rescore_t **refp, rs_error_t *err)
 {
+    return rescore_new_detail(l, prefs, cfg, out, NULL, refp, err);
+}
+
+int rescore_new_detail(const lowering_t *l, const uint8_t *prefs, const score_config_t *cfg, footprint_t *out,
+                       score_detail_t *detail, rescore_t **refp, rs_error_t *err)
+{
     *refp = NULL;
+    if (detail)
+        memset(detail, 0, sizeof *detail);
     rescore_t *ref = calloc(1, sizeof *ref);
     if (!ref)
         return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
@@ -201,7 +208,10 @@ int rescore_new(const lowering_t *l, const uint8_t *prefs, const score_config_t 
             ref->lay = NULL;
         }
     }
-    score_detail_free(&d);
+    if (detail)
+        *detail = d;
+    else
+        score_detail_free(&d);
     if (rc) {
         rescore_free(ref);
         return rc;

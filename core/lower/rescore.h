@@ -32,6 +32,11 @@ typedef struct rescore_work rescore_work_t;
  * score_lowering's. */
 int rescore_new(const lowering_t *l, const uint8_t *prefs, const score_config_t *cfg, footprint_t *out,
                 rescore_t **ref, rs_error_t *err);
+/* rescore_new, and the reference scoring's detail into *detail (as
+ * score_lowering gives it; free it with score_detail_free, also after an
+ * error). */
+int rescore_new_detail(const lowering_t *l, const uint8_t *prefs, const score_config_t *cfg, footprint_t *out,
+                       score_detail_t *detail, rescore_t **ref, rs_error_t *err);
 void rescore_free(rescore_t *ref);
 
 /* A workspace for one thread's scorings against ref. */

@@ -123,14 +123,11 @@ static int shared_baseline(search_t *s, rs_error_t *err)
     if (rc)
         return rc;
     score_detail_t d;
-    rc = score_lowering(sh->base, s->base_prefs, &s->ctx->cfg, &sh->baseline, &d, err);
+    rc = incremental(s) ? rescore_new_detail(sh->base, s->base_prefs, &s->ctx->cfg, &sh->baseline, &d, &sh->ref1, err)
+                        : score_lowering(sh->base, s->base_prefs, &s->ctx->cfg, &sh->baseline, &d, err);
     if (!rc)
         rc = flip_candidates(sh->base, &d.place, &d.live, &sh->cand, &sh->n_cand, err);
     score_detail_free(&d);
-    if (!rc && incremental(s)) {
-        footprint_t again;
-        rc = rescore_new(sh->base, s->base_prefs, &s->ctx->cfg, &again, &sh->ref1, err);
-    }
     if (rc)
         return rc;
     int32_t m = 0; /* only the Inline direction is a demotion */

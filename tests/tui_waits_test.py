@@ -318,6 +318,69 @@ def fit_bar_says_its_stage():
         t.close()
 
 
+def thread_ticks(pid):
+    """{tid: utime + stime in clock ticks} of every thread of pid."""
+    ticks = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            ticks[int(tid)] = int(fields[11]) + int(fields[12])  # utime, stime (fields 14, 15)
+        except (FileNotFoundError, ProcessLookupError):
+            pass
+    return ticks
+
+
+def app_pid(t):
+    """The pid of the binary running in t's pane (the pane's shell's child)."""
+    shell = tuilib.tmux("display-message", "-p", "-t", t.name, "#{pane_pid}").stdout.strip()
+    kids = subprocess.run(["pgrep", "-P", shell], capture_output=True, text=True).stdout.split()
+    check(len(kids) == 1, f"one child of the pane's shell: {kids}")
+    return int(kids[0])
+
+
+@test
+def fit_works_on_the_main_thread():
+    """A fit's work runs on the TUI's main thread, the bar on a second one
+    (a fit on a second thread took 1.5x the CPU: glibc gave that thread its
+    own malloc arena, mapped and unmapped as the scorings filled and emptied
+    it).  While round two runs (one thread's work), the main thread takes
+    nearly all the CPU the process uses."""
+    t = Tui("mainthread", w=160)
+    try:
+        t.wait("Routines")
+        pid = app_pid(t)
+        open_routine(t, BIG_NAME)
+        t.keys("3", "C", "C-u")
+        t.type("all")
+        t.keys("Enter")
+        t.wait("candidate cap: none")
+        t.keys("f", "C-u")
+        t.type("minimize")
+        t.keys("Enter")
+        two = re.compile(r"fit minimize on transformer_48: round two [0-9]+/[0-9]+ tries at most")
+        samples, end = [], time.time() + 120
+        while len(samples) < 3 and time.time() < end:
+            s = t.screen()
+            if "event 0/" in s:
+                break
+            if not two.search(s):
+                time.sleep(0.05)
+                continue
+            a = thread_ticks(pid)
+            time.sleep(0.5)
+            b = thread_ticks(pid)
+            if two.search(t.screen()) and len(a) >= 2:
+                samples.append({tid: b[tid] - a[tid] for tid in a if tid in b})
+        check(samples, "round two was seen running:\n" + t.screen())
+        main = sum(d.get(pid, 0) for d in samples)
+        others = sum(v for d in samples for tid, v in d.items() if tid != pid)
+        check(main > 0 and others * 5 <= main, f"ticks of the main thread {main}, of the others {others}: {samples}")
+        t.keys("C-c")
+    finally:
+        t.close()
+
+
 @test
 def compare_bar_says_each_budgets_stage():
     """Compare's bar: round one scored once for every budget ("shared",

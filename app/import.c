@@ -223,8 +223,10 @@ static void base_name(const char *path, char *out, size_t n)
 }
 
 /* Stores routine item it: under name (import --name), else under its own
- * name, or the one its text was renamed to; says which in report. */
-static int write_routine(store_t *s, const item_t *it, const char *name, FILE *report, rs_error_t *err)
+ * name, or the one its text was renamed to; says which in report and, when
+ * first holds no routine yet, there. */
+static int write_routine(store_t *s, const item_t *it, const char *name, FILE *report, import_routine_t *first,
+                         rs_error_t *err)
 {
     int64_t id;
     int32_t version;
@@ -235,9 +237,14 @@ static int write_routine(store_t *s, const item_t *it, const char *name, FILE *r
                   : library_routine_put_own(s, it->routine->name, it->text, it->len, it->path, it->routine->n_steps,
                                             it->routine->n_nodes, &id, &version, &was_new, &stored_as, err);
     const char *as = name ? name : it->routine->name;
+    if (!rc && first && !first->any) {
+        first->any = true;
+        snprintf(first->name, sizeof first->name, "%s", stored_as ? stored_as : as);
+        first->version = version;
+    }
     if (!rc && report && stored_as)
-        fprintf(report, "%s: routine %s unchanged (its text is stored as %s, version %d; %d steps)\n",
-                text_shown(it->path), text_shown(as), text_shown(stored_as), (int)version,
+        fprintf(report, "%s: routine %s unchanged (the same text as its version %d; the file calls it %s; %d steps)\n",
+                text_shown(it->path), text_shown(stored_as), (int)version, text_shown(as),
                 (int)it->routine->n_steps);
     else if (!rc && report)
         fprintf(report, was_new ? "%s: routine %s, version %d (%d steps)"
@@ -259,7 +266,8 @@ static int write_routine(store_t *s, const item_t *it, const char *name, FILE *r
     return rc;
 }
 
-static int write_items(store_t *s, import_t *im, const char *routine_name, FILE *report, rs_error_t *err)
+static int write_items(store_t *s, import_t *im, const char *routine_name, FILE *report, import_routine_t *first,
+                       rs_error_t *err)
 {
     say(im, "writing", im->n ? im->items[0].path : "", 0, im->n); /* the store may be busy: it waits there */
     int rc = store_begin(s, err);
@@ -267,7 +275,7 @@ static int write_items(store_t *s, import_t *im, const char *routine_name, FILE 
         item_t *it = &im->items[i];
         say(im, "writing", it->path, i, im->n);
         if (it->kind == ITEM_ROUTINE) {
-            rc = write_routine(s, it, routine_name, report, err);
+            rc = write_routine(s, it, routine_name, report, first, err);
         } else if (it->kind == ITEM_PROFILES) {
             rc = library_profiles_put(s, it->profiles.items, it->profiles.n, err);
             if (!rc && report)
@@ -290,9 +298,11 @@ static int write_items(store_t *s, import_t *im, const char *routine_name, FILE 
 }
 
 int import_paths(const cmdline_t *c, store_t *store, const char *const *paths, int n, FILE *report,
-                 const import_progress_t *progress, rs_error_t *err)
+                 const import_progress_t *progress, import_routine_t *first, rs_error_t *err)
 {
     import_t im = { .progress = progress };
+    if (first)
+        first->any = false;
     int rc = RS_OK;
     /* everything is read and checked before the store is touched: one bad
      * file imports nothing */
@@ -310,7 +320,7 @@ int import_paths(const cmdline_t *c, store_t *store, const char *const *paths, i
     if (!rc && !store)
         rc = session_open(c, &own, err);
     if (!rc)
-        rc = write_items(store ? store : own, &im, c->name, report, err);
+        rc = write_items(store ? store : own, &im, c->name, report, first, err);
     store_close(own);
     import_free(&im);
     return rc;

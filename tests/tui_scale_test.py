@@ -446,6 +446,43 @@ def svg_inset_shows_the_peak():
 
 
 @test
+def a_file_argument_opens_what_its_text_is_stored_as():
+    """tui FILE opens the routine the file's text is stored as: under the
+    name an import --name gave it (not a routine of the module's name that
+    another file holds), and when its text is an older version of its name
+    (the TUI opens a name's latest), the status says the file is not what
+    is open and how to keep it apart."""
+    copy = os.path.join(TMP, "other_module.hlo")
+    with open(TB) as f, open(copy, "w") as g:
+        g.write(f.read() + "// another dump of the module\n")
+    db = os.path.join(TMP, "renamed_text.db")
+    rc, out, err = run("import", TB, "--name", "mine", db=db)
+    check(rc == 0, err)
+    rc, out, err = run("import", copy, db=db)  # the module's own name, another text
+    check(rc == 0 and "routine terabytes, version 1" in out, out + err)
+    rc, out, err = run("import", TB, db=db)
+    check(rc == 0 and "routine mine unchanged (the same text as its version 1; the file calls it terabytes" in out,
+          out + err)
+    t = Tui("renamedtext", w=160, h=30, args=["--db", db, TB])
+    try:
+        s = t.wait("opened mine:")
+        check("opened terabytes" not in s, s)
+    finally:
+        t.close()
+    db = os.path.join(TMP, "older_text.db")
+    run("import", TB, db=db)
+    rc, out, err = run("import", copy, db=db)  # version 2 of terabytes, from another file
+    check(rc == 0 and "routine terabytes, version 2" in out, out + err)
+    t = Tui("oldertext", w=200, h=30, args=["--db", db, TB])
+    try:
+        s = t.wait("the file is its version 1")
+        check(re.search(r"opened terabytes version 2, its latest \(from \S*other_module\.hlo\); the file is its "
+                        r"version 1: import --name NAME", s), s)
+    finally:
+        t.close()
+
+
+@test
 def two_modules_of_one_name():
     """Issue 28 item 3: two dumps of one module name (both PyTorch/XLA
     modules are SyncTensorsGraph.N): the import says the second is a new

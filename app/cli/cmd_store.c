@@ -31,7 +31,7 @@ int cmd_import(const cmdline_t *c)
 {
     rs_error_t err;
     error_clear(&err);
-    int rc = import_paths(c, NULL, c->pos, c->n_pos, stdout, NULL, &err);
+    int rc = import_paths(c, NULL, c->pos, c->n_pos, stdout, NULL, NULL, &err);
     return rc ? fail_print(&err) : 0;
 }
 

@@ -272,7 +272,7 @@ static int import_work(tui_job_t *job, void *ud, rs_error_t *err)
     FILE *f = open_memstream(&w->report, &w->len);
     const char *paths[1] = { w->path };
     import_progress_t pr = { .say = import_said, .ud = job };
-    int rc = import_paths(w->c, w->store, paths, 1, f, &pr, err);
+    int rc = import_paths(w->c, w->store, paths, 1, f, &pr, NULL, err);
     if (f)
         fclose(f);
     return rc;

@@ -352,6 +352,23 @@ static void loop(tui_t *t)
     }
 }
 
+/* Opens the routine a FILE argument was stored as.  The TUI opens a name's
+ * latest version: when the file's text is an older one, the status says
+ * so (what is open is not the file) and how to open the file's own. */
+static void open_imported(tui_t *t, const import_routine_t *first)
+{
+    if (!tui_open_routine(t, first->name))
+        return;
+    t->screen = SCR_ARENA;
+    for (int i = 0; i < t->n_routines; i++)
+        if (strcmp(t->routines[i].name, first->name) == 0 && t->routines[i].version != first->version)
+            tui_status(t, false,
+                       "opened %s version %d, its latest (from %s); the file is its version %d: "
+                       "import --name NAME (r on Session) gives it a name of its own",
+                       text_shown(first->name), (int)t->routines[i].version, text_shown(t->routines[i].path),
+                       (int)first->version);
+}
+
 int tui_run(const cmdline_t *c)
 {
     rs_error_t err;
@@ -383,18 +400,9 @@ int tui_run(const cmdline_t *c)
         return fail_print(&err);
     }
     /* FILE arguments: imported, and the first routine among them opened */
-    char first[128] = "";
+    import_routine_t first = { 0 };
     if (c->n_pos) {
-        char *rep = NULL;
-        size_t rep_n = 0;
-        FILE *report = open_memstream(&rep, &rep_n);
-        int rc = import_paths(c, t->store, c->pos, c->n_pos, report, NULL, &err);
-        if (report)
-            fclose(report);
-        const char *r = rep ? strstr(rep, ": routine ") : NULL;
-        if (r)
-            sscanf(r + strlen(": routine "), "%127[^, \n]", first);
-        free(rep);
+        int rc = import_paths(c, t->store, c->pos, c->n_pos, NULL, NULL, &first, &err);
         if (rc) {
             store_close(t->store);
             free(t);
@@ -439,8 +447,8 @@ int tui_run(const cmdline_t *c)
         tui_status(t, false, "%s, %s: Enter opens a routine, Tab switches to profiles, ? help",
                    text_count(t->n_routines, "routine", NULL), text_count(t->n_profiles, "profile", NULL));
     tui_recall_profile(t); /* the last session's choice, over the config file's */
-    if (first[0] && tui_open_routine(t, first))
-        t->screen = SCR_ARENA;
+    if (first.any)
+        open_imported(t, &first);
     loop(t);
     endwin();
     curses_on = 0;

@@ -718,6 +718,77 @@ def compare_chart_labels_tell_apart():
         t.close()
 
 
+def chart_points(s):
+    """Compare's chart on screen s: (rows, cols, labels, points): its plot
+    rows and columns, {row: MiB} of the footprint axis's labels and
+    [(digit, row, col)] of the plotted rows, row 0 the top, col 0 the +0%
+    column."""
+    lines = s.split("\n")
+    top = next(i for i, ln in enumerate(lines) if ln.startswith(" final footprint (up)")) + 1
+    rows, labels, points, px = 0, {}, [], None
+    for r, ln in enumerate(lines[top:]):
+        m = re.match(r"^ *([0-9.]+)?M? *│", ln)
+        if not m:
+            break
+        px = ln.index("│") + 1
+        rows += 1
+        if m.group(1):
+            labels[r] = float(m.group(1))
+        plot = ln[px:].split(" floor ")[0]  # the floor's label is no point
+        for c, ch in enumerate(plot):
+            if ch.isdigit():
+                points.append((int(ch), r, c))
+    axis = lines[top + rows]
+    cols = len(axis.rstrip()) - px
+    return rows, cols, labels, points
+
+
+@test
+def compare_chart_puts_each_row_at_its_values():
+    """A picture test of Compare's chart (BERT, five budgets, every
+    candidate, 160x45): each digit sits on the plot row whose value, read
+    off the axis's labels, is nearest the row's final footprint (within
+    half a row and the labels' tenth), and a digit alone at its point on
+    the column nearest its recompute overhead: points were drawn up to a
+    row low (45.6 MiB on the 44.4M line, 27.0 MiB under 25.6M)."""
+    if not HAVE_BERT:
+        return print(f"skip: no {BERT}")
+    budgets = ["90%", "75%", "60%", "45%", "minimize"]
+    rc, out, err = run("sweep", BERT, "--budgets", ",".join(budgets), "--max-candidates", "all", "--json")
+    check(rc == 0, err)
+    plans = json.loads(out)["plans"]
+    t = Tui("chartvalues", w=160, h=45, db=bert_db())
+    try:
+        t.wait("Routines")
+        open_routine(t, "SyncTensorsGraph.1724")
+        t.keys("4", "C", "C-u")
+        t.type("all")
+        t.keys("Enter", "a")
+        t.type(",".join(budgets))
+        t.keys("Enter")
+        s = t.wait(re.compile(r"5 minimize +[0-9.]+ MiB"), timeout=90)
+    finally:
+        t.close()
+    rows, cols, labels, points = chart_points(s)
+    check(rows >= 20 and len(labels) >= 2 and cols > 100, (rows, cols, labels, s))
+    hi_row, lo_row = min(labels), max(labels)
+    step = (labels[hi_row] - labels[lo_row]) / (lo_row - hi_row)
+    check(sorted(d for d, _, _ in points) == [1, 2, 3, 4, 5], (points, s))
+    over = {int(m.group(1)): float(m.group(2))
+            for m in re.finditer(r"^ +([1-5]) \S+ .* \+([0-9.]+)% ", s, re.M)}  # the table's overhead column
+    check(len(over) == 5, (over, s))
+    top = max(over.values())
+    for d, r, c in points:
+        mib = plans[d - 1]["final"]["total"] / 2**20
+        shown = labels[hi_row] - (r - hi_row) * step
+        check(abs(shown - mib) <= step / 2 + 0.06, f"row {d} ({mib:.2f} MiB) drawn at {shown:.2f} MiB (a row is "
+              f"{step:.2f}):\n{s}")
+        alone = not any(e != d and r2 == r and abs(c2 - c) <= 4 for e, r2, c2 in points)
+        at = c / (cols - 1) * top
+        check(not alone or abs(at - over[d]) <= top / (cols - 1) / 2 + 0.001,
+              f"row {d} (+{over[d]}%) drawn at column {c} of {cols}: +{at:.3f}%\n{s}")
+
+
 @test
 def quit_after_saving_from_compare_asks_nothing():
     """Issue 28 item 9: Enter on a Compare row shows it on Fit; S on that

@@ -58,6 +58,23 @@ static void format_seconds(const tui_t *t, double s, char *buf, size_t n)
 
 enum { CHART_MAX_COLS = 1024 }; /* the floor label's search looks at no more */
 
+/* The chart row of footprint v (lo <= v <= lo + span) among ch rows, 0 the
+ * top: the nearest one, as the axis's ticks are read (a truncation drew a
+ * point up to a row below its value). */
+static int chart_row(int64_t v, int64_t lo, int64_t span, int ch)
+{
+    v = v < lo ? lo : v - lo > span ? lo + span : v;
+    __int128 up = ((__int128)(v - lo) * (ch - 1) * 2 + span) / (2 * (__int128)span);
+    return ch - 1 - (int)up;
+}
+
+/* The chart column of recompute overhead over (0 <= over <= max_over)
+ * among cw columns: the nearest one, as the rows. */
+static int chart_col(double over, double max_over, int cw)
+{
+    return (int)((over > max_over ? max_over : over) / max_over * (cw - 1) + 0.5);
+}
+
 /* Where each fitted row's digit goes on the chart (cw columns, ch rows):
  * rows at one point go side by side in row order ("1234", starting left of
  * the point when it is near the right edge), so none hides. */
@@ -68,8 +85,8 @@ static void place_rows(const tui_t *t, double max_over, int64_t lo, int64_t span
     for (int i = 0; i < t->n_cmp_rows; i++) {
         const fit_plan_t *p = t->cmp_rows[i].plan;
         if (p) {
-            raw_x[i] = (int)(overhead(p) / max_over * (cw - 1));
-            raw_y[i] = ch - 1 - (int)((double)(p->final.total - lo) / (double)span * (ch - 1));
+            raw_x[i] = chart_col(overhead(p), max_over, cw);
+            raw_y[i] = chart_row(p->final.total, lo, span, ch);
         }
     }
     int n_placed = 0, placed[TUI_MAX_BUDGETS];
@@ -195,13 +212,13 @@ static void chart(tui_t *t, int y, int x, int h, int w)
             continue;
         double over = best_overhead(r->plan, b);
         int64_t bt = b->final.total > max_fp ? max_fp : b->final.total < lo ? lo : b->final.total;
-        star_x[n_stars] = (int)((over > max_over ? max_over : over) / max_over * (cw - 1));
-        star_y[n_stars++] = ch - 1 - (int)((double)(bt - lo) / (double)span * (ch - 1));
+        star_x[n_stars] = chart_col(over, max_over, cw);
+        star_y[n_stars++] = chart_row(bt, lo, span, ch);
     }
     int row_x[TUI_MAX_BUDGETS], row_y[TUI_MAX_BUDGETS];
     place_rows(t, max_over, lo, span, cw, ch, row_x, row_y);
     if (fl && fl->bytes > 0) { /* a dashed line, the points over it, its label beside them */
-        int fy = ch - 1 - (int)((double)(fl->bytes - lo) / (double)span * (ch - 1));
+        int fy = chart_row(fl->bytes, lo, span, ch);
         char lbl[48], fb[32];
         units_format_bytes(fl->bytes, fb, sizeof fb);
         int ll = snprintf(lbl, sizeof lbl, " floor %s ", fb);

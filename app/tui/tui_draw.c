@@ -215,15 +215,28 @@ static size_t tail_bytes(const char *s, int cols)
     return len - k;
 }
 
-const char *tui_clip_name(const tui_t *t, const char *s, int w, char *buf, size_t n)
+/* Where the part of a name that tells instances apart begins: at its first
+ * '.' before a digit (HLO's instance number and what a tool appended after
+ * it: ".250_b17", ".12.clone.1"), else at its numeric suffix with the
+ * separator before it; len when it has neither. */
+static size_t instance_suffix(const char *s, size_t len)
 {
-    if (w < 5 || tui_cols(s) <= w)
-        return tui_clip(t, s, w, buf, n);
-    size_t len = strlen(s), k = len;
+    for (size_t i = 1; i + 1 < len; i++)
+        if (s[i] == '.' && s[i + 1] >= '0' && s[i + 1] <= '9')
+            return i;
+    size_t k = len;
     while (k > 0 && s[k - 1] >= '0' && s[k - 1] <= '9')
         k--;
     if (k < len && k > 0 && strchr("._-", s[k - 1]))
         k--;
+    return k;
+}
+
+const char *tui_clip_name(const tui_t *t, const char *s, int w, char *buf, size_t n)
+{
+    if (w < 5 || tui_cols(s) <= w)
+        return tui_clip(t, s, w, buf, n);
+    size_t len = strlen(s), k = instance_suffix(s, len);
     /* the suffix (ASCII), else the last third; the head keeps 3 columns at least */
     int tail = k < len && k > 0 ? (int)(len - k) : (w - 1) / 3;
     if (tail > w - 1 - 3)

@@ -24,9 +24,11 @@ int tui_cols(const char *s);
  * where printf's %-*.*s counts bytes).  Returns buf. */
 const char *tui_clip(const tui_t *t, const char *s, int w, char *buf, size_t n);
 /* A node's name in exactly w columns in buf: whole and padded, or cut in
- * the middle with the ellipsis keeping its numeric suffix, which is what
- * tells HLO names apart ("batch_n….230" for batch_norm_training.230, where
- * "batch_norm_…" read alike for four of them); a name without one keeps
+ * the middle with the ellipsis keeping its instance suffix (from its first
+ * '.' before a digit, else its numeric suffix), which is what tells HLO
+ * names apart ("batch_n….230" for batch_norm_training.230, where
+ * "batch_norm_…" read alike for four of them; "mul….250_b17" for
+ * multiply.250_b17), as much of its end as fits; a name without one keeps
  * its first two thirds and its end.  Every column of node names cuts them
  * through here.  Returns buf. */
 const char *tui_clip_name(const tui_t *t, const char *s, int w, char *buf, size_t n);

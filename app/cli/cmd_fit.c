@@ -107,12 +107,12 @@ static void print_recompute(const target_t *t, const fit_plan_t *p)
 
 static void print_budget(const fit_plan_t *p)
 {
-    char a[32];
+    char a[64];
     if (p->minimize) {
         printf("minimize");
     } else {
-        units_format_bytes(p->budget, a, sizeof a);
-        printf("%s (%lld B)", a, (long long)p->budget);
+        text_bytes_exact(p->budget, a, sizeof a);
+        printf("%s", a);
     }
 }
 

@@ -158,9 +158,9 @@ void screen_fit_draw(tui_t *t)
 {
     if (!t->plan) {
         tui_put(t, 3, 2, t->cols - 4, t->attr[T_NORMAL] | A_BOLD, "No fit yet.");
-        tui_put_wrapped(t, 5, 2, t->cols - 4, 4, 0, t->attr[T_NORMAL],
-                        "Press b and type a budget: 48MiB, 1.5GB, 60% (of the baseline), device (the profile's "
-                        "memory), or minimize. ^C cancels a running fit.");
+        tui_put_prose(t, 5, 2, t->cols - 4, 4, 0, t->attr[T_NORMAL],
+                      "Press b and type a budget: 48MiB, 1.5GB, 60% (of the baseline), device (the profile's "
+                        "memory), or minimize. ^C cancels a running fit.", NULL);
         return;
     }
     const fit_plan_t *p = t->plan;
@@ -317,7 +317,7 @@ static void draw_sentence(tui_t *t)
     trace_describe(t->plan, t->event, text, sizeof text);
     tui_hline(t, t->rows - 5, 1, 40, t->attr[T_DIM]);
     /* a third row when the status line (the row below) is empty */
-    tui_put_wrapped(t, t->rows - 4, 1, t->cols - 2, t->status[0] ? 2 : 3, 2, t->attr[T_NORMAL] | A_BOLD, text);
+    tui_put_prose(t, t->rows - 4, 1, t->cols - 2, t->status[0] ? 2 : 3, 2, t->attr[T_NORMAL] | A_BOLD, text, NULL);
 }
 
 /* g: the flips by origin in the table's place, biggest relief first, with

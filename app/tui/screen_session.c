@@ -107,7 +107,43 @@ void screen_session_prepare(tui_t *t)
     free(buffers);
 }
 
-static int list_rows(const tui_t *t) { return t->rows - LIST_Y - 8; }
+enum { OPEN_FIELDS = 8 };
+
+/* The open routine's footprint as fields for tui_put_fields. */
+static int open_fields(const tui_t *t, char f[OPEN_FIELDS][200], const char *fields[OPEN_FIELDS])
+{
+    char tot[32], lp[32], fl[32];
+    units_format_bytes(t->arena.fp.total, tot, sizeof tot);
+    units_format_bytes(t->arena.fp.live_peak, lp, sizeof lp);
+    units_format_flops(t->arena.fp.compute, fl, sizeof fl);
+    int n = 0;
+    snprintf(f[n++], sizeof f[0], "open: %s", t->open_name);
+    snprintf(f[n++], sizeof f[0], "arena %s (%lld B)", tot, (long long)t->arena.fp.total);
+    snprintf(f[n++], sizeof f[0], "max live %s", lp);
+    snprintf(f[n++], sizeof f[0], "%s", text_count(t->arena.fp.buffers, "buffer", NULL));
+    snprintf(f[n++], sizeof f[0], "peak @ step %d", (int)t->arena.fp.peak_step);
+    snprintf(f[n++], sizeof f[0], "compute %s", fl);
+    snprintf(f[n++], sizeof f[0], "alignment %lld", (long long)t->tgt.cfg.alignment);
+    snprintf(f[n++], sizeof f[0], "inline depth %d", (int)t->tgt.cfg.max_inline_depth); /* the profile: the status bar's */
+    for (int k = 0; k < n; k++)
+        fields[k] = f[k];
+    return n;
+}
+
+/* Rows under the lists for the open routine's footprint: two, or three
+ * when a narrow screen needs them (the lists give up the row, so no field
+ * hides behind "… N more" while a row could show it). */
+static int detail_rows(const tui_t *t)
+{
+    if (!t->open)
+        return 2;
+    char f[OPEN_FIELDS][200];
+    const char *fields[OPEN_FIELDS];
+    int need = tui_fields_rows(fields, open_fields(t, f, fields), t->cols - 2, 2, "  ");
+    return need < 2 ? 2 : need > 3 ? 3 : need;
+}
+
+static int list_rows(const tui_t *t) { return t->rows - LIST_Y - 6 - detail_rows(t); }
 
 /* The last part of a path ("bert.hlo" of "/dumps/bert.hlo"; a folder's
  * "dumps/" stays whole). */
@@ -204,7 +240,7 @@ void screen_session_draw(tui_t *t)
     }
     /* the highlighted routine: its bindings and its file; then the open
      * one's footprint, wrapped between fields so no number is cut */
-    int y = t->rows - 7;
+    int y = t->rows - 5 - detail_rows(t);
     tui_hline(t, y, 1, 64, t->attr[T_DIM]);
     if (t->n_routines) {
         const routine_row_t *r = &t->routines[t->sel_routine];
@@ -224,23 +260,10 @@ void screen_session_draw(tui_t *t)
         tui_put_fit(t, y + 2, 1, t->cols - 2, t->attr[T_DIM], (const char *const[]){ v[0], v[1], v[2], v[3] }, 4);
     }
     if (t->open) {
-        char f[9][200], tot[32], lp[32], fl[32];
-        units_format_bytes(t->arena.fp.total, tot, sizeof tot);
-        units_format_bytes(t->arena.fp.live_peak, lp, sizeof lp);
-        units_format_flops(t->arena.fp.compute, fl, sizeof fl);
-        int n = 0;
-        snprintf(f[n++], sizeof f[0], "open: %s", t->open_name);
-        snprintf(f[n++], sizeof f[0], "arena %s (%lld B)", tot, (long long)t->arena.fp.total);
-        snprintf(f[n++], sizeof f[0], "max live %s", lp);
-        snprintf(f[n++], sizeof f[0], "%s", text_count(t->arena.fp.buffers, "buffer", NULL));
-        snprintf(f[n++], sizeof f[0], "peak @ step %d", (int)t->arena.fp.peak_step);
-        snprintf(f[n++], sizeof f[0], "compute %s", fl);
-        snprintf(f[n++], sizeof f[0], "alignment %lld", (long long)t->tgt.cfg.alignment);
-        snprintf(f[n++], sizeof f[0], "inline depth %d", (int)t->tgt.cfg.max_inline_depth); /* the profile: the status bar's */
-        const char *fields[9];
-        for (int k = 0; k < n; k++)
-            fields[k] = f[k];
-        tui_put_fields(t, y + 3, 1, t->cols - 2, 2, 2, t->attr[T_NORMAL] | A_BOLD, fields, n, "  ");
+        char f[OPEN_FIELDS][200];
+        const char *fields[OPEN_FIELDS];
+        int n = open_fields(t, f, fields);
+        tui_put_fields(t, y + 3, 1, t->cols - 2, detail_rows(t), 2, t->attr[T_NORMAL] | A_BOLD, fields, n, "  ");
     } else {
         tui_put(t, y + 3, 1, t->cols - 2, t->attr[T_DIM], "no routine open: Enter opens the selected one");
     }

@@ -61,9 +61,13 @@ bool tui_answer_ask_fit(tui_t *t, char *buf, size_t n)
     /* what holds the floor, on the rows over the question */
     char why[1100];
     snprintf(why, sizeof why, "%s%s", said, below == 2 ? " (C sets the cap: all considers every one)" : "");
-    for (int y = t->rows - 5; y < t->rows - 2; y++)
+    /* the whole of it, on as many rows as it takes up to half the screen:
+     * cut, it lost its last words, the ones that say what to do */
+    int rows = tui_prose_rows(why, t->cols, 2), most = t->rows / 2 - 2;
+    rows = rows > most ? most : rows < 3 ? 3 : rows;
+    for (int y = t->rows - 2 - rows; y < t->rows - 2; y++)
         tui_fill(t, y, 0, t->cols, t->attr[T_ERROR]);
-    tui_put_wrapped(t, t->rows - 5, 0, t->cols, 3, 2, t->attr[T_ERROR], why);
+    tui_put_prose(t, t->rows - 2 - rows, 0, t->cols, rows, 2, t->attr[T_ERROR], why, NULL);
     char q[128];
     snprintf(q, sizeof q, "fit to %.60s anyway?", buf);
     if (tui_confirm(t, q))

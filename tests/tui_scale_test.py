@@ -669,7 +669,7 @@ def parted_from_its_unit(rows):
 def bert_at_80_columns_says_it_whole():
     """At 80x24 on the BERT step: Session's footprint takes a third row
     for "inline depth" rather than ending in "… 1 more" (the lists give up
-    a row); the question before a fit below the floor under the cap keeps
+    a row), and Plans' for "saved" (the table gives up one); the question before a fit below the floor under the cap keeps
     its last words, "(C sets the cap: all considers every one)" (three rows
     cut it after "can"); the end's sentence never parts a number from its
     unit ("the budget 49.8" / "MiB"); the CLI says a byte budget once
@@ -688,6 +688,9 @@ def bert_at_80_columns_says_it_whole():
         bottom = s.split("\n")[-8:]
         check(not any("more" in ln for ln in bottom), bottom)
         check(re.search(r"open: SyncTensorsGraph.1724  arena 83.0 MiB \(86997892 B\)", s), s)
+        t.keys("5")  # Plans: the selected plan's file and context, "saved" on a third row
+        s = t.wait(re.compile(r"cap 1000,?\s+saved 20"))
+        check(not any("more" in ln for ln in s.split("\n")[-6:]), s)
         t.keys("3", "f", "C-u")
         t.type("60%")
         t.keys("Enter")

@@ -73,7 +73,6 @@ static void order(tui_t *t)
         t->plan_sel = t->n_order ? t->n_order - 1 : 0;
 }
 
-static int rows(const tui_t *t) { return t->rows - TABLE_Y - 5; }
 
 /* The alignment plan p's buffers were aligned to (its stored config). */
 static int64_t plan_alignment(const stored_plan_t *p)
@@ -82,6 +81,47 @@ static int64_t plan_alignment(const stored_plan_t *p)
     rs_error_t err;
     return rebuild_config_parse(p->config, &cfg, &err) ? 0 : cfg.alignment;
 }
+
+enum { PLAN_FIELDS = 6 };
+
+/* The selected plan's routine file and context as fields: what makes two
+ * baselines differ, and two routines of one name apart. */
+static int plan_fields(const tui_t *t, const stored_plan_t *p, char f[PLAN_FIELDS][600],
+                       const char *fields[PLAN_FIELDS])
+{
+    char path[512];
+    const char *file = p->routine_path[0] ? p->routine_path : "(file not recorded)";
+    const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+    snprintf(f[0], sizeof f[0], "plan %lld: %s v%d from %s", (long long)p->id, text_shown(p->routine),
+             (int)p->routine_version, text_escape(tui_cols(file) + 40 < t->cols ? file : base, path, sizeof path));
+    snprintf(f[1], sizeof f[1], "profile %s", p->profile[0] ? text_shown(p->profile) : "none");
+    snprintf(f[2], sizeof f[2], "alignment %lld", (long long)plan_alignment(p));
+    snprintf(f[3], sizeof f[3], "bindings %s", p->bindings[0] ? text_shown(p->bindings) : "(none)");
+    if (p->cap < 0 || p->cap == INT32_MAX)
+        snprintf(f[4], sizeof f[4], "cap %s", p->cap < 0 ? "none" : "all");
+    else
+        snprintf(f[4], sizeof f[4], "cap %d", (int)p->cap);
+    snprintf(f[5], sizeof f[5], "saved %s", p->created_at);
+    for (int k = 0; k < PLAN_FIELDS; k++)
+        fields[k] = f[k];
+    return PLAN_FIELDS;
+}
+
+/* Rows under the table for the selected plan's fields: two, or three when
+ * a narrow screen needs them (the table gives up the row rather than the
+ * fields ending in "… N more"). */
+static int detail_rows(const tui_t *t)
+{
+    if (!t->n_order)
+        return 2;
+    char f[PLAN_FIELDS][600];
+    const char *fields[PLAN_FIELDS];
+    int need = tui_fields_rows(fields, plan_fields(t, &t->plans[t->order[t->plan_sel]], f, fields), t->cols - 2, 2,
+                               ", ");
+    return need < 2 ? 2 : need > 3 ? 3 : need;
+}
+
+static int rows(const tui_t *t) { return t->rows - TABLE_Y - 3 - detail_rows(t); }
 
 
 void screen_plans_draw(tui_t *t)
@@ -156,18 +196,10 @@ void screen_plans_draw(tui_t *t)
      * baselines differ, and two routines of one name apart */
     const stored_plan_t *p = t->n_order ? &t->plans[t->order[t->plan_sel]] : NULL;
     if (p) {
-        char f[6][600], path[512];
-        const char *file = p->routine_path[0] ? p->routine_path : "(file not recorded)";
-        const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
-        snprintf(f[0], sizeof f[0], "plan %lld: %s v%d from %s", (long long)p->id, text_shown(p->routine),
-                 (int)p->routine_version, text_escape(tui_cols(file) + 40 < t->cols ? file : base, path, sizeof path));
-        snprintf(f[1], sizeof f[1], "profile %s", p->profile[0] ? text_shown(p->profile) : "none");
-        snprintf(f[2], sizeof f[2], "alignment %lld", (long long)plan_alignment(p));
-        snprintf(f[3], sizeof f[3], "bindings %s", p->bindings[0] ? text_shown(p->bindings) : "(none)");
-        snprintf(f[4], sizeof f[4], "cap %s", p->cap < 0 ? "none" : p->cap == INT32_MAX ? "all" : (snprintf(path, sizeof path, "%d", (int)p->cap), path));
-        snprintf(f[5], sizeof f[5], "saved %s", p->created_at);
-        tui_put_fields(t, t->rows - 4, 1, t->cols - 2, 2, 2, t->attr[T_DIM],
-                       (const char *const[]){ f[0], f[1], f[2], f[3], f[4], f[5] }, 6, ", ");
+        char f[PLAN_FIELDS][600];
+        const char *fields[PLAN_FIELDS];
+        tui_put_fields(t, t->rows - 2 - detail_rows(t), 1, t->cols - 2, detail_rows(t), 2, t->attr[T_DIM], fields,
+                       plan_fields(t, p, f, fields), ", ");
     }
 }
 

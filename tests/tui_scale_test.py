@@ -107,7 +107,7 @@ def inspector_offsets_never_cut():
     sc = score_json(TB)
     peak = sc["footprint"]["peak_step"]
     live = {b["node"]: b for b in sc["buffers"] if b["start"] <= peak <= b["end"]}
-    for w, h, pw, ow in ((80, 24, 36, 10), (160, 45, 60, 13)):
+    for w, h, pw, ow in ((80, 24, 36, 10), (160, 45, 72, 13)):
         t = Tui(f"offsets{w}", w=w, h=h)
         try:
             t.wait("Routines")
@@ -240,7 +240,7 @@ def names_tell_apart(BN, module, BN_NAMES):
     peak = sc["footprint"]["peak_step"]
     live = [b["node"] for b in sc["buffers"] if b["start"] <= peak <= b["end"]]
     check(all(n in live for n in BN_NAMES), (live, peak))
-    for w, h, pw in ((160, 45, 60), (80, 24, 36)):
+    for w, h, pw in ((160, 45, 72), (80, 24, 36)):
         t = Tui(f"{module}{w}", w=w, h=h, db=db)
         try:
             t.wait("Routines")
@@ -255,12 +255,13 @@ def names_tell_apart(BN, module, BN_NAMES):
             for c in bn:
                 check(sum(cut_ok(c, n) for n in BN_NAMES) == 1, (c, bn))
             if w == 160:
-                check(sorted(bn) == BN_NAMES or max(map(len, BN_NAMES)) > 23, bn)  # whole up to the column's 23
+                check(sorted(bn) == BN_NAMES, bn)  # whole: the column takes the longest's width
+                nw = max(map(len, live))
                 head = next(r for r in pane_rows(s, w, pw) if r.startswith("buffer "))
-                check(head.startswith("buffer" + " " * (23 - 6) + "     bytes"), head)  # 23 wide, then the bytes (9)
+                check(head.startswith("buffer" + " " * (nw - 6) + "     bytes"), (nw, head))  # then the bytes (9)
                 for m in rows:
                     if any(cut_ok(m.group(1), n) for n in BN_NAMES):
-                        check(m.group(6) == ELL + "l.py:2543", m.group(0))
+                        check(m.group(6) == "functional.py:2543", m.group(0))
             else:
                 check(all(len(c) == 10 and ELL in c for c in bn), bn)
                 t.keys("3", "f", "C-u")
@@ -278,11 +279,11 @@ def names_tell_apart(BN, module, BN_NAMES):
 
 @test
 def names_tell_apart_in_every_column():
-    """The step inspector's names at 160 columns (a pane of 60 with a
+    """The step inspector's names at 160 columns (a pane of 72 with a
     source column) take what the longest live there needs, up to half the
     pane: batch_norm_training.230 and its three siblings whole (they were
     cut to "batch_norm_t…", four rows alike), the source column the rest
-    (…l.py:2543, its line kept).  At 80 columns the inspector (10 columns)
+    (functional.py:2543 whole).  At 80 columns the inspector (10 columns)
     and the Fit table (12) cut them in the middle keeping the suffix, so
     the four still differ, each a head and the end of its name; the same
     for names with more after their instance number (".230_b17")."""
@@ -579,6 +580,38 @@ def bert_db():
                                db=db)
             check(rc == 0, err)
     return db
+
+
+@test
+def inspector_sources_whole_at_160_columns():
+    """At 160x45 on the BERT step's peak the inspector's source column
+    shows each file name and line whole ("xla_op_registry.py:44",
+    "functional.py:2543"; it was 10 columns, "…try.py:44") beside the
+    names whole ("batch_norm_training.230"): every row's source is the last
+    part of the one score --json gives."""
+    if not HAVE_BERT:
+        return print(f"skip: no {BERT}")
+    rc, out, err = run("score", BERT, "--json")
+    check(rc == 0, err)
+    sc = json.loads(out)
+    peak = sc["footprint"]["peak_step"]
+    live = {b["node"]: b for b in sc["buffers"] if b["start"] <= peak <= b["end"]}
+    t = Tui("sources160", w=160, h=45, db=bert_db())
+    try:
+        t.wait("Routines")
+        open_routine(t, "SyncTensorsGraph.1724")
+        t.keys("p")
+        s = t.wait("(the peak)")
+        rows = [m for m in (INSPECT.match(r.strip()) for r in pane_rows(s, 160, 72)) if m]
+        check(len(rows) >= 20, s)
+        for m in rows:
+            b = live.get(m.group(1))
+            check(b is not None, ("a name cut or not live", m.group(0)))
+            if b and b.get("source"):
+                check(m.group(6) == b["source"].rsplit("/", 1)[-1], (m.group(0), b["source"]))
+        check(any(m.group(6) == "xla_op_registry.py:44" for m in rows), s)
+    finally:
+        t.close()
 
 
 @test

@@ -22,13 +22,14 @@
 
 /* The right pane's width: 36 columns, wider from 120 columns on for a
  * routine whose nodes name their source lines (the inspector's source
- * column; the details' op_name): 60 at 160 columns, at most 72. */
+ * column; the details' op_name): 72 at 160 columns (a 23-character name
+ * and "xla_op_registry.py:44" whole), at most 84. */
 static int pane_w(const tui_t *t)
 {
     if (!t->origins || t->cols < 120)
         return DETAILS_W;
-    int w = DETAILS_W + (t->cols - 120) * 3 / 5;
-    return w > 72 ? 72 : w;
+    int w = DETAILS_W + (t->cols - 120) * 9 / 10;
+    return w > 84 ? 84 : w;
 }
 
 /* Where node i came from, as the pane shows it: the source file's last

@@ -1084,9 +1084,9 @@ def inspector_lists_hlo_sources():
         t.keys("p")
         s = t.wait("step 1 (the peak)")  # big (steps 0-1) and y (1) meet at step 1
         m = re.search(r" big +64 B cand +[0-9]+ (\S+) *$", s, re.M)
-        # the pane is 60 wide at 160 columns: the names need no more than
-        # their 10 columns, so the source has the other 23, cut on the left
-        check(m and m.group(1) == "…ame_for_models.py:1266", s)
+        # the pane is 72 wide at 160 columns: the names need no more than
+        # their 10 columns, so the source has the other 35, cut on the left
+        check(m and m.group(1) == "…ong_module_name_for_models.py:1266", s)
     finally:
         t.close()
     t = Tui("insphlo80", w=80, h=24)

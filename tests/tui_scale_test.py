@@ -702,7 +702,8 @@ def parted_from_its_unit(rows):
 def bert_at_80_columns_says_it_whole():
     """At 80x24 on the BERT step: Session's footprint takes a third row
     for "inline depth" rather than ending in "… 1 more" (the lists give up
-    a row), and Plans' for "saved" (the table gives up one); the question before a fit below the floor under the cap keeps
+    a row), and Plans' for "saved" (the table gives up one); an empty
+    Compare says how to add budgets; the question before a fit below the floor under the cap keeps
     its last words, "(C sets the cap: all considers every one)" (three rows
     cut it after "can"); the end's sentence never parts a number from its
     unit ("the budget 49.8" / "MiB"); the CLI says a byte budget once
@@ -724,6 +725,8 @@ def bert_at_80_columns_says_it_whole():
         t.keys("5")  # Plans: the selected plan's file and context, "saved" on a third row
         s = t.wait(re.compile(r"cap 1000,?\s+saved 20"))
         check(not any("more" in ln for ln in s.split("\n")[-6:]), s)
+        t.keys("4")  # Compare with no rows says how to add them
+        t.wait(re.compile(r"\(no budgets: press a and type one or several, 90%,75%,60%,minimize: one\s+search fits them all\)"))
         t.keys("3", "f", "C-u")
         t.type("60%")
         t.keys("Enter")
@@ -915,7 +918,7 @@ def quit_after_saving_from_compare_asks_nothing():
         t.keys("Enter")
         t.wait("saved as plan")
         t.keys("1", "p", "Down", "Enter")
-        t.wait("profile a100-80gb: arena 110 MiB, alignment 256; dropped the saved fit")
+        t.wait("profile a100-80gb: arena 110 MiB, alignment 256; closed the saved fit")
         t.keys("Q")
         status, _ = t.exit_status()
         check(status == "0", status)

@@ -394,6 +394,10 @@ void screen_compare_draw(tui_t *t)
     tui_putf(t, TABLE_Y, 1, t->cols - 2, t->attr[T_DIM], "%2s %-*s %10s%s %5s %10s%s %10s %4s %7s %9s", "#", bw,
              "budget", "final", wide ? "         final B" : "", "flips", "recompute", wide ? "   overhead" : "",
              "est. time", "cap", "dropped", "within");
+    if (!t->n_cmp_rows)
+        tui_put_prose(t, TABLE_Y + 1, 3, t->cols - 4, 3, 0, t->attr[T_DIM],
+                      "(no budgets: press a and type one or several, 90%,75%,60%,minimize: one search fits them "
+                      "all)", NULL);
     for (int i = 0; i < t->n_cmp_rows; i++) {
         const compare_row_t *r = &t->cmp_rows[i];
         const fit_plan_t *p = r->plan;

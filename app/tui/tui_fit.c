@@ -49,7 +49,7 @@ bool tui_fit_may_go(tui_t *t, const char *change, char *what, size_t n)
     if (!t->plan_saved && !tui_confirm(t, q))
         return false;
     if (t->plan_saved)
-        snprintf(what, n, "; dropped the saved fit");
+        snprintf(what, n, "; closed the saved fit"); /* "dropped" read as deleted */
     else
         snprintf(what, n, "; dropped the fit to %s (f fits again)", t->fit_budget_text);
     return true;
@@ -129,8 +129,9 @@ static void install_fit(tui_t *t, fit_context_t *ctx, fit_plan_t *plan, int64_t 
         tui_status(t, true, "%s: budget missed; the cap kept %d of %s: C sets it", what, (int)t->plan->considered,
                    text_count(t->plan->considered + t->plan->dropped, "candidate", NULL));
     else
-        tui_status(t, false, "%s: %d flip%s, %d events: Enter why, n/p step, a accept, e end", what,
-                   (int)t->plan->n_flips, t->plan->n_flips == 1 ? "" : "s", (int)t->plan->n_events);
+        /* numbered as the header numbers them ("event 0/1574"), not counted */
+        tui_status(t, false, "%s: %d flip%s, events 0-%d: Enter why, n/p step, a accept, e end", what,
+                   (int)t->plan->n_flips, t->plan->n_flips == 1 ? "" : "s", (int)t->plan->n_events - 1);
 }
 
 /* Shows plan (owned from now on), fitted on the open routine under budget,

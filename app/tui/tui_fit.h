@@ -16,7 +16,7 @@
 /* Before a change that drops the fit on the Fit screen (a profile,
  * bindings, a layout): when it is not saved, asks first (false: the user
  * keeps it).  what (n bytes) receives what to say after the change:
- * "; dropped the fit to 60% (f fits again)" ("; dropped the saved fit"), "" with no fit. */
+ * "; dropped the fit to 60% (f fits again)" ("; closed the saved fit"), "" with no fit. */
 bool tui_fit_may_go(tui_t *t, const char *change, char *what, size_t n);
 /* After p was saved: when it is the plan the Fit screen shows (a Compare
  * row Enter opened, saved from Compare), that fit is saved too. */

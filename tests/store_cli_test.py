@@ -169,6 +169,13 @@ def save_show_compare_export_delete():
         check(shown[k] == plan[k], (k, shown[k], plan[k]))
     rc, out, err = run("show", str(pid), "--events", db=db)
     check("held group {c1} discarded as harmful" in out, out)
+    check(re.search(r"^context    M=1048576; alignment=1 max_inline_depth=\d+ aliasing=on layout=greedy", out, re.M), out)
+    # an HLO routine binds nothing: its context starts with the config (it started "; alignment=")
+    rc, out, err = run("fit", "jit_train_step", "--budget", "minimize", "--save", "--json", db=db)
+    jit = json.loads(out)["plan_id"]
+    rc, out, err = run("show", str(jit), db=db)
+    check(re.search(r"^context    alignment=1 max_inline_depth=\d+ aliasing=on layout=greedy\n", out, re.M), out)
+    run("delete", str(jit), db=db)
     rc, out, err = run("compare", str(pid), str(pid + 1), db=db)
     check(rc == 0 and f"flips only in plan {pid}: P\n" in out and "with, \"quotes\"\\nand" in out, out)
     for what in ("plans", "flips", "events"):

@@ -887,7 +887,7 @@ def resize_during_a_fit():
             # the status bar stays drawn under the progress bar
             check(lines[29].startswith(" routine transformer_32 │"), f"{k}: {lines[29]!r}")
             check(re.match(r"fit minimize on transformer_32: round (one [0-9]+/[0-9]+ scorings|two [0-9]+/[0-9]+ tries at most) "
-                           r"[█░]+ [0-9.]+ s  \^C stops$",
+                           r"[█░]+ +[0-9.]+ s  \^C stops$",
                            lines[28].rstrip()), f"{k}: {lines[28]!r}")
             check("peak @ step" in "\n".join(lines), "the arena under it, redrawn")
         t.keys("5")  # a key typed during the fit is said to wait, not dropped

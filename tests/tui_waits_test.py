@@ -113,10 +113,13 @@ def compare_keeps_its_rows():
 
 
 def bar_over_status(s, words):
-    """The progress bar's row (words, a bar, seconds, ^C stops) over the
-    status bar, still drawn; the bar's row."""
+    """The progress bar's row (words, a bar, seconds in 5 columns, ^C
+    stops) over the status bar, still drawn; the bar's row."""
     lines = s.rstrip("\n").split("\n")
-    check(words in lines[-2] and re.search(r"[█░]{10,} [0-9]+\.[0-9]( of [0-9]+)? s  \^C stops", lines[-2]), lines[-2])
+    check(words in lines[-2] and re.search(r"[█░]{10,} +[0-9]+\.[0-9]( of [0-9]+)? s  \^C stops", lines[-2]), lines[-2])
+    # the seconds take 5 columns from the first (a wider number took a column from the words)
+    secs = re.search(r"[█░] ( *[0-9]+\.[0-9])( of [0-9]+)? s  \^C", lines[-2])
+    check(secs and len(secs.group(1)) >= 5, ("the seconds unpadded", lines[-2]))
     check(lines[-1].startswith(f" routine {BIG_NAME} │") and "reuse " in lines[-1], "the status bar: " + lines[-1])
     return lines[-2]
 
@@ -237,7 +240,7 @@ def bar_keeps_how_far_at_80_columns():
     t = Tui("bar80", w=80, h=24)
     try:
         start_compare(t, "90%,minimize")
-        s = t.wait(re.compile(r"budget 2 of 2: minimize: round two [0-9]+/[0-9]+ [█░]{10,} [0-9]+\.[0-9] s  \^C stops"),
+        s = t.wait(re.compile(r"budget 2 of 2: minimize: round two [0-9]+/[0-9]+ [█░]{10,} +[0-9]+\.[0-9] s  \^C stops"),
                    timeout=60)
         bar = s.rstrip("\n").split("\n")[-2]
         check(bar.startswith("Compare") and "…: budget 2 of 2: minimize: round two" in bar,
@@ -284,7 +287,7 @@ def fit_bar_says_its_stage():
     total = candidates("90%")
     bar = re.compile(r"^fit 90% on transformer_48: (?:(scoring the baseline)|round one ([0-9]+)/([0-9]+) scorings|"
                      r"round two ([0-9]+)/([0-9]+) tries at most|round two: (budget met) after ([0-9]+) tr(?:y|ies)) "
-                     r"[█░]{10,} [0-9]+\.[0-9] s  \^C stops")
+                     r"[█░]{10,} +[0-9]+\.[0-9] s  \^C stops")
     t = Tui("fitstage", w=160)
     try:
         t.wait("Routines")
@@ -391,7 +394,7 @@ def compare_bar_says_each_budgets_stage():
     bar = re.compile(r"^Compare: 2 budgets on transformer_48: (?:(scoring the baseline)|round one, shared ([0-9]+)/([0-9]+) "
                      r"scorings|budget ([12]) of 2: ([0-9a-z%]+): (?:round two ([0-9]+)/([0-9]+) tries at most|"
                      r"round two: budget met after ([0-9]+) tr(?:y|ies)|the baseline meets the budget)) "
-                     r"[█░]{10,} [0-9]+\.[0-9] s  \^C stops")
+                     r"[█░]{10,} +[0-9]+\.[0-9] s  \^C stops")
     t = Tui("cmpstage", w=160)
     try:
         start_compare(t, "90%,minimize")
@@ -429,7 +432,7 @@ def fit_and_best_show_their_bars():
         t.keys("x")
         # no count, a time limit: the bar fills from its left with the time of the 10 s spent
         # (seen from 2 s on, 8 of its 40 cells)
-        timed = re.compile(r"the best plan: every subset of 32 candidates (█+░*) ([2-9]\.[0-9]) of 10 s  \^C stops")
+        timed = re.compile(r"the best plan: every subset of 32 candidates (█+░*) +([2-9]\.[0-9]) of 10 s  \^C stops")
         s = t.wait(timed, timeout=20)
         bar_over_status(s, "the best plan")
         cells, secs = timed.search(s).group(1), float(timed.search(s).group(2))
@@ -641,7 +644,7 @@ def waiting_bar(s, words, stop, routine):
     '^C stops', 'stopping...' or 'cannot be stopped') over the status bar,
     still drawn."""
     lines = s.rstrip("\n").split("\n")
-    check(words in lines[-2] and re.search(r"[█░]{10,} [0-9]+\.[0-9] s  " + re.escape(stop), lines[-2]), lines[-2])
+    check(words in lines[-2] and re.search(r"[█░]{10,} +[0-9]+\.[0-9] s  " + re.escape(stop), lines[-2]), lines[-2])
     check(lines[-1].startswith(f" routine {routine} │") and "reuse " in lines[-1], "the status bar: " + lines[-1])
     return lines[-2]
 
@@ -704,7 +707,7 @@ def import_shows_its_bar_and_cannot_be_stopped():
         t.keys("Enter")
         s = t.wait("importing mlp_step.routine: writing mlp_step.routine 0/1")
         lines = s.rstrip("\n").split("\n")
-        check(re.search(r"[█░]{10,} [0-9]+\.[0-9] s  cannot be stopped", lines[-2]) and "^C" not in lines[-2],
+        check(re.search(r"[█░]{10,} +[0-9]+\.[0-9] s  cannot be stopped", lines[-2]) and "^C" not in lines[-2],
               lines[-2])
         check(lines[-1].startswith(" routine - │") and "reuse " in lines[-1], "the status bar: " + lines[-1])
         t.keys("C-c")
@@ -780,7 +783,7 @@ def export_shows_its_bar_until_written():
         t.keys("y")
         s = t.wait(f"exporting 1 plan (events): {fifo} 0/1")
         lines = s.rstrip("\n").split("\n")
-        check(re.search(r"[█░]{10,} [0-9]+\.[0-9]( of [0-9]+)? s  \^C stops", lines[-2]), lines[-2])
+        check(re.search(r"[█░]{10,} +[0-9]+\.[0-9]( of [0-9]+)? s  \^C stops", lines[-2]), lines[-2])
         check(lines[-1].startswith(" routine - │") and "reuse " in lines[-1], "the status bar: " + lines[-1])
         with open(fifo) as f, open(want) as g:
             got, expected = f.read(), g.read()

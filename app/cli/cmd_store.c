@@ -254,8 +254,10 @@ static void show_plan(const stored_plan_t *p, const shown_t *w, bool events)
            text_shown(p->profile));
     /* bindings and preferences grow with the routine: printed whole */
     printf("context    ");
-    text_print(stdout, p->bindings);
-    printf("; ");
+    if (p->bindings[0]) { /* no bindings: nothing before the config, not a bare "; " */
+        text_print(stdout, p->bindings);
+        printf("; ");
+    }
     text_print(stdout, p->config);
     printf("%s", p->prefs[0] ? "; inline " : "");
     text_print(stdout, p->prefs);

@@ -170,7 +170,9 @@ static void draw_bar(tui_t *t, tui_job_t *j, const char *what, int64_t elapsed_u
         total = limit;
         snprintf(of, sizeof of, " of %.0f", (double)limit / 1e6);
     }
-    snprintf(right, sizeof right, " %.1f%s s  %s%s", (double)elapsed_us / 1e6, of,
+    /* the seconds padded to 5 columns: a wider number as the time grows
+     * took a column from the name each time (9.9 s, 10.0 s, 100.0 s) */
+    snprintf(right, sizeof right, " %5.1f%s s  %s%s", (double)elapsed_us / 1e6, of,
              !j->stoppable ? "cannot be stopped" : stopping ? "stopping..." : "^C stops", queued ? ", keys wait" : "");
     /* what the count counts goes before the doing is cut: the doing
      * whole beside a 10-cell bar, or the count alone */

@@ -243,7 +243,7 @@ def bar_keeps_how_far_at_80_columns():
         s = t.wait(re.compile(r"budget 2 of 2: minimize: round two [0-9]+/[0-9]+ [█░]{10,} +[0-9]+\.[0-9] s  \^C stops"),
                    timeout=60)
         bar = s.rstrip("\n").split("\n")[-2]
-        check(bar.startswith("Compare") and "…: budget 2 of 2: minimize: round two" in bar,
+        check(bar.startswith("Compa") and "…: budget 2 of 2: minimize: round two" in bar,
               "the name cut, the doing whole: " + bar)
         t.keys("C-c")
         t.wait("Compare stopped", timeout=20)

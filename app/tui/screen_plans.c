@@ -107,18 +107,14 @@ static int plan_fields(const tui_t *t, const stored_plan_t *p, char f[PLAN_FIELD
     return PLAN_FIELDS;
 }
 
-/* Rows under the table for the selected plan's fields: two, or three when
- * a narrow screen needs them (the table gives up the row rather than the
- * fields ending in "… N more"). */
+/* Rows under the table for the selected plan's fields (tui_detail_rows). */
 static int detail_rows(const tui_t *t)
 {
     if (!t->n_order)
         return 2;
     char f[PLAN_FIELDS][600];
     const char *fields[PLAN_FIELDS];
-    int need = tui_fields_rows(fields, plan_fields(t, &t->plans[t->order[t->plan_sel]], f, fields), t->cols - 2, 2,
-                               ", ");
-    return need < 2 ? 2 : need > 3 ? 3 : need;
+    return tui_detail_rows(fields, plan_fields(t, &t->plans[t->order[t->plan_sel]], f, fields), t->cols - 2, 2, ", ");
 }
 
 static int rows(const tui_t *t) { return t->rows - TABLE_Y - 3 - detail_rows(t); }

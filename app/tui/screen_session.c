@@ -130,17 +130,14 @@ static int open_fields(const tui_t *t, char f[OPEN_FIELDS][200], const char *fie
     return n;
 }
 
-/* Rows under the lists for the open routine's footprint: two, or three
- * when a narrow screen needs them (the lists give up the row, so no field
- * hides behind "… N more" while a row could show it). */
+/* Rows under the lists for the open routine's footprint (tui_detail_rows). */
 static int detail_rows(const tui_t *t)
 {
     if (!t->open)
         return 2;
     char f[OPEN_FIELDS][200];
     const char *fields[OPEN_FIELDS];
-    int need = tui_fields_rows(fields, open_fields(t, f, fields), t->cols - 2, 2, "  ");
-    return need < 2 ? 2 : need > 3 ? 3 : need;
+    return tui_detail_rows(fields, open_fields(t, f, fields), t->cols - 2, 2, "  ");
 }
 
 static int list_rows(const tui_t *t) { return t->rows - LIST_Y - 6 - detail_rows(t); }

@@ -179,6 +179,12 @@ int tui_fields_rows(const char *const *fields, int n, int w, int indent, const c
     return rows;
 }
 
+int tui_detail_rows(const char *const *fields, int n, int w, int indent, const char *sep)
+{
+    int need = tui_fields_rows(fields, n, w, indent, sep);
+    return need < 2 ? 2 : need > 3 ? 3 : need;
+}
+
 const char *tui_clip(const tui_t *t, const char *s, int w, char *buf, size_t n)
 {
     int cols = tui_cols(s), kept;

@@ -66,6 +66,10 @@ int tui_put_fields(tui_t *t, int y, int x, int w, int max_rows, int indent, unsi
                    const char *const *fields, int n, const char *sep);
 /* The rows tui_put_fields takes for all n fields (nothing drawn). */
 int tui_fields_rows(const char *const *fields, int n, int w, int indent, const char *sep);
+/* The rows of a details block under a list (Session's footprint, Plans'
+ * context): two, three when the fields need them, so they do not end in
+ * "… N more" while the list above could give up a row. */
+int tui_detail_rows(const char *const *fields, int n, int w, int indent, const char *sep);
 /* Draws the first of variants[0..n) (longest first) that fits w columns,
  * else the last clipped: a line says less rather than being cut mid-number. */
 void tui_put_fit(tui_t *t, int y, int x, int w, unsigned attr, const char *const *variants, int n);

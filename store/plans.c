@@ -82,12 +82,17 @@ static int insert_events(store_t *s, int64_t plan_id, const plan_save_t *in, rs_
                            &st, err);
     if (rc)
         return rc;
-    char text[1024];
+    strbuf_t said;
+    strbuf_init(&said);
     for (int32_t i = 0; i < p->n_events && !rc; i++) {
         if (i % SAVE_PROGRESS_EVERY == 0 && (rc = save_progress(in, i, p->n_events, err)))
             break;
         const fit_event_t *e = &p->events[i];
-        trace_describe(p, i, text, sizeof text);
+        const char *text = trace_describe(p, i, &said);
+        if (!text) {
+            rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory saving the plan's events");
+            break;
+        }
         sqlite3_bind_int64(st, 1, plan_id);
         sqlite3_bind_int(st, 2, i);
         sqlite3_bind_int(st, 3, e->round);
@@ -114,6 +119,7 @@ static int insert_events(store_t *s, int64_t plan_id, const plan_save_t *in, rs_
             rc = store_fail(s, r, "saving the plan's events", err);
         sqlite3_reset(st);
     }
+    strbuf_free(&said);
     if (!rc)
         rc = save_progress(in, p->n_events, p->n_events, err);
     sqlite3_finalize(st);

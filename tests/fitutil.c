@@ -296,3 +296,23 @@ char *tf_random_routine(unsigned seed)
     }
     return buf;
 }
+
+void tf_describe(const fit_plan_t *p, int32_t i, char *buf, size_t n)
+{
+    strbuf_t b;
+    strbuf_init(&b);
+    const char *s = trace_describe(p, i, &b);
+    assert_non_null(s);
+    snprintf(buf, n, "%s", s);
+    strbuf_free(&b);
+}
+
+void tf_explain(const fit_plan_t *p, int32_t node, char *buf, size_t n)
+{
+    strbuf_t b;
+    strbuf_init(&b);
+    const char *s = trace_explain(p, node, &b);
+    assert_non_null(s);
+    snprintf(buf, n, "%s", s);
+    strbuf_free(&b);
+}

@@ -40,6 +40,10 @@ void tf_expect_flips(const tf_t *f, int n, const char *const *names, const int64
 
 /* Index of the first event of kind about node name (NULL: any), or -1. */
 int32_t tf_find_event(const tf_t *f, fit_event_kind_t kind, const char *name);
+/* trace_describe and trace_explain into buf (cut at n: the tests' texts
+ * are short); fails the test when out of memory. */
+void tf_describe(const fit_plan_t *p, int32_t i, char *buf, size_t n);
+void tf_explain(const fit_plan_t *p, int32_t node, char *buf, size_t n);
 
 /* A random routine text (for property tests: @output, @pinned, @inline,
  * @into and accumulations among its nodes), deterministic in seed. */

@@ -90,7 +90,7 @@ static void test_round_trip(void **state)
     for (int32_t i = 0; i < f.plan->n_events; i++) {
         const fit_event_t *e = &f.plan->events[i];
         char text[1024];
-        trace_describe(f.plan, i, text, sizeof text);
+        tf_describe(f.plan, i, text, sizeof text);
         assert_string_equal(r.cells[1 + i][3], trace_kind_name((fit_event_kind_t)e->kind));
         /* a score that does not apply (-1) is an empty cell, never "-1" */
         for (int c = 6; c <= 8; c++) {

@@ -21,10 +21,11 @@
 static void json_events(json_t *j, const fit_plan_t *p)
 {
     json_arr_begin(j, "events");
+    strbuf_t said;
+    strbuf_init(&said);
     for (int32_t i = 0; i < p->n_events; i++) {
         const fit_event_t *e = &p->events[i];
-        char text[1024];
-        trace_describe(p, i, text, sizeof text);
+        const char *text = trace_describe(p, i, &said);
         json_obj_begin(j, NULL);
         json_str(j, "kind", trace_kind_name((fit_event_kind_t)e->kind));
         json_int(j, "round", e->round);
@@ -41,9 +42,10 @@ static void json_events(json_t *j, const fit_plan_t *p)
         for (int32_t k = 0; k < e->group_n; k++)
             json_str(j, NULL, p->routine->nodes[p->members[e->group_off + k]].name);
         json_arr_end(j);
-        json_str(j, "text", text);
+        json_str(j, "text", text ? text : "(out of memory)");
         json_obj_end(j);
     }
+    strbuf_free(&said);
     json_arr_end(j);
 }
 
@@ -147,12 +149,14 @@ static void print_plan(const target_t *t, const fit_plan_t *p, bool events)
     if (!events)
         return;
     printf("\nevents:\n");
+    strbuf_t said;
+    strbuf_init(&said);
     for (int32_t i = 0; i < p->n_events; i++) {
-        char text[1024];
-        trace_describe(p, i, text, sizeof text);
+        const char *text = trace_describe(p, i, &said);
         printf("  %4d  r%d %-14s %s\n", (int)i, p->events[i].round,
-               trace_kind_name((fit_event_kind_t)p->events[i].kind), text);
+               trace_kind_name((fit_event_kind_t)p->events[i].kind), text ? text : "(out of memory)");
     }
+    strbuf_free(&said);
 }
 
 /* config log_memory_budget: the candidates the cap dropped, one line each

@@ -313,11 +313,14 @@ void screen_fit_draw(tui_t *t)
 /* The event's sentence, with the scores it compared. */
 static void draw_sentence(tui_t *t)
 {
-    char text[1024];
-    trace_describe(t->plan, t->event, text, sizeof text);
+    strbuf_t text;
+    strbuf_init(&text);
+    const char *s = trace_describe(t->plan, t->event, &text);
     tui_hline(t, t->rows - 5, 1, 40, t->attr[T_DIM]);
     /* a third row when the status line (the row below) is empty */
-    tui_put_prose(t, t->rows - 4, 1, t->cols - 2, t->status[0] ? 2 : 3, 2, t->attr[T_NORMAL] | A_BOLD, text, NULL);
+    tui_put_prose(t, t->rows - 4, 1, t->cols - 2, t->status[0] ? 2 : 3, 2, t->attr[T_NORMAL] | A_BOLD,
+                  s ? s : "(out of memory)", NULL);
+    strbuf_free(&text);
 }
 
 /* g: the flips by origin in the table's place, biggest relief first, with
@@ -534,9 +537,12 @@ static void why(tui_t *t)
     }
     trace_chain(t->plan, node, chain, n);
     char buf[1024];
-    trace_explain(t->plan, node, buf, sizeof buf);
+    strbuf_t text, line;
+    strbuf_init(&text);
+    strbuf_init(&line);
+    const char *why = trace_explain(t->plan, node, &text);
     int m = 0;
-    lines[m++] = strdup(buf);
+    lines[m++] = strdup(why ? why : "(out of memory)");
     /* the HLO instruction and the source line it came from (§10) */
     char origin[900];
     if (routine_node_origin(t->tgt.routine, node, origin, sizeof origin)[0]) {
@@ -554,12 +560,14 @@ static void why(tui_t *t)
     int ew = snprintf(NULL, 0, "%d", (int)last);
     ew = ew < 4 ? 4 : ew;
     for (int32_t k = 0; k < n; k++) {
-        char text[900];
-        trace_describe(t->plan, chain[k], text, sizeof text);
-        snprintf(buf, sizeof buf, "%*d  r%d %-13s %s", ew, (int)chain[k], (int)t->plan->events[chain[k]].round,
-                 trace_kind_name((fit_event_kind_t)t->plan->events[chain[k]].kind), text);
-        lines[m++] = strdup(buf);
+        const char *said = trace_describe(t->plan, chain[k], &text);
+        strbuf_reset(&line);
+        strbuf_printf(&line, "%*d  r%d %-13s %s", ew, (int)chain[k], (int)t->plan->events[chain[k]].round,
+                      trace_kind_name((fit_event_kind_t)t->plan->events[chain[k]].kind), said ? said : "(out of memory)");
+        lines[m++] = strdup(line.oom || !line.s ? "(out of memory)" : line.s);
     }
+    strbuf_free(&text);
+    strbuf_free(&line);
     char title[160];
     snprintf(title, sizeof title, "Why: %s", t->tgt.routine->nodes[node].name);
     tui_overlay(t, title, lines, m);

@@ -40,24 +40,10 @@ int trace_reason_parse(const char *name)
     return -1;
 }
 
-/* A bounded string builder: appends never overrun, the text is cut. */
-typedef struct sb {
-    char *buf;
-    size_t n, len;
-} sb_t;
-
-static void sb_printf(sb_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sb_t *b, const char *fmt, ...)
-{
-    if (b->len + 1 >= b->n)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int w = vsnprintf(b->buf + b->len, b->n - b->len, fmt, ap);
-    va_end(ap);
-    if (w > 0)
-        b->len = b->len + (size_t)w < b->n ? b->len + (size_t)w : b->n - 1;
-}
+/* The sentences are built whole: a group of a thousand held flips lists
+ * every name (a fixed buffer cut them in the middle of one). */
+typedef strbuf_t sb_t;
+#define sb_printf strbuf_printf
 
 static void sb_bytes(sb_t *b, int64_t bytes)
 {
@@ -125,142 +111,147 @@ static void ordinal(int32_t n, char *buf, size_t sz)
     snprintf(buf, sz, "%d%s", (int)n, suf);
 }
 
-void trace_describe(const fit_plan_t *p, int32_t i, char *buf, size_t n)
+/* What a sentence builder returns: its text, NULL when out of memory. */
+static const char *said(const strbuf_t *out) { return out->oom ? NULL : out->s ? out->s : ""; }
+
+const char *trace_describe(const fit_plan_t *p, int32_t i, strbuf_t *out)
 {
-    sb_t b = { buf, n, 0 };
-    buf[0] = 0;
+    sb_t *b = out;
+    strbuf_reset(out);
     const fit_event_t *e = &p->events[i];
     const char *who = name_of(p, e->node);
     switch ((fit_event_kind_t)e->kind) {
     case EV_BASELINE:
-        sb_printf(&b, "baseline: the arena needs ");
-        sb_bytes(&b, e->cur);
-        sb_printf(&b, " (%lld B)", (long long)e->cur);
+        sb_printf(b, "baseline: the arena needs ");
+        sb_bytes(b, e->cur);
+        if (e->cur >= 1024) /* under 1 KiB the units are the bytes: not said twice */
+            sb_printf(b, " (%lld B)", (long long)e->cur);
         break;
     case EV_KEPT:
-        sb_printf(&b, "candidate %s kept (recompute-cost bound ", who);
-        sb_flops(&b, e->cost);
-        sb_printf(&b, ")");
+        sb_printf(b, "candidate %s kept (recompute-cost bound ", who);
+        sb_flops(b, e->cost);
+        sb_printf(b, ")");
         break;
     case EV_DROPPED:
-        sb_printf(&b, "candidate %s dropped: the cap keeps the %d cheapest and its cost bound ", who, (int)p->cap);
-        sb_flops(&b, e->cost);
-        sb_printf(&b, " is above them");
+        sb_printf(b, "candidate %s dropped: the cap keeps the %d cheapest and its cost bound ", who, (int)p->cap);
+        sb_flops(b, e->cost);
+        sb_printf(b, " is above them");
         break;
     case EV_SOLO:
-        sb_printf(&b, "round one: %s alone scores ", who);
-        sb_bytes(&b, e->alone);
-        sb_printf(&b, ", relief %s", e->relief < 0 ? "-" : "");
-        sb_bytes(&b, e->relief < 0 ? -e->relief : e->relief);
-        sb_printf(&b, " (%lld B) for a recompute-cost bound of ", (long long)e->relief);
-        sb_flops(&b, e->cost);
+        sb_printf(b, "round one: %s alone scores ", who);
+        sb_bytes(b, e->alone);
+        sb_printf(b, ", relief %s", e->relief < 0 ? "-" : "");
+        sb_bytes(b, e->relief < 0 ? -e->relief : e->relief);
+        sb_printf(b, " (%lld B) for a recompute-cost bound of ", (long long)e->relief);
+        sb_flops(b, e->cost);
         break;
     case EV_ORDER: {
         char o[16];
         ordinal(e->rank, o, sizeof o);
-        sb_printf(&b, "round one: %s ranked %s: relief %lld B per cost ", who, o, (long long)e->relief);
-        sb_flops(&b, e->cost);
-        sb_printf(&b, " (%.3g B/FLOP)", (double)e->relief / (double)e->cost);
+        sb_printf(b, "round one: %s ranked %s: relief %lld B per cost ", who, o, (long long)e->relief);
+        sb_flops(b, e->cost);
+        sb_printf(b, " (%.3g B/FLOP)", (double)e->relief / (double)e->cost);
         break;
     }
     case EV_TRY: {
         const int64_t all[3] = { e->alone, e->with, e->cur };
-        sb_printf(&b, "round two: try %s: alone ", who);
-        sb_total(&b, e->alone, all, 3);
+        sb_printf(b, "round two: try %s: alone ", who);
+        sb_total(b, e->alone, all, 3);
         if (e->with >= 0) {
-            sb_printf(&b, ", with held ");
-            sb_group(&b, p, e);
-            sb_printf(&b, " ");
-            sb_total(&b, e->with, all, 3);
+            sb_printf(b, ", with held ");
+            sb_group(b, p, e);
+            sb_printf(b, " ");
+            sb_total(b, e->with, all, 3);
         }
-        sb_printf(&b, ", current ");
-        sb_total(&b, e->cur, all, 3);
+        sb_printf(b, ", current ");
+        sb_total(b, e->cur, all, 3);
         break;
     }
     case EV_ACCEPT: {
         char c[32], a[32];
         units_format_bytes(e->cur, c, sizeof c);
         units_format_bytes(e->alone, a, sizeof a);
-        sb_printf(&b, "%s accepted: relieved ", who);
-        sb_bytes(&b, e->relief);
+        sb_printf(b, "%s accepted: relieved ", who);
+        sb_bytes(b, e->relief);
         if (strcmp(c, a) == 0) /* "(9.75 TiB -> 9.75 TiB)" would hide what decided */
-            sb_printf(&b, " (%lld B -> %lld B)", (long long)e->cur, (long long)e->alone);
+            sb_printf(b, " (%lld B -> %lld B)", (long long)e->cur, (long long)e->alone);
         else
-            sb_printf(&b, " (%s -> %s)", c, a);
+            sb_printf(b, " (%s -> %s)", c, a);
         break;
     }
     case EV_HOLD:
-        sb_printf(&b, "%s held: alone it relieves nothing (", who);
-        sb_bytes(&b, e->alone);
-        sb_printf(&b, " = current); held group now ");
-        sb_group(&b, p, e);
+        sb_printf(b, "%s held: alone it relieves nothing (", who);
+        sb_bytes(b, e->alone);
+        sb_printf(b, " = current); held group now ");
+        sb_group(b, p, e);
         break;
     case EV_COMMIT_GROUP:
-        sb_printf(&b, "load-bearing group ");
-        sb_group(&b, p, e);
-        sb_printf(&b, " committed with %s: together ", who);
-        sb_bytes(&b, e->with);
-        sb_printf(&b, " < alone ");
-        sb_bytes_vs(&b, e->alone, e->with);
-        sb_printf(&b, " and < current ");
-        sb_bytes_vs(&b, e->cur, e->with);
-        sb_printf(&b, "; %s carries the relief ", who);
-        sb_bytes(&b, e->relief);
-        sb_printf(&b, ", the held flips 0");
+        sb_printf(b, "load-bearing group ");
+        sb_group(b, p, e);
+        sb_printf(b, " committed with %s: together ", who);
+        sb_bytes(b, e->with);
+        sb_printf(b, " < alone ");
+        sb_bytes_vs(b, e->alone, e->with);
+        sb_printf(b, " and < current ");
+        sb_bytes_vs(b, e->cur, e->with);
+        sb_printf(b, "; %s carries the relief ", who);
+        sb_bytes(b, e->relief);
+        sb_printf(b, ", the held flips 0");
         break;
     case EV_DISCARD_GROUP:
-        sb_printf(&b, "held group ");
-        sb_group(&b, p, e);
+        sb_printf(b, "held group ");
+        sb_group(b, p, e);
         if (e->reason == WHY_HARMFUL) {
-            sb_printf(&b, " discarded as harmful: with it %s scores ", who);
-            sb_bytes(&b, e->with);
-            sb_printf(&b, " > ");
-            sb_bytes_vs(&b, e->alone, e->with);
-            sb_printf(&b, " without; never reconsidered");
+            sb_printf(b, " discarded as harmful: with it %s scores ", who);
+            sb_bytes(b, e->with);
+            sb_printf(b, " > ");
+            sb_bytes_vs(b, e->alone, e->with);
+            sb_printf(b, " without; never reconsidered");
         } else {
-            sb_printf(&b, " discarded at the end: recompute is never paid for zero bytes");
+            sb_printf(b, " discarded at the end: recompute is never paid for zero bytes");
         }
         break;
     case EV_REJECT:
-        sb_printf(&b, "%s rejected: ", who);
+        sb_printf(b, "%s rejected: ", who);
         if (e->reason == WHY_NOT_BELOW_CUR) {
-            sb_printf(&b, "with held ");
-            sb_group(&b, p, e);
-            sb_printf(&b, " ");
-            sb_bytes(&b, e->with);
-            sb_printf(&b, " beats alone ");
-            sb_bytes_vs(&b, e->alone, e->with);
-            sb_printf(&b, " but not the current ");
-            sb_bytes_vs(&b, e->cur, e->with);
-            sb_printf(&b, "; the group stays held");
+            sb_printf(b, "with held ");
+            sb_group(b, p, e);
+            sb_printf(b, " ");
+            sb_bytes(b, e->with);
+            sb_printf(b, " beats alone ");
+            sb_bytes_vs(b, e->alone, e->with);
+            sb_printf(b, " but not the current ");
+            sb_bytes_vs(b, e->cur, e->with);
+            sb_printf(b, "; the group stays held");
         } else {
-            sb_printf(&b, "alone ");
-            sb_bytes(&b, e->alone);
-            sb_printf(&b, " > current ");
-            sb_bytes_vs(&b, e->cur, e->alone);
+            sb_printf(b, "alone ");
+            sb_bytes(b, e->alone);
+            sb_printf(b, " > current ");
+            sb_bytes_vs(b, e->cur, e->alone);
         }
         break;
     case EV_BUDGET_MET:
-        sb_printf(&b, "budget met: ");
-        sb_bytes(&b, e->cur);
-        sb_printf(&b, " <= ");
-        sb_bytes_vs(&b, p->budget, e->cur);
+        sb_printf(b, "budget met: ");
+        sb_bytes(b, e->cur);
+        sb_printf(b, " <= ");
+        sb_bytes_vs(b, p->budget, e->cur);
         break;
     case EV_END:
-        sb_printf(&b, "end: ");
-        sb_bytes(&b, e->cur);
-        sb_printf(&b, " after %d flip%s, %d considered, %d dropped", (int)p->n_flips, p->n_flips == 1 ? "" : "s",
+        sb_printf(b, "end: ");
+        sb_bytes(b, e->cur);
+        sb_printf(b, " after %d flip%s, %d considered, %d dropped", (int)p->n_flips, p->n_flips == 1 ? "" : "s",
                   (int)p->considered, (int)p->dropped);
         if (!p->within_budget) {
-            sb_printf(&b, "; over the budget ");
-            sb_bytes(&b, p->budget);
-            sb_printf(&b, " by ");
-            sb_bytes(&b, e->cur - p->budget);
+            sb_printf(b, "; over the budget ");
+            sb_bytes(b, p->budget);
+            sb_printf(b, " by ");
+            sb_bytes(b, e->cur - p->budget);
             if (p->final.total == p->final.live_peak)
-                sb_printf(&b, ", at its max-live lower bound: no layout of these flips is smaller, only other flips");
+                sb_printf(b, ", at its max-live lower bound: no layout of these flips is smaller, only other flips");
         }
         break;
     }
+    return said(out);
 }
 
 static bool in_group(const fit_plan_t *p, const fit_event_t *e, int32_t node)
@@ -336,104 +327,105 @@ static void sb_recompute(sb_t *b, const fit_plan_t *p, int32_t node, int64_t bou
         }
 }
 
-void trace_explain(const fit_plan_t *p, int32_t node, char *buf, size_t n)
+const char *trace_explain(const fit_plan_t *p, int32_t node, strbuf_t *out)
 {
-    sb_t b = { buf, n, 0 };
-    buf[0] = 0;
+    sb_t *b = out;
+    strbuf_reset(out);
     const char *who = name_of(p, node);
     const fit_cand_t *c = trace_cand(p, node);
     if (!c) {
-        sb_printf(&b, "%s was no candidate of this fit (a resident, @output, @pinned or already inline node, "
+        sb_printf(b, "%s was no candidate of this fit (a resident, @output, @pinned or already inline node, "
                   "or the budget was met by the baseline)", who);
-        return;
+        return said(out);
     }
     const fit_event_t *e;
     switch ((fit_status_t)c->status) {
     case ST_ACCEPTED:
         e = last_event(p, node, EV_ACCEPT);
-        sb_printf(&b, "%s accepted in round two: relieved ", who);
-        sb_bytes(&b, e ? e->relief : 0);
-        sb_printf(&b, " on top of ");
+        sb_printf(b, "%s accepted in round two: relieved ", who);
+        sb_bytes(b, e ? e->relief : 0);
+        sb_printf(b, " on top of ");
         if (e && e->group_n)
-            sb_group(&b, p, e);
+            sb_group(b, p, e);
         else
-            sb_printf(&b, "the baseline");
-        sb_rank(&b, c);
-        sb_recompute(&b, p, node, c->cost);
+            sb_printf(b, "the baseline");
+        sb_rank(b, c);
+        sb_recompute(b, p, node, c->cost);
         break;
     case ST_COMMITTED:
         e = last_event(p, node, EV_COMMIT_GROUP);
         if (e && e->node == node) {
-            sb_printf(&b, "%s committed in round two, closing the load-bearing group ", who);
-            sb_group(&b, p, e);
-            sb_printf(&b, ": together they relieved ");
-            sb_bytes(&b, e->relief);
+            sb_printf(b, "%s committed in round two, closing the load-bearing group ", who);
+            sb_group(b, p, e);
+            sb_printf(b, ": together they relieved ");
+            sb_bytes(b, e->relief);
             if (e->alone >= e->cur) {
-                sb_printf(&b, " that none relieved alone, all of it credited to %s", who);
+                sb_printf(b, " that none relieved alone, all of it credited to %s", who);
             } else {
                 /* the closer relieved on its own too: the group is load-bearing for the difference */
-                sb_printf(&b, " (");
-                sb_bytes(&b, e->cur);
-                sb_printf(&b, " -> ");
-                sb_bytes(&b, e->with); /* the difference to alone follows in bytes */
-                sb_printf(&b, "), ");
-                sb_bytes(&b, e->alone - e->with);
-                sb_printf(&b, " more than %s alone (", who);
-                sb_bytes(&b, e->alone);
-                sb_printf(&b, "); round two credits all of it to %s and 0 to the held flips", who);
+                sb_printf(b, " (");
+                sb_bytes(b, e->cur);
+                sb_printf(b, " -> ");
+                sb_bytes(b, e->with); /* the difference to alone follows in bytes */
+                sb_printf(b, "), ");
+                sb_bytes(b, e->alone - e->with);
+                sb_printf(b, " more than %s alone (", who);
+                sb_bytes(b, e->alone);
+                sb_printf(b, "); round two credits all of it to %s and 0 to the held flips", who);
             }
         } else if (e) {
-            sb_printf(&b, "%s committed in round two as a held member of the load-bearing group ", who);
-            sb_group(&b, p, e);
-            sb_printf(&b, " closed by %s: it carries 0, %s carries the relief ", name_of(p, e->node),
+            sb_printf(b, "%s committed in round two as a held member of the load-bearing group ", who);
+            sb_group(b, p, e);
+            sb_printf(b, " closed by %s: it carries 0, %s carries the relief ", name_of(p, e->node),
                       name_of(p, e->node));
-            sb_bytes(&b, e->relief);
+            sb_bytes(b, e->relief);
         }
-        sb_rank(&b, c);
-        sb_recompute(&b, p, node, c->cost);
+        sb_rank(b, c);
+        sb_recompute(b, p, node, c->cost);
         break;
     case ST_DISCARDED:
         e = last_event(p, node, EV_DISCARD_GROUP);
-        sb_printf(&b, "%s discarded in round two: held because alone it relieved nothing, then ", who);
+        sb_printf(b, "%s discarded in round two: held because alone it relieved nothing, then ", who);
         if (e && e->reason == WHY_HARMFUL) {
-            sb_printf(&b, "its group proved harmful when %s scored ", name_of(p, e->node));
-            sb_bytes(&b, e->with);
-            sb_printf(&b, " with it and ");
-            sb_bytes_vs(&b, e->alone, e->with);
-            sb_printf(&b, " without");
+            sb_printf(b, "its group proved harmful when %s scored ", name_of(p, e->node));
+            sb_bytes(b, e->with);
+            sb_printf(b, " with it and ");
+            sb_bytes_vs(b, e->alone, e->with);
+            sb_printf(b, " without");
         } else {
-            sb_printf(&b, "still held at the end (recompute is never paid for zero bytes)");
+            sb_printf(b, "still held at the end (recompute is never paid for zero bytes)");
         }
-        sb_rank(&b, c);
+        sb_rank(b, c);
         break;
     case ST_REJECTED:
         e = last_event(p, node, EV_REJECT);
-        sb_printf(&b, "%s rejected in round two: ", who);
+        sb_printf(b, "%s rejected in round two: ", who);
         if (e && e->reason == WHY_NOT_BELOW_CUR) {
-            sb_printf(&b, "with the held group it scored ");
-            sb_bytes(&b, e->with);
-            sb_printf(&b, ", better than alone but not below the current ");
-            sb_bytes_vs(&b, e->cur, e->with);
+            sb_printf(b, "with the held group it scored ");
+            sb_bytes(b, e->with);
+            sb_printf(b, ", better than alone but not below the current ");
+            sb_bytes_vs(b, e->cur, e->with);
         } else if (e) {
-            sb_printf(&b, "alone it made the arena ");
-            sb_bytes(&b, e->alone);
-            sb_printf(&b, ", above the current ");
-            sb_bytes_vs(&b, e->cur, e->alone);
+            sb_printf(b, "alone it made the arena ");
+            sb_bytes(b, e->alone);
+            sb_printf(b, ", above the current ");
+            sb_bytes_vs(b, e->cur, e->alone);
         }
-        sb_rank(&b, c);
+        sb_rank(b, c);
         break;
     case ST_DROPPED:
-        sb_printf(&b, "%s dropped before round one: the cap keeps the %d cheapest candidates and its cost bound ",
+        sb_printf(b, "%s dropped before round one: the cap keeps the %d cheapest candidates and its cost bound ",
                   who, (int)p->cap);
-        sb_flops(&b, c->cost);
-        sb_printf(&b, " is above them");
+        sb_flops(b, c->cost);
+        sb_printf(b, " is above them");
         break;
     case ST_HELD:
     case ST_PENDING:
-        sb_printf(&b, "%s not tried in round two: the budget was met before its turn", who);
-        sb_rank(&b, c);
+        sb_printf(b, "%s not tried in round two: the budget was met before its turn", who);
+        sb_rank(b, c);
         break;
     }
+    return said(out);
 }
 
 int trace_round_two_at(const fit_plan_t *p, int32_t upto, trace_r2_t *out)

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "plan/fit.h"
+#include "util/strbuf.h"
 
 /* "baseline", "kept", "dropped", "solo", "order", "try", "accept", "hold",
  * "commit-group", "discard-group", "reject", "budget-met", "end". */
@@ -32,8 +33,10 @@ int trace_reason_parse(const char *name);
  * RS_ENOMEM. */
 int trace_complete(fit_plan_t *p, rs_error_t *err);
 
-/* One sentence for event i of p, with the scores it compared. */
-void trace_describe(const fit_plan_t *p, int32_t i, char *buf, size_t n);
+/* One sentence for event i of p, with the scores it compared: replaces
+ * out's text with the whole of it (every member of a group, however
+ * many) and returns it; NULL when out of memory. */
+const char *trace_describe(const fit_plan_t *p, int32_t i, strbuf_t *out);
 
 /* The indices of the events of p about node (its own, the groups it was in,
  * and the tries that scored it as a held member), in order; writes at most
@@ -43,8 +46,9 @@ int32_t trace_chain(const fit_plan_t *p, int32_t node, int32_t *chain, int32_t c
 /* One sentence on why node ended as it did in p ("h accepted in round two:
  * relieved 16.0 MiB on top of {dh, da}; ranked 3rd by relief per cost
  * (1.28 B/FLOP); it added 12.6 MFLOPs of recompute (cost bound 12.6
- * MFLOPs)"); a flip of the plan ends with the recompute it added. */
-void trace_explain(const fit_plan_t *p, int32_t node, char *buf, size_t n);
+ * MFLOPs)"); a flip of the plan ends with the recompute it added.  Like
+ * trace_describe: out's text replaced, returned, NULL out of memory. */
+const char *trace_explain(const fit_plan_t *p, int32_t node, strbuf_t *out);
 
 /* The fit_cand_t of node in p, or NULL when it was no candidate. */
 const fit_cand_t *trace_cand(const fit_plan_t *p, int32_t node);

@@ -17,6 +17,14 @@ void strbuf_free(strbuf_t *b)
     strbuf_init(b);
 }
 
+void strbuf_reset(strbuf_t *b)
+{
+    b->len = 0;
+    b->oom = false;
+    if (b->s)
+        b->s[0] = 0;
+}
+
 void strbuf_printf(strbuf_t *b, const char *fmt, ...)
 {
     if (b->oom)

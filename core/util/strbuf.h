@@ -13,6 +13,8 @@ typedef struct strbuf {
 
 void strbuf_init(strbuf_t *b);
 void strbuf_free(strbuf_t *b);
+/* Empties b for reuse, keeping its memory; clears oom. */
+void strbuf_reset(strbuf_t *b);
 /* Appends; on allocation failure sets b->oom and leaves the text as it was. */
 void strbuf_printf(strbuf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

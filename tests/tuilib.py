@@ -139,7 +139,7 @@ def fit_anyway(t, timeout=10.0):
     # the question may wrap (a y/n question keeps its end on the rows
     # above), and it comes after the floor is found, a moment after the
     # prompt goes: until the fit shows it has started, it may still come
-    started = re.compile(r"round (one|two) [0-9]+/|event [0-9]+/|budget missed|fit stopped|no flips|error")
+    started = re.compile(r"round (one|two) +[0-9]+/|event [0-9]+/|budget missed|fit stopped|no flips|error")
     end = time.time() + timeout
     while time.time() < end:
         s = t.screen()

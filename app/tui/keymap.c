@@ -90,7 +90,7 @@ static const key_entry_t KEYS[] = {
     { S(SCR_COMPARE), 'a', "a", ACT_ADD_BUDGET, "add budgets (several with commas: 90%,70%,50%)" },
     { S(SCR_COMPARE), '\n', "Enter", ACT_OPEN, "the selected row in the Fit stepper (why it meets or misses)" },
     { S(SCR_COMPARE), KEY_ENTER, "Enter", ACT_OPEN, "the selected row in the Fit stepper" },
-    { S(SCR_COMPARE), ' ', "Space", ACT_MARK, "mark the row the diff line compares against" },
+    { S(SCR_COMPARE), ' ', "Space", ACT_MARK, "mark the row the diff line compares against, then the next row" },
     { S(SCR_COMPARE), 'D', "D", ACT_DIFF, "the marked (or above) and selected rows on one arena: + new or extended, hatched freed, flips side by side; Esc back" },
     { S(SCR_COMPARE), 'S', "S", ACT_SAVE_PLAN, "save the selected row as a plan (label prompt; ^C stops a long save)" },
     { S(SCR_COMPARE), 'd', "d", ACT_REMOVE_BUDGET, "remove the selected budget" },

@@ -582,8 +582,9 @@ int screen_compare_key(tui_t *t, action_t a, int key)
         else if (t->cmp_show_best)
             tui_sweep_best(t);
         return KEY_REDRAW;
-    case ACT_MARK:
+    case ACT_MARK: /* then the next row, as on Plans: Space, D compares the two */
         t->cmp_mark = t->cmp_mark == t->cmp_sel ? -1 : t->cmp_sel;
+        t->cmp_sel += t->cmp_sel + 1 < t->n_cmp_rows;
         return KEY_REDRAW;
     case ACT_SAVE_PLAN: save_row(t); return KEY_REDRAW;
     case ACT_SET_CAP: tui_set_cap(t); return KEY_REDRAW;

@@ -123,15 +123,24 @@ static void install_fit(tui_t *t, fit_context_t *ctx, fit_plan_t *plan, int64_t 
     snprintf(t->last_budget, sizeof t->last_budget, "%s", budget);
     char floor[64];
     units_format_bytes(t->plan->floor.bytes, floor, sizeof floor);
-    if (text_below_floor(t->plan)) /* no cap helps there */
+    const fit_plan_t *p = t->plan;
+    if (text_below_floor(p) && p->dropped > 0) /* no cap helps there, but it is why so few flips */
+        tui_status(t, true, "%s: budget missed: below the floor, %s, no plan reaches it; the cap kept %d of %d "
+                   "(C sets it)", what, floor, (int)p->considered, (int)(p->considered + p->dropped));
+    else if (text_below_floor(p))
         tui_status(t, true, "%s: budget missed: it is below the floor, %s: no plan can reach it", what, floor);
-    else if (!t->plan->within_budget && t->plan->dropped > 0)
-        tui_status(t, true, "%s: budget missed; the cap kept %d of %s: C sets it", what, (int)t->plan->considered,
-                   text_count(t->plan->considered + t->plan->dropped, "candidate", NULL));
-    else
+    else if (!p->within_budget && p->dropped > 0)
+        tui_status(t, true, "%s: budget missed; the cap kept %d of %s: C sets it", what, (int)p->considered,
+                   text_count(p->considered + p->dropped, "candidate", NULL));
+    else if (!p->within_budget) {
+        char by[32];
+        units_format_bytes(p->final.total - p->budget, by, sizeof by);
+        tui_status(t, true, "%s: budget missed by %s after %d flip%s, events 0-%d: Enter why, e end", what, by,
+                   (int)p->n_flips, p->n_flips == 1 ? "" : "s", (int)p->n_events - 1);
+    } else
         /* numbered as the header numbers them ("event 0/1574"), not counted */
         tui_status(t, false, "%s: %d flip%s, events 0-%d: Enter why, n/p step, a accept, e end", what,
-                   (int)t->plan->n_flips, t->plan->n_flips == 1 ? "" : "s", (int)t->plan->n_events - 1);
+                   (int)p->n_flips, p->n_flips == 1 ? "" : "s", (int)p->n_events - 1);
 }
 
 /* Shows plan (owned from now on), fitted on the open routine under budget,

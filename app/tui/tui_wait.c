@@ -158,10 +158,7 @@ static void draw_bar(tui_t *t, tui_job_t *j, const char *what, int64_t elapsed_u
     pthread_mutex_unlock(&j->lock);
     char head[512], clip[512], count[96] = "", right[96];
     if (total > 0)
-        /* as wide as the total from the first: the name kept its columns
-         * ("on SyncTensors…" became "on SyncT…" as the count grew) */
-        snprintf(count, sizeof count, " %*lld/%lld", snprintf(NULL, 0, "%lld", total), done < total ? done : total,
-                 total);
+        snprintf(count, sizeof count, " %lld/%lld", done < total ? done : total, total);
     snprintf(head, sizeof head, "%s%s%s", what, doing[0] ? ": " : "", doing);
     bool stopping = atomic_load(&j->stop);
     /* no count but a time limit: the bar fills with the time the limit allows */

@@ -72,16 +72,6 @@ void text_recompute(int64_t extra, int64_t baseline_compute, int64_t flops_per_s
     }
 }
 
-void text_bytes_exact(int64_t bytes, char *buf, size_t n)
-{
-    char b[32];
-    units_format_bytes(bytes, b, sizeof b);
-    if (bytes < 1024 && bytes > -1024)
-        snprintf(buf, n, "%s", b);
-    else
-        snprintf(buf, n, "%s (%lld B)", b, (long long)bytes);
-}
-
 void text_roles(const int64_t role[4], const char *candidate, char *buf, size_t n)
 {
     char r[32], o[32], p[32], c[32];
@@ -98,7 +88,7 @@ void text_roles(const int64_t role[4], const char *candidate, char *buf, size_t 
 void text_floor(const floor_t *f, const char *candidate, char *buf, size_t n)
 {
     char b[64], roles[192];
-    text_bytes_exact(f->bytes, b, sizeof b);
+    units_format_bytes_exact(f->bytes, b, sizeof b);
     text_roles(f->role, candidate, roles, sizeof roles);
     snprintf(buf, n, "%s at step %d: %s", b, (int)f->step, roles);
 }
@@ -110,7 +100,7 @@ int text_floor_below(int64_t budget, const floor_fit_t *ff, char *buf, size_t n)
         buf[0] = 0;
     if (budget < 0)
         return 0;
-    text_bytes_exact(budget, b, sizeof b);
+    units_format_bytes_exact(budget, b, sizeof b);
     if (budget < ff->floor.bytes) {
         text_floor(&ff->floor, NULL, t, sizeof t);
         snprintf(buf, n, "the budget %s is below the floor %s: no plan can reach it", b, t);

@@ -19,9 +19,6 @@ const char *text_escape(const char *s, char *buf, size_t n);
 void text_recompute(int64_t extra, int64_t baseline_compute, int64_t flops_per_s, const char *profile, char *buf,
                     size_t n);
 
-/* Bytes for people with their exact count when rounding hides it:
- * "4.00 MiB (4194304 B)", "512 B". */
-void text_bytes_exact(int64_t bytes, char *buf, size_t n);
 
 /* Bytes by role (DESIGN §13's four, indexed by lower_role_t) for people:
  * "resident 620 MiB, output 607 MiB, pinned 0 B", then ", LABEL 19.0 MiB"

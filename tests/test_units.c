@@ -31,6 +31,19 @@ static void test_bytes(void **state)
     assert_int_equal(parse_ok("48MiB").kind, BUDGET_BYTES);
 }
 
+/* The exact count follows the units only where they round: 512 B once. */
+static void test_bytes_exact(void **state)
+{
+    (void)state;
+    char b[64];
+    units_format_bytes_exact(512, b, sizeof b);
+    assert_string_equal(b, "512 B");
+    units_format_bytes_exact(1023, b, sizeof b);
+    assert_string_equal(b, "1023 B");
+    units_format_bytes_exact(4194304, b, sizeof b);
+    assert_string_equal(b, "4.00 MiB (4194304 B)");
+}
+
 static void test_kinds(void **state)
 {
     (void)state;
@@ -150,6 +163,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_format_budget),
         cmocka_unit_test(test_bytes),
+        cmocka_unit_test(test_bytes_exact),
         cmocka_unit_test(test_kinds),
         cmocka_unit_test(test_bad),
         cmocka_unit_test(test_format),

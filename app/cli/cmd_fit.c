@@ -113,7 +113,7 @@ static void print_budget(const fit_plan_t *p)
     if (p->minimize) {
         printf("minimize");
     } else {
-        text_bytes_exact(p->budget, a, sizeof a);
+        units_format_bytes_exact(p->budget, a, sizeof a);
         printf("%s", a);
     }
 }

@@ -160,7 +160,7 @@ void screen_fit_draw(tui_t *t)
         tui_put(t, 3, 2, t->cols - 4, t->attr[T_NORMAL] | A_BOLD, "No fit yet.");
         tui_put_prose(t, 5, 2, t->cols - 4, 4, 0, t->attr[T_NORMAL],
                       "Press b and type a budget: 48MiB, 1.5GB, 60% (of the baseline), device (the profile's "
-                        "memory), or minimize. ^C cancels a running fit.", NULL);
+                      "memory), or minimize. ^C cancels a running fit.", NULL);
         return;
     }
     const fit_plan_t *p = t->plan;

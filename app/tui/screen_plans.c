@@ -119,7 +119,6 @@ static int detail_rows(const tui_t *t)
 
 static int rows(const tui_t *t) { return t->rows - TABLE_Y - 3 - detail_rows(t); }
 
-
 void screen_plans_draw(tui_t *t)
 {
     if (tui_pair_shown(t, SCR_PLANS)) {
@@ -194,7 +193,8 @@ void screen_plans_draw(tui_t *t)
     if (p) {
         char f[PLAN_FIELDS][600];
         const char *fields[PLAN_FIELDS];
-        tui_put_fields(t, t->rows - 2 - detail_rows(t), 1, t->cols - 2, detail_rows(t), 2, t->attr[T_DIM], fields,
+        int details = detail_rows(t);
+        tui_put_fields(t, t->rows - 2 - details, 1, t->cols - 2, details, 2, t->attr[T_DIM], fields,
                        plan_fields(t, p, f, fields), ", ");
     }
 }

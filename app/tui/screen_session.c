@@ -237,7 +237,7 @@ void screen_session_draw(tui_t *t)
     }
     /* the highlighted routine: its bindings and its file; then the open
      * one's footprint, wrapped between fields so no number is cut */
-    int y = t->rows - 5 - detail_rows(t);
+    int details = detail_rows(t), y = t->rows - 5 - details;
     tui_hline(t, y, 1, 64, t->attr[T_DIM]);
     if (t->n_routines) {
         const routine_row_t *r = &t->routines[t->sel_routine];
@@ -260,7 +260,7 @@ void screen_session_draw(tui_t *t)
         char f[OPEN_FIELDS][200];
         const char *fields[OPEN_FIELDS];
         int n = open_fields(t, f, fields);
-        tui_put_fields(t, y + 3, 1, t->cols - 2, detail_rows(t), 2, t->attr[T_NORMAL] | A_BOLD, fields, n, "  ");
+        tui_put_fields(t, y + 3, 1, t->cols - 2, details, 2, t->attr[T_NORMAL] | A_BOLD, fields, n, "  ");
     } else {
         tui_put(t, y + 3, 1, t->cols - 2, t->attr[T_DIM], "no routine open: Enter opens the selected one");
     }

@@ -249,3 +249,13 @@ void units_format_seconds(double s, char *buf, size_t n)
     else
         format_3(s, units, 4, scale, buf, n);
 }
+
+void units_format_bytes_exact(int64_t bytes, char *buf, size_t n)
+{
+    char b[32];
+    units_format_bytes(bytes, b, sizeof b);
+    if (bytes < 1024 && bytes > -1024)
+        snprintf(buf, n, "%s", b);
+    else
+        snprintf(buf, n, "%s (%lld B)", b, (long long)bytes);
+}

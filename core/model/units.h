@@ -44,6 +44,9 @@ int units_parse_int(const char *text, const char *what, int64_t min, int64_t max
 
 /* Formats bytes for people: "512 B", "1.5 KiB", "48.0 MiB", "2.00 GiB". */
 void units_format_bytes(int64_t bytes, char *buf, size_t n);
+/* Bytes for people with their exact count when rounding hides it:
+ * "4.00 MiB (4194304 B)"; under 1 KiB the bytes once, "512 B". */
+void units_format_bytes_exact(int64_t bytes, char *buf, size_t n);
 
 /* A resolved budget for a person: "minimize", its bytes ("48.0 MiB"), or
  * what was asked for with the bytes it came to when that was a share or the

@@ -1,6 +1,5 @@
 #include "plan/trace.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -40,51 +39,53 @@ int trace_reason_parse(const char *name)
     return -1;
 }
 
-/* The sentences are built whole: a group of a thousand held flips lists
- * every name (a fixed buffer cut them in the middle of one). */
-typedef strbuf_t sb_t;
-#define sb_printf strbuf_printf
-
-static void sb_bytes(sb_t *b, int64_t bytes)
+static void sb_bytes(strbuf_t *b, int64_t bytes)
 {
     char t[32];
     units_format_bytes(bytes, t, sizeof t);
-    sb_printf(b, "%s", t);
+    strbuf_printf(b, "%s", t);
 }
 
-static void sb_flops(sb_t *b, int64_t flops)
+static void sb_bytes_exact(strbuf_t *b, int64_t bytes)
+{
+    char t[64];
+    units_format_bytes_exact(bytes, t, sizeof t);
+    strbuf_printf(b, "%s", t);
+}
+
+static void sb_flops(strbuf_t *b, int64_t flops)
 {
     char t[32];
     units_format_flops(flops, t, sizeof t);
-    sb_printf(b, "%s", t);
+    strbuf_printf(b, "%s", t);
 }
 
 /* The second size of a comparison: when rounding prints both the same
  * ("36.0 MiB > 36.0 MiB"), the difference in bytes follows it. */
-static void sb_bytes_vs(sb_t *b, int64_t bytes, int64_t first)
+static void sb_bytes_vs(strbuf_t *b, int64_t bytes, int64_t first)
 {
     char t[32], f[32];
     units_format_bytes(bytes, t, sizeof t);
     units_format_bytes(first, f, sizeof f);
-    sb_printf(b, "%s", t);
+    strbuf_printf(b, "%s", t);
     if (bytes != first && strcmp(t, f) == 0)
-        sb_printf(b, " (by %lld B)", (long long)(bytes > first ? bytes - first : first - bytes));
+        strbuf_printf(b, " (by %lld B)", (long long)(bytes > first ? bytes - first : first - bytes));
 }
 
 /* One of a sentence's totals: when rounding prints it like another of them
  * that differs ("alone 9.75 TiB, current 9.75 TiB"), its bytes follow, so
  * the sentence shows what decided. */
-static void sb_total(sb_t *b, int64_t v, const int64_t *all, int n)
+static void sb_total(strbuf_t *b, int64_t v, const int64_t *all, int n)
 {
     char t[32], o[32];
     units_format_bytes(v, t, sizeof t);
-    sb_printf(b, "%s", t);
+    strbuf_printf(b, "%s", t);
     for (int k = 0; k < n; k++) {
         if (all[k] < 0 || all[k] == v)
             continue;
         units_format_bytes(all[k], o, sizeof o);
         if (strcmp(t, o) == 0) {
-            sb_printf(b, " (%lld B)", (long long)v);
+            strbuf_printf(b, " (%lld B)", (long long)v);
             return;
         }
     }
@@ -95,12 +96,12 @@ static const char *name_of(const fit_plan_t *p, int32_t node)
     return node >= 0 && node < p->routine->n_nodes ? p->routine->nodes[node].name : "?";
 }
 
-static void sb_group(sb_t *b, const fit_plan_t *p, const fit_event_t *e)
+static void sb_group(strbuf_t *b, const fit_plan_t *p, const fit_event_t *e)
 {
-    sb_printf(b, "{");
+    strbuf_printf(b, "{");
     for (int32_t k = 0; k < e->group_n; k++)
-        sb_printf(b, "%s%s", k ? ", " : "", name_of(p, p->members[e->group_off + k]));
-    sb_printf(b, "}");
+        strbuf_printf(b, "%s%s", k ? ", " : "", name_of(p, p->members[e->group_off + k]));
+    strbuf_printf(b, "}");
 }
 
 static void ordinal(int32_t n, char *buf, size_t sz)
@@ -114,56 +115,53 @@ static void ordinal(int32_t n, char *buf, size_t sz)
 /* What a sentence builder returns: its text, NULL when out of memory. */
 static const char *said(const strbuf_t *out) { return out->oom ? NULL : out->s ? out->s : ""; }
 
-const char *trace_describe(const fit_plan_t *p, int32_t i, strbuf_t *out)
+const char *trace_describe(const fit_plan_t *p, int32_t i, strbuf_t *b)
 {
-    sb_t *b = out;
-    strbuf_reset(out);
+    strbuf_reset(b);
     const fit_event_t *e = &p->events[i];
     const char *who = name_of(p, e->node);
     switch ((fit_event_kind_t)e->kind) {
     case EV_BASELINE:
-        sb_printf(b, "baseline: the arena needs ");
-        sb_bytes(b, e->cur);
-        if (e->cur >= 1024) /* under 1 KiB the units are the bytes: not said twice */
-            sb_printf(b, " (%lld B)", (long long)e->cur);
+        strbuf_printf(b, "baseline: the arena needs ");
+        sb_bytes_exact(b, e->cur);
         break;
     case EV_KEPT:
-        sb_printf(b, "candidate %s kept (recompute-cost bound ", who);
+        strbuf_printf(b, "candidate %s kept (recompute-cost bound ", who);
         sb_flops(b, e->cost);
-        sb_printf(b, ")");
+        strbuf_printf(b, ")");
         break;
     case EV_DROPPED:
-        sb_printf(b, "candidate %s dropped: the cap keeps the %d cheapest and its cost bound ", who, (int)p->cap);
+        strbuf_printf(b, "candidate %s dropped: the cap keeps the %d cheapest and its cost bound ", who, (int)p->cap);
         sb_flops(b, e->cost);
-        sb_printf(b, " is above them");
+        strbuf_printf(b, " is above them");
         break;
     case EV_SOLO:
-        sb_printf(b, "round one: %s alone scores ", who);
+        strbuf_printf(b, "round one: %s alone scores ", who);
         sb_bytes(b, e->alone);
-        sb_printf(b, ", relief %s", e->relief < 0 ? "-" : "");
+        strbuf_printf(b, ", relief %s", e->relief < 0 ? "-" : "");
         sb_bytes(b, e->relief < 0 ? -e->relief : e->relief);
-        sb_printf(b, " (%lld B) for a recompute-cost bound of ", (long long)e->relief);
+        strbuf_printf(b, " (%lld B) for a recompute-cost bound of ", (long long)e->relief);
         sb_flops(b, e->cost);
         break;
     case EV_ORDER: {
         char o[16];
         ordinal(e->rank, o, sizeof o);
-        sb_printf(b, "round one: %s ranked %s: relief %lld B per cost ", who, o, (long long)e->relief);
+        strbuf_printf(b, "round one: %s ranked %s: relief %lld B per cost ", who, o, (long long)e->relief);
         sb_flops(b, e->cost);
-        sb_printf(b, " (%.3g B/FLOP)", (double)e->relief / (double)e->cost);
+        strbuf_printf(b, " (%.3g B/FLOP)", (double)e->relief / (double)e->cost);
         break;
     }
     case EV_TRY: {
         const int64_t all[3] = { e->alone, e->with, e->cur };
-        sb_printf(b, "round two: try %s: alone ", who);
+        strbuf_printf(b, "round two: try %s: alone ", who);
         sb_total(b, e->alone, all, 3);
         if (e->with >= 0) {
-            sb_printf(b, ", with held ");
+            strbuf_printf(b, ", with held ");
             sb_group(b, p, e);
-            sb_printf(b, " ");
+            strbuf_printf(b, " ");
             sb_total(b, e->with, all, 3);
         }
-        sb_printf(b, ", current ");
+        strbuf_printf(b, ", current ");
         sb_total(b, e->cur, all, 3);
         break;
     }
@@ -171,87 +169,87 @@ const char *trace_describe(const fit_plan_t *p, int32_t i, strbuf_t *out)
         char c[32], a[32];
         units_format_bytes(e->cur, c, sizeof c);
         units_format_bytes(e->alone, a, sizeof a);
-        sb_printf(b, "%s accepted: relieved ", who);
+        strbuf_printf(b, "%s accepted: relieved ", who);
         sb_bytes(b, e->relief);
         if (strcmp(c, a) == 0) /* "(9.75 TiB -> 9.75 TiB)" would hide what decided */
-            sb_printf(b, " (%lld B -> %lld B)", (long long)e->cur, (long long)e->alone);
+            strbuf_printf(b, " (%lld B -> %lld B)", (long long)e->cur, (long long)e->alone);
         else
-            sb_printf(b, " (%s -> %s)", c, a);
+            strbuf_printf(b, " (%s -> %s)", c, a);
         break;
     }
     case EV_HOLD:
-        sb_printf(b, "%s held: alone it relieves nothing (", who);
+        strbuf_printf(b, "%s held: alone it relieves nothing (", who);
         sb_bytes(b, e->alone);
-        sb_printf(b, " = current); held group now ");
+        strbuf_printf(b, " = current); held group now ");
         sb_group(b, p, e);
         break;
     case EV_COMMIT_GROUP:
-        sb_printf(b, "load-bearing group ");
+        strbuf_printf(b, "load-bearing group ");
         sb_group(b, p, e);
-        sb_printf(b, " committed with %s: together ", who);
+        strbuf_printf(b, " committed with %s: together ", who);
         sb_bytes(b, e->with);
-        sb_printf(b, " < alone ");
+        strbuf_printf(b, " < alone ");
         sb_bytes_vs(b, e->alone, e->with);
-        sb_printf(b, " and < current ");
+        strbuf_printf(b, " and < current ");
         sb_bytes_vs(b, e->cur, e->with);
-        sb_printf(b, "; %s carries the relief ", who);
+        strbuf_printf(b, "; %s carries the relief ", who);
         sb_bytes(b, e->relief);
-        sb_printf(b, ", the held flips 0");
+        strbuf_printf(b, ", the held flips 0");
         break;
     case EV_DISCARD_GROUP:
-        sb_printf(b, "held group ");
+        strbuf_printf(b, "held group ");
         sb_group(b, p, e);
         if (e->reason == WHY_HARMFUL) {
-            sb_printf(b, " discarded as harmful: with it %s scores ", who);
+            strbuf_printf(b, " discarded as harmful: with it %s scores ", who);
             sb_bytes(b, e->with);
-            sb_printf(b, " > ");
+            strbuf_printf(b, " > ");
             sb_bytes_vs(b, e->alone, e->with);
-            sb_printf(b, " without; never reconsidered");
+            strbuf_printf(b, " without; never reconsidered");
         } else {
-            sb_printf(b, " discarded at the end: recompute is never paid for zero bytes");
+            strbuf_printf(b, " discarded at the end: recompute is never paid for zero bytes");
         }
         break;
     case EV_REJECT:
-        sb_printf(b, "%s rejected: ", who);
+        strbuf_printf(b, "%s rejected: ", who);
         if (e->reason == WHY_NOT_BELOW_CUR) {
-            sb_printf(b, "with held ");
+            strbuf_printf(b, "with held ");
             sb_group(b, p, e);
-            sb_printf(b, " ");
+            strbuf_printf(b, " ");
             sb_bytes(b, e->with);
-            sb_printf(b, " beats alone ");
+            strbuf_printf(b, " beats alone ");
             sb_bytes_vs(b, e->alone, e->with);
-            sb_printf(b, " but not the current ");
+            strbuf_printf(b, " but not the current ");
             sb_bytes_vs(b, e->cur, e->with);
-            sb_printf(b, "; the group stays held");
+            strbuf_printf(b, "; the group stays held");
         } else {
-            sb_printf(b, "alone ");
+            strbuf_printf(b, "alone ");
             sb_bytes(b, e->alone);
-            sb_printf(b, " > current ");
+            strbuf_printf(b, " > current ");
             sb_bytes_vs(b, e->cur, e->alone);
         }
         break;
     case EV_BUDGET_MET:
-        sb_printf(b, "budget met: ");
+        strbuf_printf(b, "budget met: ");
         sb_bytes(b, e->cur);
-        sb_printf(b, " <= ");
+        strbuf_printf(b, " <= ");
         sb_bytes_vs(b, p->budget, e->cur);
         break;
     case EV_END:
-        sb_printf(b, "end: ");
+        strbuf_printf(b, "end: ");
         sb_bytes(b, e->cur);
-        sb_printf(b, " after %d flip%s, %d considered, %d dropped", (int)p->n_flips, p->n_flips == 1 ? "" : "s",
+        strbuf_printf(b, " after %d flip%s, %d considered, %d dropped", (int)p->n_flips, p->n_flips == 1 ? "" : "s",
                   (int)p->considered, (int)p->dropped);
         if (!p->within_budget) {
-            sb_printf(b, "; over the budget ");
+            strbuf_printf(b, "; over the budget ");
             sb_bytes(b, p->budget);
-            sb_printf(b, " by ");
+            strbuf_printf(b, " by ");
             sb_bytes(b, e->cur - p->budget);
             if (p->final.total == p->final.live_peak)
-                sb_printf(b, ", at its max-live lower bound: no layout of these flips is smaller, only other flips");
+                strbuf_printf(b, ", at its max-live lower bound: no layout of these flips is smaller, only other flips");
         }
         break;
     }
-    return said(out);
+    return said(b);
 }
 
 static bool in_group(const fit_plan_t *p, const fit_event_t *e, int32_t node)
@@ -305,78 +303,77 @@ static const fit_event_t *last_event(const fit_plan_t *p, int32_t node, fit_even
     return NULL;
 }
 
-static void sb_rank(sb_t *b, const fit_cand_t *c)
+static void sb_rank(strbuf_t *b, const fit_cand_t *c)
 {
     char o[16];
     ordinal(c->rank, o, sizeof o);
-    sb_printf(b, "; ranked %s by relief per cost (%.3g B/FLOP)", o, (double)c->relief / (double)c->cost);
+    strbuf_printf(b, "; ranked %s by relief per cost (%.3g B/FLOP)", o, (double)c->relief / (double)c->cost);
 }
 
 /* What node's flip added, against the bound the ranking used (DESIGN §13:
  * a held member adds 0, the group's closer its whole recompute). */
-static void sb_recompute(sb_t *b, const fit_plan_t *p, int32_t node, int64_t bound)
+static void sb_recompute(strbuf_t *b, const fit_plan_t *p, int32_t node, int64_t bound)
 {
     for (int32_t k = 0; k < p->n_flips; k++)
         if (p->flips[k].node == node) {
-            sb_printf(b, "; it added ");
+            strbuf_printf(b, "; it added ");
             sb_flops(b, p->flips[k].recompute);
-            sb_printf(b, " of recompute (cost bound ");
+            strbuf_printf(b, " of recompute (cost bound ");
             sb_flops(b, bound);
-            sb_printf(b, ")");
+            strbuf_printf(b, ")");
             return;
         }
 }
 
-const char *trace_explain(const fit_plan_t *p, int32_t node, strbuf_t *out)
+const char *trace_explain(const fit_plan_t *p, int32_t node, strbuf_t *b)
 {
-    sb_t *b = out;
-    strbuf_reset(out);
+    strbuf_reset(b);
     const char *who = name_of(p, node);
     const fit_cand_t *c = trace_cand(p, node);
     if (!c) {
-        sb_printf(b, "%s was no candidate of this fit (a resident, @output, @pinned or already inline node, "
+        strbuf_printf(b, "%s was no candidate of this fit (a resident, @output, @pinned or already inline node, "
                   "or the budget was met by the baseline)", who);
-        return said(out);
+        return said(b);
     }
     const fit_event_t *e;
     switch ((fit_status_t)c->status) {
     case ST_ACCEPTED:
         e = last_event(p, node, EV_ACCEPT);
-        sb_printf(b, "%s accepted in round two: relieved ", who);
+        strbuf_printf(b, "%s accepted in round two: relieved ", who);
         sb_bytes(b, e ? e->relief : 0);
-        sb_printf(b, " on top of ");
+        strbuf_printf(b, " on top of ");
         if (e && e->group_n)
             sb_group(b, p, e);
         else
-            sb_printf(b, "the baseline");
+            strbuf_printf(b, "the baseline");
         sb_rank(b, c);
         sb_recompute(b, p, node, c->cost);
         break;
     case ST_COMMITTED:
         e = last_event(p, node, EV_COMMIT_GROUP);
         if (e && e->node == node) {
-            sb_printf(b, "%s committed in round two, closing the load-bearing group ", who);
+            strbuf_printf(b, "%s committed in round two, closing the load-bearing group ", who);
             sb_group(b, p, e);
-            sb_printf(b, ": together they relieved ");
+            strbuf_printf(b, ": together they relieved ");
             sb_bytes(b, e->relief);
             if (e->alone >= e->cur) {
-                sb_printf(b, " that none relieved alone, all of it credited to %s", who);
+                strbuf_printf(b, " that none relieved alone, all of it credited to %s", who);
             } else {
                 /* the closer relieved on its own too: the group is load-bearing for the difference */
-                sb_printf(b, " (");
+                strbuf_printf(b, " (");
                 sb_bytes(b, e->cur);
-                sb_printf(b, " -> ");
+                strbuf_printf(b, " -> ");
                 sb_bytes(b, e->with); /* the difference to alone follows in bytes */
-                sb_printf(b, "), ");
+                strbuf_printf(b, "), ");
                 sb_bytes(b, e->alone - e->with);
-                sb_printf(b, " more than %s alone (", who);
+                strbuf_printf(b, " more than %s alone (", who);
                 sb_bytes(b, e->alone);
-                sb_printf(b, "); round two credits all of it to %s and 0 to the held flips", who);
+                strbuf_printf(b, "); round two credits all of it to %s and 0 to the held flips", who);
             }
         } else if (e) {
-            sb_printf(b, "%s committed in round two as a held member of the load-bearing group ", who);
+            strbuf_printf(b, "%s committed in round two as a held member of the load-bearing group ", who);
             sb_group(b, p, e);
-            sb_printf(b, " closed by %s: it carries 0, %s carries the relief ", name_of(p, e->node),
+            strbuf_printf(b, " closed by %s: it carries 0, %s carries the relief ", name_of(p, e->node),
                       name_of(p, e->node));
             sb_bytes(b, e->relief);
         }
@@ -385,47 +382,47 @@ const char *trace_explain(const fit_plan_t *p, int32_t node, strbuf_t *out)
         break;
     case ST_DISCARDED:
         e = last_event(p, node, EV_DISCARD_GROUP);
-        sb_printf(b, "%s discarded in round two: held because alone it relieved nothing, then ", who);
+        strbuf_printf(b, "%s discarded in round two: held because alone it relieved nothing, then ", who);
         if (e && e->reason == WHY_HARMFUL) {
-            sb_printf(b, "its group proved harmful when %s scored ", name_of(p, e->node));
+            strbuf_printf(b, "its group proved harmful when %s scored ", name_of(p, e->node));
             sb_bytes(b, e->with);
-            sb_printf(b, " with it and ");
+            strbuf_printf(b, " with it and ");
             sb_bytes_vs(b, e->alone, e->with);
-            sb_printf(b, " without");
+            strbuf_printf(b, " without");
         } else {
-            sb_printf(b, "still held at the end (recompute is never paid for zero bytes)");
+            strbuf_printf(b, "still held at the end (recompute is never paid for zero bytes)");
         }
         sb_rank(b, c);
         break;
     case ST_REJECTED:
         e = last_event(p, node, EV_REJECT);
-        sb_printf(b, "%s rejected in round two: ", who);
+        strbuf_printf(b, "%s rejected in round two: ", who);
         if (e && e->reason == WHY_NOT_BELOW_CUR) {
-            sb_printf(b, "with the held group it scored ");
+            strbuf_printf(b, "with the held group it scored ");
             sb_bytes(b, e->with);
-            sb_printf(b, ", better than alone but not below the current ");
+            strbuf_printf(b, ", better than alone but not below the current ");
             sb_bytes_vs(b, e->cur, e->with);
         } else if (e) {
-            sb_printf(b, "alone it made the arena ");
+            strbuf_printf(b, "alone it made the arena ");
             sb_bytes(b, e->alone);
-            sb_printf(b, ", above the current ");
+            strbuf_printf(b, ", above the current ");
             sb_bytes_vs(b, e->cur, e->alone);
         }
         sb_rank(b, c);
         break;
     case ST_DROPPED:
-        sb_printf(b, "%s dropped before round one: the cap keeps the %d cheapest candidates and its cost bound ",
+        strbuf_printf(b, "%s dropped before round one: the cap keeps the %d cheapest candidates and its cost bound ",
                   who, (int)p->cap);
         sb_flops(b, c->cost);
-        sb_printf(b, " is above them");
+        strbuf_printf(b, " is above them");
         break;
     case ST_HELD:
     case ST_PENDING:
-        sb_printf(b, "%s not tried in round two: the budget was met before its turn", who);
+        strbuf_printf(b, "%s not tried in round two: the budget was met before its turn", who);
         sb_rank(b, c);
         break;
     }
-    return said(out);
+    return said(b);
 }
 
 int trace_round_two_at(const fit_plan_t *p, int32_t upto, trace_r2_t *out)

@@ -553,7 +553,7 @@ def recompute_in_flops_and_time():
     check("final      7.81 KiB   (8000 B), compute 13.0 kFLOPs" in out, out)
     check("recompute  +6.00 kFLOPs (+85.714%), about +6.00 ms on slow\n" in out, out)
     check(re.search(r"1  b +3\.91 KiB +4000 +2\.00 kFLOPs", out) and re.search(r"2  a +3\.91 KiB +4000 +9\.00 kFLOPs", out), out)
-    check("round one: b ranked 1st: relief 4000 B per cost 2.00 kFLOPs (2 B/FLOP)" in out, out)
+    check("round one: b ranked 1st: relief 3.91 KiB (4000 B) per cost 2.00 kFLOPs (2 B/FLOP)" in out, out)
     check(" ops" not in out, out)
     rc, out, err = run("score", src, "--profile", "slow", env=env)
     check(rc == 0 and "compute 7.00 kFLOPs (about 7.00 ms on slow)" in out, out + err)

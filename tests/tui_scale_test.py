@@ -919,6 +919,11 @@ def quit_after_saving_from_compare_asks_nothing():
         t.wait("saved as plan")
         t.keys("1", "p", "Down", "Enter")
         t.wait("profile a100-80gb: arena 110 MiB, alignment 256; closed the saved fit")
+        # Fit, empty now, says what closed its fit and that Plans keeps it
+        t.keys("3")
+        s = t.wait("No fit open.")
+        flat = " ".join(s.split())
+        check("Changing the profile closed the fit to minimize (it is saved: Plans has it)" in flat, s)
         t.keys("Q")
         status, _ = t.exit_status()
         check(status == "0", status)
@@ -940,7 +945,20 @@ def quit_after_saving_from_compare_asks_nothing():
         s = t.wait("a100-80gb")
         t.keys("Q")
         t.wait("quit and lose the fit you did not save?")
+        t.keys("n")
+        t.keys("p", "g", "Enter")
+        t.wait("go on?")
         t.keys("y")
+        # at 80 columns the reply takes two rows, not "(f fits a…" (it did)
+        s = t.wait("again)")
+        rows = s.splitlines()  # the status bar is the last
+        check(" ".join((rows[-3] + " " + rows[-2]).split()) ==
+              "profile none: arena 110 MiB, alignment 1; dropped the fit to minimize (f fits again)", s)
+        t.keys("3")
+        s = t.wait("No fit open.")
+        flat = " ".join(s.split())
+        check("Changing the profile closed the fit to minimize (it was not saved)" in flat, s)
+        t.keys("Q")
     finally:
         t.close()
 

@@ -51,6 +51,53 @@ def session_list_and_help():
 
 
 @test
+def session_names_whole_at_80_columns():
+    """The panes share the row by their names: at 80 columns every sample
+    routine (rejected_accumulated, 20 columns) and every profile
+    (jetson-orin-nano-8gb, was "jetson-orin-nano-8…") is whole."""
+    routines = [r["name"] for r in json.loads(subprocess.run([BIN, "routines", "--json", "--db", DB], check=True,
+                                                             capture_output=True, text=True).stdout)]
+    profiles = [p["name"] for p in json.loads(subprocess.run([BIN, "profiles", "--json", "--db", DB], check=True,
+                                                             capture_output=True, text=True).stdout)]
+    t = Tui("names80", w=80, h=24)
+    try:
+        s = t.wait("Routines (")
+        seen = set()
+        for _ in range(len(routines)):
+            seen |= set(re.findall(r"^ [ *]([A-Za-z0-9_.-]+) +\d+ ", s, re.M))
+            t.keys("Down")
+            s = t.screen()
+        check(set(routines) <= seen, (sorted(set(routines) - seen), s))
+        check("…" not in s, s)
+        for p in profiles:
+            check(re.search(r"[ *]" + re.escape(p) + r" +\d", s), (p, s))
+        t.keys("q")
+    finally:
+        t.close()
+
+
+@test
+def plans_routine_whole_beside_short_labels():
+    """At 80 columns the routine column takes what short labels leave:
+    "rejected_accumulated v1" was cut to 17 columns beside a one-letter label."""
+    db = os.path.join(TMP, "plans80.db")
+    subprocess.run([BIN, "import", SAMPLES, "--db", db], check=True, capture_output=True)
+    for r, b, label in (("rejected_accumulated", "minimize", []), ("transformer_2", "60%", ["--label", "a"])):
+        subprocess.run([BIN, "fit", r, "--budget", b, "--save", "--no-progress", "--db", db] + label, check=True,
+                       capture_output=True)
+    t = Tui("plans80", w=80, h=24, db=db)
+    try:
+        t.wait("Routines (")
+        t.keys("5")
+        s = t.wait("2 plans")
+        check(re.search(r"^ +1 +rejected_accumulated v1 +minimize +10\.0 MiB +1 +yes$", s, re.M), s)
+        check(re.search(r"^ +2 +a +transformer_2 v1 +60% = ", s, re.M), s)
+        t.keys("q")
+    finally:
+        t.close()
+
+
+@test
 def bindings_change_the_footprint():
     t = Tui("binds")
     try:

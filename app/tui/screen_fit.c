@@ -157,8 +157,13 @@ static void cap_text(const fit_plan_t *p, int form, char *buf, size_t n)
 void screen_fit_draw(tui_t *t)
 {
     if (!t->plan) {
-        tui_put(t, 3, 2, t->cols - 4, t->attr[T_NORMAL] | A_BOLD, "No fit yet.");
-        tui_put_prose(t, 5, 2, t->cols - 4, 4, 0, t->attr[T_NORMAL],
+        int y = 5;
+        if (t->fit_gone[0]) {
+            tui_put(t, 3, 2, t->cols - 4, t->attr[T_NORMAL] | A_BOLD, "No fit open.");
+            y += tui_put_prose(t, 5, 2, t->cols - 4, 3, 0, t->attr[T_NORMAL], t->fit_gone, NULL) + 1;
+        } else
+            tui_put(t, 3, 2, t->cols - 4, t->attr[T_NORMAL] | A_BOLD, "No fit yet.");
+        tui_put_prose(t, y, 2, t->cols - 4, 4, 0, t->attr[T_NORMAL],
                       "Press b and type a budget: 48MiB, 1.5GB, 60% (of the baseline), device (the profile's "
                       "memory), or minimize. ^C cancels a running fit.", NULL);
         return;

@@ -119,6 +119,36 @@ static int detail_rows(const tui_t *t)
 
 static int rows(const tui_t *t) { return t->rows - TABLE_Y - 3 - detail_rows(t); }
 
+/* The label's and the routine's columns in avail: each as wide as its
+ * widest entry when both fit (a routine cut beside labels of one letter
+ * read as missing room), else the label gives way first. */
+static void name_widths(const tui_t *t, int avail, int *lw, int *rw)
+{
+    int wl = 5, wr = 7; /* "label", "routine" */
+    for (int k = 0; k < t->n_order; k++) {
+        const stored_plan_t *p = &t->plans[t->order[k]];
+        char label[64], rname[64];
+        int l = tui_cols(text_escape(p->label, label, sizeof label));
+        snprintf(rname, sizeof rname, "%s v%d", p->routine, (int)p->routine_version);
+        int r = tui_cols(rname);
+        wl = l > wl ? l : wl;
+        wr = r > wr ? r : wr;
+    }
+    if (wl + wr <= avail) {
+        *lw = wl;
+        *rw = avail - wl;
+        if (*rw > 28) /* wider than needed: the columns after it stay near */
+            *rw = wr > 28 ? wr : 28;
+        return;
+    }
+    *lw = avail * 2 / 5 < 6 ? 6 : avail * 2 / 5 > wl ? wl : avail * 2 / 5;
+    *rw = avail - *lw < 8 ? 8 : avail - *lw;
+    if (*rw > wr) { /* the routines leave room: the labels take it */
+        *rw = wr;
+        *lw = avail - wr;
+    }
+}
+
 void screen_plans_draw(tui_t *t)
 {
     if (tui_pair_shown(t, SCR_PLANS)) {
@@ -152,8 +182,8 @@ void screen_plans_draw(tui_t *t)
     }
     bool rec_col = t->cols >= 100; /* at 80 columns label and routine keep the room */
     int avail = t->cols - 2 - 46 - (rec_col ? 8 : 0) - (bw - 10) - (t->cols >= 120 ? 21 : 0);
-    int lw = avail * 2 / 5 < 6 ? 6 : avail * 2 / 5 > 24 ? 24 : avail * 2 / 5;
-    int rw = avail - lw < 8 ? 8 : avail - lw > 28 ? 28 : avail - lw;
+    int lw, rw;
+    name_widths(t, avail, &lw, &rw);
     /* recompute: what the flips added, final.compute - baseline.compute,
      * which is the exact sum of their recompute (DESIGN §13) */
     tui_putf(t, TABLE_Y - 1, 1, t->cols - 2, t->attr[T_DIM], "  %5s  %-*s %-*s %-*s %9s %5s%s %6s  %s", "id", lw,
@@ -351,13 +381,14 @@ static void diff(tui_t *t)
     if (!same_routine || !same_binds || al[0] != al[1]) {
         char why[128];
         if (!same_routine)
-            snprintf(why, sizeof why, "two routines");
+            snprintf(why, sizeof why, "are of two routines");
         else if (!same_binds)
-            snprintf(why, sizeof why, "one routine under other bindings");
+            snprintf(why, sizeof why, "bind one routine's sizes differently");
         else
-            snprintf(why, sizeof why, "one routine aligned to %lld and %lld B", (long long)al[0], (long long)al[1]);
+            snprintf(why, sizeof why, "are aligned to %lld and %lld B", (long long)al[0], (long long)al[1]);
         tui_overlay(t, "Diff", lines, m);
-        tui_status(t, false, "plans %lld and %lld are of %s: no shared arena, the text diff", (long long)full[0].id,
+        /* one row: the overlay leaves no other */
+        tui_status(t, false, "plans %lld and %lld %s: no shared arena, a text diff", (long long)full[0].id,
                    (long long)full[1].id, why);
     } else {
         tui_pair_stored(t, full, lines, m);

@@ -164,9 +164,36 @@ static void clamp(int *sel, int *top, int n, int rows)
         *top = 0;
 }
 
+/* A name's columns as drawn (escaped). */
+static int name_cols(const char *name)
+{
+    char e[160];
+    return tui_cols(text_escape(name, e, sizeof e));
+}
+
+/* Where the routines pane ends: three fifths of the row, moved so that a
+ * pane whose names would be cut takes the columns the other leaves free
+ * ("jetson-orin-nano-8…" was cut beside short routine names). */
+static int routines_width(const tui_t *t)
+{
+    int lw = t->cols * 3 / 5;
+    int nr = 8, np = 8; /* the name columns' least */
+    for (int i = 0; i < t->n_routines && nr < 23; i++)
+        nr = nr > name_cols(t->routines[i].name) ? nr : name_cols(t->routines[i].name);
+    for (int i = 0; i < t->n_profiles && np < 21; i++)
+        np = np > name_cols(t->profiles[i].name) ? np : name_cols(t->profiles[i].name);
+    int want_r = 28 + (nr < 23 ? nr : 23), want_p = 12 + (np < 21 ? np : 21);
+    int rw = t->cols - lw - 1;
+    if (rw < want_p && lw > want_r)
+        lw -= want_p - rw < lw - want_r ? want_p - rw : lw - want_r;
+    else if (lw < want_r && rw > want_p)
+        lw += want_r - lw < rw - want_p ? want_r - lw : rw - want_p;
+    return lw;
+}
+
 void screen_session_draw(tui_t *t)
 {
-    int lw = t->cols * 3 / 5, rw = t->cols - lw - 1;
+    int lw = routines_width(t), rw = t->cols - lw - 1;
     int rows = list_rows(t);
     bool on_r = t->session_pane == 0;
     tui_putf(t, 2, 1, lw - 1, (on_r ? t->attr[T_SELECTED] : t->attr[T_NORMAL]) | A_BOLD,
@@ -213,16 +240,16 @@ void screen_session_draw(tui_t *t)
         tui_putf(t, 2, x, rw, (!on_r ? t->attr[T_SELECTED] : t->attr[T_NORMAL]) | A_BOLD, " Profiles (%d) ",
                  t->n_profiles);
     bool align = rw >= 40; /* narrow: the alignment column goes, the name shrinks */
-    int pw = rw - 1 - 11 - (align ? 7 : 0);
+    int pw = rw - 1 - 10 - (align ? 7 : 0); /* a size is 8 columns at most ("1.00 TiB") */
     pw = pw < 8 ? 8 : pw > 21 ? 21 : pw;
-    tui_putf(t, LIST_Y, x, rw, t->attr[T_DIM], "%-*s %10s %6s", pw + 1, "name", "memory", align ? "align" : "");
+    tui_putf(t, LIST_Y, x, rw, t->attr[T_DIM], "%-*s %9s %6s", pw + 1, "name", "memory", align ? "align" : "");
     clamp(&t->sel_profile, &t->top_profile, t->n_profiles + 1, rows);
     for (int k = 0; k < rows && t->top_profile + k <= t->n_profiles; k++) {
         int i = t->top_profile + k; /* 0 is "none" */
         unsigned a = (i == t->sel_profile && !on_r) ? t->attr[T_SELECTED] : t->attr[T_NORMAL];
         bool active = (i == 0 && t->profile < 0) || (i > 0 && t->profile == i - 1);
         if (i == 0) {
-            tui_putf(t, LIST_Y + 1 + k, x, rw, a, "%s%-*s %10s %6s", active ? "*" : " ", pw, "(none)", "-",
+            tui_putf(t, LIST_Y + 1 + k, x, rw, a, "%s%-*s %9s %6s", active ? "*" : " ", pw, "(none)", "-",
                      align ? "1" : "");
             continue;
         }
@@ -232,7 +259,7 @@ void screen_session_draw(tui_t *t)
         char al[24] = "";
         if (align)
             snprintf(al, sizeof al, "%lld", (long long)p->alignment);
-        tui_putf(t, LIST_Y + 1 + k, x, rw, a, "%s%s %10s %6s", active ? "*" : " ",
+        tui_putf(t, LIST_Y + 1 + k, x, rw, a, "%s%s %9s %6s", active ? "*" : " ",
                  tui_clip(t, text_escape(p->name, name, sizeof name), pw, clip, sizeof clip), m, al);
     }
     /* the highlighted routine: its bindings and its file; then the open
@@ -438,7 +465,7 @@ int screen_session_key(tui_t *t, action_t a, int key)
 
 int screen_session_click(tui_t *t, int y, int x)
 {
-    int lw = t->cols * 3 / 5;
+    int lw = routines_width(t);
     int row = y - LIST_Y - 1;
     if (row < 0 || row >= list_rows(t))
         return KEY_HANDLED;

@@ -161,8 +161,13 @@ static void draw_status(tui_t *t)
     const char *vs[4] = { v[0], v[1], v[2], v[3] };
     tui_put_fit(t, y, 0, t->cols, t->attr[T_STATUS], vs, 4);
     if (t->status[0]) {
-        tui_fill(t, y - 1, 0, t->cols, t->status_error ? t->attr[T_ERROR] : t->attr[T_NORMAL]);
-        tui_put(t, y - 1, 0, t->cols, t->status_error ? t->attr[T_ERROR] : t->attr[T_NORMAL], t->status);
+        /* a reply longer than the row takes the row above too, as a
+         * question does: its end ("(f fits again)") was what got cut */
+        unsigned a = t->status_error ? t->attr[T_ERROR] : t->attr[T_NORMAL];
+        int rows = !t->n_overlay && tui_prose_rows(t->status, t->cols, 2) > 1 ? 2 : 1; /* an overlay ends above */
+        for (int r = 1; r <= rows; r++)
+            tui_fill(t, y - r, 0, t->cols, a);
+        tui_put_prose(t, y - rows, 0, t->cols, rows, 2, a, t->status, NULL);
     }
 }
 

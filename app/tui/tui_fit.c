@@ -4,6 +4,7 @@
  * candidate cap, saving. */
 #include "tui/tui_fit.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,9 @@ bool tui_fit_may_go(tui_t *t, const char *change, char *what, size_t n)
         snprintf(what, n, "; closed the saved fit"); /* "dropped" read as deleted */
     else
         snprintf(what, n, "; dropped the fit to %s (f fits again)", t->fit_budget_text);
+    /* Fit, empty from now on, says why (the status line is gone by the time one looks) */
+    snprintf(t->fit_gone, sizeof t->fit_gone, "%c%s closed the fit to %s%s", toupper((unsigned char)change[0]),
+             change + 1, t->fit_budget_text, t->plan_saved ? " (it is saved: Plans has it)" : " (it was not saved)");
     return true;
 }
 
@@ -109,6 +113,7 @@ static void install_fit(tui_t *t, fit_context_t *ctx, fit_plan_t *plan, int64_t 
                         const char *what)
 {
     tui_fit_close(t);
+    t->fit_gone[0] = 0;
     t->ctx = ctx;
     t->plan = plan;
     t->plan_elapsed_us = elapsed_us;

@@ -302,6 +302,7 @@ bool tui_open_routine_as(tui_t *t, const char *name, const char *config, const c
     if (!same) { /* a budget line is about one routine's bytes */
         t->budget = -1;
         t->budget_text[0] = 0;
+        t->fit_gone[0] = 0; /* the fit it speaks of was another routine's */
     }
     t->tgt = w.tgt;
     t->det = w.det;

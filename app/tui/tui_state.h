@@ -145,6 +145,7 @@ typedef struct tui {
     fit_plan_t *plan;
     int64_t plan_elapsed_us;  /* how long fit_run took for it: saved with it */
     bool plan_saved;          /* quitting with an unsaved fit asks first */
+    char fit_gone[224];       /* why Fit is empty after a change closed its fit; "" else */
     int32_t event;
     int fit_sel, fit_top;
     int32_t ev_accepted;      /* the accepted count the event arena was scored for, -1 none;

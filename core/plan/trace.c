@@ -146,7 +146,9 @@ const char *trace_describe(const fit_plan_t *p, int32_t i, strbuf_t *b)
     case EV_ORDER: {
         char o[16];
         ordinal(e->rank, o, sizeof o);
-        strbuf_printf(b, "round one: %s ranked %s: relief %lld B per cost ", who, o, (long long)e->relief);
+        strbuf_printf(b, "round one: %s ranked %s: relief ", who, o);
+        sb_bytes_exact(b, e->relief);
+        strbuf_printf(b, " per cost ");
         sb_flops(b, e->cost);
         strbuf_printf(b, " (%.3g B/FLOP)", (double)e->relief / (double)e->cost);
         break;

@@ -191,9 +191,9 @@ def man_page_lists_every_key_of_every_screen():
     """Each row of app/tui/keymap.c, its key under its screen's heading (or
     under the keys of every screen) with the help of its action's first row
     there, as the help overlay joins them."""
-    rows = re.findall(r'\{ ([^{}]*?), [^,{}]+, "((?:[^"\\]|\\.)*)", (ACT_\w+), "((?:[^"\\]|\\.)*)" \}',
-                      source("app/tui/keymap.c"))
-    check(len(rows) == source("app/tui/keymap.c").count("\n    { "), f"{len(rows)} key rows read")
+    keys = source("app/tui/keymap.c").split("_COLUMNS[] = {")[0]  # the key table; the columns' follow
+    rows = re.findall(r'\{ ([^{}]*?), [^,{}]+, "((?:[^"\\]|\\.)*)", (ACT_\w+), "((?:[^"\\]|\\.)*)" \}', keys)
+    check(len(rows) == keys.count("\n    { "), f"{len(rows)} key rows read")
     screens = ["Session", "Arena", "Fit", "Compare", "Plans"]
     bits = {f"S(SCR_{n.upper()})": str(1 << i) for i, n in enumerate(screens)}
 
@@ -208,7 +208,7 @@ def man_page_lists_every_key_of_every_screen():
     parts = dict(re.findall(r"^\.SS ([^\n]*)\n(.*?)(?=^\.SS|\Z)", tui, re.M | re.S))
     check(set(parts) == {"Keys on every screen", *screens}, sorted(parts))
     for name, body in parts.items():
-        entries = key_entries(body)
+        entries = key_entries(body.split("The table's columns:")[0])
         everywhere = name == "Keys on every screen"
         bit = 1 if everywhere else 1 << screens.index(name)
         mine = [r for r in rows if mask(r[0]) & bit and (mask(r[0]) == 0x1f) == everywhere]
@@ -220,6 +220,31 @@ def man_page_lists_every_key_of_every_screen():
             check(entries[tag[0]] == flat(first[3]), f"{name}: {tag[0]}: {entries[tag[0]]!r} != {first[3]!r}")
         check(len(entries) == len({r[2] for r in mine}), f"{name}: {len(entries)} entries for "
               f"{len({r[2] for r in mine})} actions")
+
+
+@test
+def man_page_says_what_each_table_column_holds():
+    """The columns of Fit's and Plans' tables, as keymap.c lists them for
+    the help overlay, under their screens' headings; at 80 columns Fit
+    heads two of them "bound" and "added", which the page names."""
+    src = source("app/tui/keymap.c")
+    with open(MAN) as f:
+        roff = f.read()
+    tui = roff[roff.index(".SH THE TUI"):roff.index(".SH CONFIGURATION FILE")]
+    parts = dict(re.findall(r"^\.SS ([^\n]*)\n(.*?)(?=^\.SS|\Z)", tui, re.M | re.S))
+    for screen in ("Fit", "Plans"):
+        table = src.split(f"{screen.upper()}_COLUMNS[] = {{")[1].split("};")[0]
+        cols = re.findall(r'\{ "((?:[^"\\]|\\.)*)",\s*((?:"(?:[^"\\]|\\.)*"\s*)+)\}', table)
+        check(len(cols) >= 3, (screen, cols))
+        body = parts[screen].split("The table's columns:")
+        check(len(body) == 2, screen)
+        entries = key_entries(body[1]) if len(body) == 2 else {}
+        check(len(entries) == len(cols), (screen, entries))
+        for heading, meaning in cols:
+            text = "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', meaning)).replace('\\"', '"')
+            check(entries.get(heading) == flat(text), (screen, heading, entries.get(heading), text))
+    fit = rendered()
+    check('("bound" when narrow)' in " ".join(fit.split()) and '("added" when narrow)' in " ".join(fit.split()), "")
 
 
 @test

@@ -98,6 +98,32 @@ def plans_routine_whole_beside_short_labels():
 
 
 @test
+def fit_help_says_what_the_columns_hold():
+    """At 80 columns Fit's table heads "bound" and "added"; its help says
+    what each holds under the heading it has there."""
+    t = Tui("fitcols", w=80, h=24)
+    try:
+        fit_on(t, "mlp_step", "minimize")
+        s = t.wait("event 0/")
+        head = next(r for r in s.splitlines() if r.lstrip().startswith("rk "))
+        check(head.split()[:8] == ["rk", "candidate", "solo", "bound", "added", "status", "round", "two"], head)
+        t.keys("?")
+        t.wait("Help: Fit")
+        t.keys("G")
+        s = t.wait("of the arena it relieves")
+        inside = [r[r.index("│") + 1:r.rindex("│")] for r in s.splitlines() if r.count("│") >= 2]
+        flat = " ".join(" ".join(inside).split())
+        check('cost bound ("bound" when narrow) its recompute-cost bound' in flat, s)
+        check("'!' marks a flip that does not pay: the share of the compute it adds is over 100 times the share of "
+              "the arena it relieves" in flat, s)  # the whole of it (a 256-byte line cut it)
+        check("B/FLOP solo per cost bound (at 140 columns and wider)" in flat, s)
+        check('recompute ("added" when narrow) the FLOPs it added once accepted' in flat, s)
+        t.keys("Escape", "q", "q")
+    finally:
+        t.close()
+
+
+@test
 def bindings_change_the_footprint():
     t = Tui("binds")
     try:

@@ -187,6 +187,18 @@ static void write_keys(FILE *f, screen_id_t s, bool everywhere)
         roff_text(f, k[i].help);
         fputc('\n', f);
     }
+    int nc;
+    const column_legend_t *c = everywhere ? NULL : keymap_columns(s, &nc);
+    if (!c)
+        return;
+    fprintf(f, ".PP\nThe table's columns:\n");
+    for (int i = 0; i < nc; i++) {
+        fprintf(f, ".TP\n.B ");
+        roff_text(f, c[i].heading);
+        fputc('\n', f);
+        roff_text(f, c[i].meaning);
+        fputc('\n', f);
+    }
 }
 
 /* ---- the template ----------------------------------------------------------------------- */

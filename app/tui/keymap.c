@@ -123,6 +123,37 @@ const key_entry_t *keymap_entries(int *n)
     return KEYS;
 }
 
+/* The headings are the ones drawn: at 80 columns Fit says "bound" and
+ * "added", which no one could read without this. */
+static const column_legend_t FIT_COLUMNS[] = {
+    { "rk", "round one's rank: relief per cost, best first" },
+    { "solo", "what the flip alone takes off the baseline arena (round one)" },
+    { "cost bound", "(\"bound\" when narrow) its recompute-cost bound: the node's cost times its readers (at least 1), FLOPs, under "
+                           "the baseline" },
+    { "recompute", "(\"added\" when narrow) the FLOPs it added once accepted: the plan's compute after it minus before it (a group's "
+                          "on the flip that closed it). It can pass the bound: flips accepted before it can make its "
+                          "readers run more often. '!' marks a flip that does not pay: the share of the compute it adds is "
+                          "over 100 times the share of the arena it relieves" },
+    { "B/FLOP", "solo per cost bound (at 140 columns and wider)" },
+    { "status", "where the candidate stands at this event" },
+    { "round two", "round two's verdict on it at this event, with the relief it was accepted with" },
+};
+
+static const column_legend_t PLANS_COLUMNS[] = {
+    { "final", "the plan's arena" },
+    { "recomp.", "the compute its flips added: final minus baseline (at 100 columns and wider)" },
+    { "within", "whether the final arena is within the budget" },
+};
+
+const column_legend_t *keymap_columns(screen_id_t s, int *n)
+{
+    switch (s) {
+    case SCR_FIT: *n = (int)(sizeof FIT_COLUMNS / sizeof FIT_COLUMNS[0]); return FIT_COLUMNS;
+    case SCR_PLANS: *n = (int)(sizeof PLANS_COLUMNS / sizeof PLANS_COLUMNS[0]); return PLANS_COLUMNS;
+    default: *n = 0; return NULL;
+    }
+}
+
 const char *keymap_screen_name(screen_id_t s)
 {
     static const char *names[SCR_COUNT] = { "Session", "Arena", "Fit", "Compare", "Plans" };

@@ -62,6 +62,17 @@ bool keymap_row_on(screen_id_t s, const key_entry_t *r);
  * whose line names them all.  For the generated manual page. */
 bool keymap_keys_for(screen_id_t s, int i, const char *sep, char *buf, size_t n);
 
+/* A column of a screen's table: its heading (the wide one; the meaning
+ * names a narrow one) and what it holds. */
+typedef struct column_legend {
+    const char *heading;
+    const char *meaning;
+} column_legend_t;
+
+/* The columns of screen s's table, in the order drawn (*n is 0 for a
+ * screen without one); the help overlay and the manual page list them. */
+const column_legend_t *keymap_columns(screen_id_t s, int *n);
+
 /* The screen's title ("Session", "Arena", ...). */
 const char *keymap_screen_name(screen_id_t s);
 

@@ -106,7 +106,7 @@ void tui_help_overlay_for(tui_t *t, const char *view, const help_row_t *rows, in
     const key_entry_t *k = keymap_entries(&n);
     char **lines = calloc((size_t)n + 8, sizeof *lines);
     int m = 0;
-    char buf[256];
+    char buf[640]; /* a column's meaning runs to a few rows */
     for (int pass = 0; pass < 2 && lines; pass++) {
         if (view)
             snprintf(buf, sizeof buf, pass ? "everywhere" : "%s", view);
@@ -139,7 +139,21 @@ void tui_help_overlay_for(tui_t *t, const char *view, const help_row_t *rows, in
         }
         lines[m++] = strdup("");
     }
-    if (t->mouse)
+    int nc;
+    const column_legend_t *cols = view ? NULL : keymap_columns(t->screen, &nc);
+    if (cols) {
+        char **more = realloc(lines, ((size_t)m + (size_t)nc + 4) * sizeof *lines);
+        if (more) {
+            lines = more;
+            lines[m++] = strdup("the table's columns");
+            for (int i = 0; i < nc; i++) {
+                snprintf(buf, sizeof buf, "  %-16s %s", cols[i].heading, cols[i].meaning);
+                lines[m++] = strdup(buf);
+            }
+            lines[m++] = strdup("");
+        }
+    }
+    if (t->mouse && lines)
         lines[m++] = strdup("mouse: wheel scrolls, click selects (--no-mouse turns it off)");
     char title[64];
     snprintf(title, sizeof title, "Help: %s", view ? view : keymap_screen_name(t->screen));

@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -610,6 +611,46 @@ def inspector_sources_whole_at_160_columns():
             if b and b.get("source"):
                 check(m.group(6) == b["source"].rsplit("/", 1)[-1], (m.group(0), b["source"]))
         check(any(m.group(6) == "xla_op_registry.py:44" for m in rows), s)
+    finally:
+        t.close()
+
+
+@test
+def bert_arena_at_80_columns_names_its_lines_and_sources():
+    """At 80x24 on the BERT step the head row has no room for the floor's
+    label: the legend says the dashed line's bytes (score --json's floor).
+    In the step list the offsets take their 8 digits, so broadcast.12 is
+    whole (it was "broadc….12"), and the row under the list says whose
+    source it shows ("source of add.804: linear.py:114"; it said
+    "source (not said)" beside the footer)."""
+    if not HAVE_BERT:
+        return print(f"skip: no {BERT}")
+    rc, out, err = run("score", BERT, "--json")
+    check(rc == 0, err)
+    sc = json.loads(out)
+    peak = sc["footprint"]["peak_step"]
+    live = {b["node"]: b for b in sc["buffers"] if b["start"] <= peak <= b["end"]}
+    t = Tui("bert80lines", w=80, h=24, db=bert_db())
+    try:
+        t.wait("Routines")
+        open_routine(t, "SyncTensorsGraph.1724")
+        s = t.wait("legend")
+        pane = [r.strip() for r in pane_rows(s, 80, 36)]
+        check(f"╌ floor {units(sc['floor']['bytes'])}: no plan is below" in pane, s)
+        t.keys("p")
+        s = t.wait("(the peak)")
+        rows = [m for m in (INSPECT.match(r.strip()) for r in pane_rows(s, 80, 36)) if m]
+        check(len(rows) >= 8 and any(m.group(1) == "broadcast.12" for m in rows), s)
+        for k in range(3):
+            name = rows[k].group(1)
+            if ELL in name:
+                continue
+            src = live[name].get("source")
+            want = f"source of {name}: " + (src.rsplit("/", 1)[-1] if src else "no source")
+            check(any(r.strip() == want for r in pane_rows(s, 80, 36)), (want, s))
+            t.keys("Down")
+            time.sleep(0.3)
+            s = t.screen()
     finally:
         t.close()
 

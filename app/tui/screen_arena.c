@@ -139,6 +139,18 @@ static void details(tui_t *t, int y, int x, int w)
         tui_put(t, y, x + 1, 1, t->attr[role_attr_slot((uint8_t)k)], t->utf8 ? gu[k] : ga[k]);
         tui_put(t, y++, x + 3, w - 3, t->attr[T_DIM], ROLE_NAMES[k]);
     }
+    /* the lines across the picture: narrow, the head row has no room for their labels */
+    char lb[32];
+    if (t->arena.has_floor && t->arena.floor.bytes > 0) {
+        units_format_bytes(t->arena.floor.bytes, lb, sizeof lb);
+        tui_put(t, y, x + 1, 1, t->attr[T_PEAK], tui_glyph(t, "╌", "="));
+        tui_putf(t, y++, x + 3, w - 3, t->attr[T_DIM], "floor %s: no plan is below", lb);
+    }
+    if (t->budget >= 0) {
+        units_format_bytes(t->budget, lb, sizeof lb);
+        tui_put(t, y, x + 1, 1, t->attr[T_BUDGET], tui_glyph(t, "─", "-"));
+        tui_putf(t, y++, x + 3, w - 3, t->attr[T_DIM], "budget %s", lb);
+    }
 }
 
 static const char *ROLE_SHORT[ROLE_COUNT] = { "res", "pin", "out", "cand", "rej" };
@@ -212,6 +224,25 @@ static const char *live_name(const void *ud, int i, char *buf, size_t n)
     return buf_label(ln->t, ln->t->arena.bufs[ln->live[i]].node, buf, n);
 }
 
+/* Under a list too narrow for a source column: whose source it is (the
+ * row alone, "source (not said)", read as a stray word beside the
+ * footer), the source whole, the name giving way. */
+static void source_row(tui_t *t, int y, int x, int w, int32_t node)
+{
+    const char *src = source_short(t, node);
+    char buf[600], clip[200];
+    const char *name = buf_label(t, node, buf, sizeof buf);
+    int sl = src ? tui_cols(src) : (int)strlen("no source");
+    int room = w - 10 - 2 - sl, nl = tui_cols(name); /* "source of " and ": " */
+    room = room < 6 ? 6 : room < nl ? room : nl;
+    tui_putf(t, y, x, w, t->attr[T_DIM], "source of %s: ", tui_clip_name(t, name, room, clip, sizeof clip));
+    int at = 10 + tui_cols(clip) + 2;
+    if (src)
+        tui_put_left_cut(t, y, x + at, w - at, t->attr[T_NORMAL], src);
+    else
+        tui_put(t, y, x + at, w - at, t->attr[T_DIM], "no source");
+}
+
 /* The step inspector: the buffers live at the cursor's step, largest
  * first, and the live total against the max-live bound.  For a routine
  * whose nodes name their source lines, a pane of 46 columns or more has a
@@ -241,11 +272,18 @@ static void inspector(tui_t *t, int y, int x, int w, int h)
     h -= split;
     int nw = w - 26, ow = 10;
     int rows = h - 4 - src_row, top = t->insp_sel >= rows ? t->insp_sel - rows + 1 : 0;
+    /* over every buffer live here, so the columns do not jump as the list scrolls */
     int64_t max_off = 0;
-    for (int k = 0; k < rows && top + k < m; k++)
-        max_off = t->arena.bufs[live[top + k]].offset > max_off ? t->arena.bufs[live[top + k]].offset : max_off;
+    for (int32_t k = 0; k < m; k++)
+        max_off = t->arena.bufs[live[k]].offset > max_off ? t->arena.bufs[live[k]].offset : max_off;
     char digits[32];
     int extra = snprintf(digits, sizeof digits, "%lld", (long long)max_off) - ow;
+    if (extra < -4) /* "offset" is 6 */
+        extra = -4;
+    if (extra < 0) { /* offsets of 8 digits: the names take the 2 columns (broadcast.12 whole at 80) */
+        ow += extra, nw -= extra;
+        extra = 0;
+    }
     if (src_col) {
         /* the offset's digits while the name and source keep 10 each; then
          * the names what the longest live here needs (the column does not
@@ -282,14 +320,8 @@ static void inspector(tui_t *t, int y, int x, int w, int h)
     }
     if (m > rows)
         tui_putf(t, y, x, w, t->attr[T_DIM], "%d-%d of %d (Up/Down)", top + 1, top + rows < m ? top + rows : m, (int)m);
-    if (src_row && t->insp_sel < m) {
-        const char *src = source_short(t, t->arena.bufs[live[t->insp_sel]].node);
-        tui_put(t, y + (m > rows), x, 7, t->attr[T_DIM], "source ");
-        if (src)
-            tui_put_left_cut(t, y + (m > rows), x + 7, w - 7, t->attr[T_NORMAL], src);
-        else
-            tui_put(t, y + (m > rows), x + 7, w - 7, t->attr[T_DIM], "(not said)");
-    }
+    if (src_row && t->insp_sel < m)
+        source_row(t, y + (m > rows), x, w, t->arena.bufs[live[t->insp_sel]].node);
     free(live);
 }
 

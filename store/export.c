@@ -145,8 +145,12 @@ static int write_origins(FILE *f, const stored_plan_t *plans, routine_t *const *
 /* Every event with its whole members list (the store keeps each list
  * once; the CSV spells it out on each row); as write_origins, -rc when err
  * was set. */
-static int write_events(FILE *f, const stored_plan_t *plans, routine_t *const *routines, int n, rs_error_t *err)
+static int write_events(FILE *f, const stored_plan_t *plans, routine_t *const *routines, int n,
+                        const export_options_t *o, rs_error_t *err)
 {
+    int64_t all = 0, done = 0;
+    for (int i = 0; i < n; i++)
+        all += plans[i].n_events;
     int bad = fputs("plan_id,seq,round,kind,node,reason,alone,with,cur,relief,cost,rank,members,text,source\n", f) < 0;
     char src[1024];
     strbuf_t members;
@@ -155,6 +159,10 @@ static int write_events(FILE *f, const stored_plan_t *plans, routine_t *const *r
     for (int i = 0; i < n && !bad && !rc; i++)
         for (int32_t k = 0; k < plans[i].n_events && !bad && !rc; k++) {
             const stored_event_t *e = &plans[i].events[k];
+            if (o->progress && done++ % 4096 == 0 && o->progress(o->progress_ud, done - 1, all)) {
+                rc = error_set(err, RS_ECANCELED, NULL, 0, 0, "stopped");
+                break;
+            }
             if ((rc = plans_event_members(&plans[i], e, &members, err)))
                 break;
             bad |= num(f, plans[i].id, false) | num(f, e->seq, false) | num(f, e->round, false) |
@@ -164,6 +172,8 @@ static int write_events(FILE *f, const stored_plan_t *plans, routine_t *const *r
                    field(f, members.s, false) | field(f, e->text, false) |
                    field(f, origin(routines[i], e->node, src, sizeof src), true);
         }
+    if (!rc && !bad && o->progress && o->progress(o->progress_ud, all, all)) /* the bar ends full */
+        rc = error_set(err, RS_ECANCELED, NULL, 0, 0, "stopped");
     strbuf_free(&members);
     return rc ? -rc : bad;
 }
@@ -241,23 +251,32 @@ static int layout_problem(store_t *s, const stored_plan_t *p, minimalloc_problem
 int export_plans(store_t *s, const stored_plan_t *plans, int n, export_what_t what, const char *path,
                  rs_error_t *err)
 {
-    return export_plans_raw(s, plans, n, what, path, false, err);
+    return export_plans_with(s, plans, n, what, path, NULL, err);
 }
-
-static int export_any(store_t *s, const stored_plan_t *plans, int n, export_what_t what, const char *path,
-                      rs_error_t *err);
 
 int export_plans_raw(store_t *s, const stored_plan_t *plans, int n, export_what_t what, const char *path, bool raw,
                      rs_error_t *err)
 {
-    raw_text = raw;
-    int rc = export_any(s, plans, n, what, path, err);
+    export_options_t o = { .raw = raw };
+    return export_plans_with(s, plans, n, what, path, &o, err);
+}
+
+static int export_any(store_t *s, const stored_plan_t *plans, int n, export_what_t what, const char *path,
+                      const export_options_t *o, rs_error_t *err);
+
+int export_plans_with(store_t *s, const stored_plan_t *plans, int n, export_what_t what, const char *path,
+                      const export_options_t *o, rs_error_t *err)
+{
+    static const export_options_t plain = { .raw = false };
+    o = o ? o : &plain;
+    raw_text = o->raw;
+    int rc = export_any(s, plans, n, what, path, o, err);
     raw_text = false;
     return rc;
 }
 
 static int export_any(store_t *s, const stored_plan_t *plans, int n, export_what_t what, const char *path,
-                      rs_error_t *err)
+                      const export_options_t *o, rs_error_t *err)
 {
     if (what == EXPORT_LAYOUT) {
         if (n != 1)
@@ -293,7 +312,7 @@ static int export_any(store_t *s, const stored_plan_t *plans, int n, export_what
         int bad = what == EXPORT_PLANS     ? write_plans(w.f, plans, n)
                   : what == EXPORT_FLIPS   ? write_flips(w.f, plans, routines, n)
                   : what == EXPORT_ORIGINS ? write_origins(w.f, plans, routines, n, err)
-                                           : write_events(w.f, plans, routines, n, err);
+                                           : write_events(w.f, plans, routines, n, o, err);
         if (bad < 0) { /* an error write_origins or write_events set: the file is left untouched */
             wfile_close(&w, false, NULL);
             rc = -bad;

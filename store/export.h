@@ -31,6 +31,20 @@ int export_plans(store_t *s, const stored_plan_t *plans, int n, export_what_t wh
 int export_plan_arena(store_t *s, const stored_plan_t *p, rebuilt_t *rb, footprint_t *fp, score_detail_t *d,
                       rs_error_t *err);
 
+/* How an export goes: raw as export_plans_raw says; progress, when set, is
+ * told the rows written of all (events only, every 4096 from 0 and then
+ * all of them: the one export that takes seconds) and stops the export, leaving the file untouched,
+ * RS_ECANCELED, when it returns nonzero. */
+typedef struct export_options {
+    bool raw;
+    int (*progress)(void *ud, int64_t done, int64_t total);
+    void *progress_ud;
+} export_options_t;
+
+/* export_plans under o (NULL: the defaults). */
+int export_plans_with(store_t *s, const stored_plan_t *plans, int n, export_what_t what, const char *path,
+                      const export_options_t *o, rs_error_t *err);
+
 /* The same; a text cell (a label, a name, a sentence) that begins with
  * = + - @ TAB or CR is written with a leading ' so a spreadsheet shows it
  * instead of running it as a formula (OWASP's CSV injection advice), unless

@@ -516,6 +516,49 @@ static void test_save_progress_and_stop(void **state)
     store_close(s);
 }
 
+/* An events export says how far it is in rows, from 0 to all of them; a
+ * stop asked for leaves no file (a 373 MB export's bar sat at "0/1"). */
+static void test_export_progress_and_stop(void **state)
+{
+    (void)state;
+    rs_error_t err;
+    store_t *s;
+    char csv[256];
+    snprintf(csv, sizeof csv, "%s", path_of("progress_events.csv"));
+    assert_int_equal(store_open(":memory:", &s, &err), RS_OK);
+    char text[8192];
+    tf_t f;
+    fit_growing_group(&f, text, sizeof text);
+    int64_t id = save_plan_of(s, &f, text);
+    stored_plan_t sp;
+    assert_int_equal(plans_load(s, id, true, &sp, &err), RS_OK);
+    for (int stop_at = 0; stop_at <= 2; stop_at++) {
+        unlink(csv);
+        progress_log_t log = { .stop_at = stop_at };
+        export_options_t o = { .progress = log_progress, .progress_ud = &log };
+        int rc = export_plans_with(s, &sp, 1, EXPORT_EVENTS, csv, &o, &err);
+        if (stop_at == 0) {
+            assert_int_equal(rc, RS_OK);
+            assert_int_equal(log.calls, 2); /* row 0, then all (fewer than 4096 rows) */
+            assert_int_equal(log.last, f.plan->n_events);
+            assert_int_equal(log.total, f.plan->n_events);
+            assert_int_equal(access(csv, F_OK), 0);
+            continue;
+        }
+        assert_int_equal(rc, RS_ECANCELED);
+        assert_int_equal(log.calls, stop_at);
+        assert_int_equal(access(csv, F_OK), -1); /* nothing half-written */
+    }
+    /* the other exports say nothing and write as before */
+    progress_log_t log = { 0 };
+    export_options_t o = { .progress = log_progress, .progress_ud = &log };
+    assert_int_equal(export_plans_with(s, &sp, 1, EXPORT_FLIPS, csv, &o, &err), RS_OK);
+    assert_int_equal(log.calls, 0);
+    stored_plan_free(&sp);
+    tf_free(&f);
+    store_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -524,6 +567,7 @@ int main(void)
         cmocka_unit_test(test_members_stored_once),
         cmocka_unit_test(test_replay_of_schema_7),
         cmocka_unit_test(test_save_progress_and_stop),
+        cmocka_unit_test(test_export_progress_and_stop),
         cmocka_unit_test(test_replay),
         cmocka_unit_test(test_replay_damaged),
     };

@@ -414,6 +414,8 @@ typedef struct export_work {
     int loaded, written;
 } export_work_t;
 
+static int export_tick(void *job, int64_t done, int64_t total) { return tui_job_progress(job, done, total); }
+
 static int export_work(tui_job_t *job, void *ud, rs_error_t *err)
 {
     export_work_t *x = ud;
@@ -429,9 +431,12 @@ static int export_work(tui_job_t *job, void *ud, rs_error_t *err)
         tui_job_doing(job, "%s", x->paths[i]);
         if (x->w == EXPORT_SVG_PICTURE)
             rc = svg_write_plan(x->store, &x->full[i], x->paths[i], NULL, err);
-        else
-            rc = export_plans(x->store, x->per_plan ? &x->full[i] : x->full, x->per_plan ? 1 : x->n,
-                              (export_what_t)x->w, x->paths[i], err);
+        else {
+            /* events run to millions of rows: the bar counts them, not the one file */
+            export_options_t o = { .progress = x->w == EXPORT_EVENTS ? export_tick : NULL, .progress_ud = job };
+            rc = export_plans_with(x->store, x->per_plan ? &x->full[i] : x->full, x->per_plan ? 1 : x->n,
+                                   (export_what_t)x->w, x->paths[i], &o, err);
+        }
         x->written += !rc;
     }
     return rc;

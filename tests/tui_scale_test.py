@@ -583,6 +583,15 @@ def bert_db():
     return db
 
 
+def bert_score_at_peak():
+    """score --json of the BERT step, and its buffers live at the peak by name."""
+    rc, out, err = run("score", BERT, "--json")
+    check(rc == 0, err)
+    sc = json.loads(out)
+    peak = sc["footprint"]["peak_step"]
+    return sc, {b["node"]: b for b in sc["buffers"] if b["start"] <= peak <= b["end"]}
+
+
 @test
 def inspector_sources_whole_at_160_columns():
     """At 160x45 on the BERT step's peak the inspector's source column
@@ -592,11 +601,7 @@ def inspector_sources_whole_at_160_columns():
     part of the one score --json gives."""
     if not HAVE_BERT:
         return print(f"skip: no {BERT}")
-    rc, out, err = run("score", BERT, "--json")
-    check(rc == 0, err)
-    sc = json.loads(out)
-    peak = sc["footprint"]["peak_step"]
-    live = {b["node"]: b for b in sc["buffers"] if b["start"] <= peak <= b["end"]}
+    _, live = bert_score_at_peak()
     t = Tui("sources160", w=160, h=45, db=bert_db())
     try:
         t.wait("Routines")
@@ -625,11 +630,7 @@ def bert_arena_at_80_columns_names_its_lines_and_sources():
     "source (not said)" beside the footer)."""
     if not HAVE_BERT:
         return print(f"skip: no {BERT}")
-    rc, out, err = run("score", BERT, "--json")
-    check(rc == 0, err)
-    sc = json.loads(out)
-    peak = sc["footprint"]["peak_step"]
-    live = {b["node"]: b for b in sc["buffers"] if b["start"] <= peak <= b["end"]}
+    sc, live = bert_score_at_peak()
     t = Tui("bert80lines", w=80, h=24, db=bert_db())
     try:
         t.wait("Routines")

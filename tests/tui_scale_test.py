@@ -264,7 +264,10 @@ def names_tell_apart(BN, module, BN_NAMES):
                     if any(cut_ok(m.group(1), n) for n in BN_NAMES):
                         check(m.group(6) == "functional.py:2543", m.group(0))
             else:
-                check(all(len(c) == 10 and ELL in c for c in bn), bn)
+                # 10 columns and what the offsets' digits leave of their 10
+                offs = max(b["offset"] for b in sc["buffers"] if b["node"] in live)
+                nw = 10 + 10 - max(6, len(str(offs)))
+                check(all(len(c) == nw and ELL in c for c in bn), (nw, bn))
                 t.keys("3", "f", "C-u")
                 t.type("minimize")
                 t.keys("Enter")
@@ -284,8 +287,8 @@ def names_tell_apart_in_every_column():
     source column) take what the longest live there needs, up to half the
     pane: batch_norm_training.230 and its three siblings whole (they were
     cut to "batch_norm_t…", four rows alike), the source column the rest
-    (functional.py:2543 whole).  At 80 columns the inspector (10 columns)
-    and the Fit table (12) cut them in the middle keeping the suffix, so
+    (functional.py:2543 whole).  At 80 columns the inspector (10 columns
+    and what the offsets leave) and the Fit table (12) cut them in the middle keeping the suffix, so
     the four still differ, each a head and the end of its name; the same
     for names with more after their instance number (".230_b17")."""
     for path, module, names in ((BN, "batchnorms", BN_NAMES), (BNB, "batchnorms_b", BNB_NAMES)):

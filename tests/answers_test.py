@@ -159,6 +159,25 @@ def floor_and_peak_by_role_by_hand():
 
 
 @test
+def a_missed_budget_says_by_how_much_and_why():
+    """negative_relief at 75% (78.0 MiB of 104 MiB), every candidate: the
+    plan ends at 84.0 MiB, above the floor, so fit and show say the miss
+    (6.00 MiB, 6291456 B) and that the two rounds tried every candidate."""
+    db = os.path.join(TMP, "missed.db")
+    path = os.path.join(SAMPLES, "negative_relief.routine")
+    j, _ = jrun("fit", path, "--budget", "75%", "--max-candidates", "all", "--db", db)
+    check(not j["within_budget"] and j["final"]["total"] - j["budget"]["bytes"] == 6291456, j)
+    want = ("within budget: no, missed by 6.00 MiB (6291456 B) (the two rounds considered every candidate: "
+            "--improve or --exact searches further)\n")
+    rc, out, err = run("fit", path, "--budget", "75%", "--max-candidates", "all", "--db", db, "--save")
+    check(rc == 0 and want in out, out)
+    rc, out, err = run("show", "1", "--db", db)
+    check(rc == 0 and "within budget: no, missed by 6.00 MiB (6291456 B);" in out, out)
+    rc, out, err = run("fit", path, "--budget", "minimize", "--db", db)
+    check(rc == 0 and "within budget: yes\n" in out, out)
+
+
+@test
 def fit_says_the_floor_before_it_runs():
     p = write("f1.routine", F1.format(o=2))
     # below the floor: said on stderr before the fit, and the fit still runs (§5)
@@ -180,7 +199,7 @@ def fit_says_the_floor_before_it_runs():
     check(rc == 0 and "floor      54 B at step 3: resident 4 B, output 0 B, pinned 50 B: no plan goes below it\n"
           "floor under the cap  124 B at step 1: resident 4 B, output 0 B, pinned 20 B, dropped candidates 100 B: no "
           "plan of the 1 cheapest of 2 candidates goes below it\n"
-          "within budget: no (the budget is below the floor: no plan can reach it)\n" in out, out)
+          "within budget: no, missed by 74 B (the budget is below the floor: no plan can reach it)\n" in out, out)
     # minimize and budgets above the floor say nothing before
     for b in ("minimize", "100%", "70"):
         rc, out, err = run("fit", p, "--budget", b)
@@ -392,7 +411,8 @@ def bert_at_sixty_percent_names_its_floor():
     budget = s["footprint"]["total"] * 60 // 100
     if budget < s["floor"]["bytes"]:
         check(err.startswith("rematscope: floor: the budget ") and "no plan can reach it" in err, err)
-        check("within budget: no (the budget is below the floor: no plan can reach it)" in out_, out_)
+        check(re.search(r"within budget: no, missed by [0-9.]+ [KMG]iB \([0-9]+ B\) \(the budget is below the floor: no "
+                        r"plan can reach it\)", out_), out_)
 
 
 finish()

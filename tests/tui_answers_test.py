@@ -172,7 +172,7 @@ def fit_prompt_shows_the_floor_and_asks_below_it():
         s = t.wait("fit to 50 anyway? (y/n)")
         check(below in flat(s), s)
         t.keys("n")
-        s = t.wait("not fitted: the budget 50 B is below the floor 54 B")
+        s = t.wait("not fitted: 50 B is below the floor, 54 B: no plan can reach it")
         t.keys("3")
         t.wait("No fit yet.")
         t.keys("f", "C-u")
@@ -230,7 +230,10 @@ def bert_prompt_asks_with_the_floor_under_the_cap():
         s = t.wait("fit to 60% anyway? (y/n)")
         check(said + " (C sets the cap: all considers every one)" in flat(s), (said, s))
         t.keys("n")
-        t.wait("not fitted: ")
+        # short, and whole: the question said the rest
+        s = t.wait("not fitted: ")
+        check(re.search(r"not fitted: \S+ \S+ is below the floor under the cap, \S+ \S+ \(C sets the cap: all "
+                        r"considers every one\)", flat(s)), s)
     finally:
         t.close()
 

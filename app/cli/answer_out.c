@@ -199,3 +199,12 @@ void answer_out_json_origins(json_t *j, const answer_flips_t *a)
     json_arr_end(j);
     free(g);
 }
+
+void answer_out_missed_by(int64_t budget, int64_t final, bool within)
+{
+    if (within || budget < 0 || final <= budget)
+        return;
+    char by[64];
+    units_format_bytes_exact(final - budget, by, sizeof by);
+    printf(", missed by %s", by);
+}

@@ -38,6 +38,10 @@ void answer_out_peak(const footprint_t *fp, const int64_t role[FLOOR_ROLES]);
  * Returns whether it said anything. */
 bool answer_out_warn(int64_t budget, const floor_fit_t *ff);
 
+/* After "within budget: no": ", missed by 23.0 MiB (24117248 B)" for a
+ * byte budget (budget >= 0) the final arena is over; nothing else. */
+void answer_out_missed_by(int64_t budget, int64_t final, bool within);
+
 /* The flips table (with a "!" before each flip that does not pay and a note
  * under it saying what they cost), then the flips by origin. */
 void answer_out_flips(const answer_flips_t *a);

@@ -136,11 +136,14 @@ static void print_plan(const target_t *t, const fit_plan_t *p, bool events)
     print_recompute(t, p);
     answer_out_floors(&p->floor, &p->floor_cap, p->considered, p->dropped);
     printf("within budget: %s", p->within_budget ? "yes" : "no");
+    answer_out_missed_by(p->minimize ? -1 : p->budget, p->final.total, p->within_budget);
     if (text_below_floor(p))
         printf(" (the budget is below the floor: no plan can reach it)");
     else if (!p->within_budget && p->dropped > 0)
         printf(" (the cap kept the %d cheapest of %d candidates: --max-candidates %d considers every one)",
                (int)p->considered, (int)(p->considered + p->dropped), (int)(p->considered + p->dropped));
+    else if (!p->within_budget && !p->minimize) /* above the floor, every candidate considered */
+        printf(" (the two rounds considered every candidate: --improve or --exact searches further)");
     printf("\n");
     answer_flips_t af = answers_of(p);
     answer_out_flips(&af);

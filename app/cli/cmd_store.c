@@ -275,6 +275,7 @@ static void show_plan(const stored_plan_t *p, const shown_t *w, bool events)
         answer_out_floors(&w->floors.floor, &w->floors.cap, w->floors.candidates - w->floors.dropped,
                           w->floors.dropped);
     printf("within budget: %s", p->within_budget ? "yes" : "no");
+    answer_out_missed_by(p->budget_bytes, p->final.total, p->within_budget);
     if (!p->within_budget && w->has_floors && p->budget_bytes >= 0 && p->budget_bytes < w->floors.floor.bytes)
         printf(" (the budget is below the floor: no plan can reach it)");
     printf("; %d considered, %d dropped; reuse %lld reused, %lld lowered; %.3f s; %s\n", (int)p->considered,

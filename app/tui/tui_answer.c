@@ -72,7 +72,16 @@ bool tui_answer_ask_fit(tui_t *t, char *buf, size_t n)
     snprintf(q, sizeof q, "fit to %.60s anyway?", buf);
     if (tui_confirm(t, q))
         return true;
-    tui_status(t, false, "not fitted: %s", said);
+    /* the reason in short: the question above said it whole, and at 80
+     * columns the whole of it was cut after "the floor under the cap, …" */
+    char bud[32], fl[32];
+    units_format_bytes(o.budget, bud, sizeof bud);
+    units_format_bytes(below == 2 ? o.floors.cap.bytes : o.floors.floor.bytes, fl, sizeof fl);
+    if (below == 2)
+        tui_status(t, false, "not fitted: %s is below the floor under the cap, %s (C sets the cap: all considers "
+                   "every one)", bud, fl);
+    else
+        tui_status(t, false, "not fitted: %s is below the floor, %s: no plan can reach it", bud, fl);
     return false;
 }
 

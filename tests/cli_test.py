@@ -639,6 +639,11 @@ def flips_table_aligned_for_long_names():
     check([r.split()[1] for r in rows] == [name, "b", "c"], rows)
     for r, relief in zip(rows, ["0 B", "0 B", "1.00 MiB"]):
         check(r[:end].endswith(relief), (head, r))
+    # the two of relief 0 are the held members of c's group, said so
+    g = head.index("group")
+    check([r[g:g + 10].strip() for r in rows] == ["in #3", "in #3", "closes 2"], (head, rows))
+    check(lines[at + 5] == "2 of the 3 flips are held members of 1 load-bearing group: each carries 0, the flip that "
+          "closed its group (\"closes N\") the group's relief and recompute", lines[at + 5])
 
 
 @test

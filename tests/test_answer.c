@@ -67,6 +67,23 @@ static void test_by_origin(void **state)
 /* Baseline 1000 B and 1000 FLOPs: a flip does not pay when its share of
  * the compute is over 100 times its share of the bytes, recompute / 1000 >
  * 100 * relief / 1000, i.e. recompute > 100 * relief. */
+/* Two held members before their closer, a plain flip, a group of one
+ * member, and a last flip of relief 0 with no closer after it (judged on
+ * its own, as answer_unpaid judges it). */
+static void test_groups(void **state)
+{
+    (void)state;
+    fit_flip_t f[8] = {
+        { .relief = 0 }, { .relief = 0 }, { .relief = 5 }, { .relief = 7 },
+        { .relief = 0 }, { .relief = 9 }, { .relief = -2 }, { .relief = 0 },
+    };
+    int32_t closer[8];
+    assert_int_equal(answer_groups(f, 8, closer), 3);
+    int32_t want[8] = { 2, 2, 2, -1, 5, 5, -1, -1 };
+    assert_memory_equal(closer, want, sizeof want);
+    assert_int_equal(answer_groups(f, 0, closer), 0);
+}
+
 static void test_unpaid(void **state)
 {
     (void)state;
@@ -139,6 +156,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_by_origin),
+        cmocka_unit_test(test_groups),
         cmocka_unit_test(test_unpaid),
         cmocka_unit_test(test_unpaid_group_of_two_bytes),
         cmocka_unit_test(test_by_origin_of_a_fit),

@@ -14,7 +14,8 @@ static void test_explain_commit_group(void **state)
     tf_explain(f.plan, tr_node(&f.t, "Y"), buf, sizeof buf);
     assert_string_equal(buf, "Y committed in round two, closing the load-bearing group {X}: together they "
                              "relieved 100 B that none relieved alone, all of it credited to Y; ranked 2nd by "
-                             "relief per cost (0 B/FLOP); it added 0 FLOPs of recompute (cost bound 100 FLOPs)");
+                             "relief per cost (0 B/FLOP); it added 0 FLOPs of recompute: the step computes no more "
+                             "than before it (cost bound 100 FLOPs)");
     tf_explain(f.plan, tr_node(&f.t, "X"), buf, sizeof buf);
     assert_non_null(strstr(buf, "X committed in round two as a held member of the load-bearing group {X} closed by Y"));
     tf_explain(f.plan, tr_node(&f.t, "x"), buf, sizeof buf);
@@ -57,15 +58,29 @@ static void test_a_long_group_is_said_whole(void **state)
     strbuf_t b, want;
     strbuf_init(&b);
     strbuf_init(&want);
-    strbuf_printf(&want, "load-bearing group {X");
+    /* counted where it is spoken of, its members last: the numbers first */
+    strbuf_printf(&want, "load-bearing group of 600 flips committed with Y: together 4 B < alone 104 B and < current "
+                         "104 B; Y carries the relief 100 B, the held flips 0; the group: {X");
     for (int i = 1; i < N; i++)
         strbuf_printf(&want, ", X");
-    strbuf_printf(&want, "} committed with Y: together 4 B < alone 104 B and < current 104 B; Y carries the relief "
-                         "100 B, the held flips 0");
+    strbuf_printf(&want, "}");
     const char *said = trace_describe(f.plan, k, &b);
     assert_non_null(said);
     assert_true(strlen(said) > 1800);
     assert_string_equal(said, want.s);
+    /* the Why alike: the verdict and its numbers, then the 600 names */
+    said = trace_explain(f.plan, tr_node(&f.t, "Y"), &b);
+    assert_non_null(said);
+    const char *head = "Y committed in round two, closing the load-bearing group of 600 flips: together they relieved "
+                       "100 B that none relieved alone, all of it credited to Y; ranked 2nd by relief per cost (0 "
+                       "B/FLOP); it added 0 FLOPs of recompute: the step computes no more than before it (cost bound "
+                       "100 FLOPs); the group: {X, X, ";
+    assert_memory_equal(said, head, strlen(head));
+    assert_string_equal(said + strlen(said) - 5, "X, X}");
+    said = trace_explain(f.plan, tr_node(&f.t, "X"), &b);
+    assert_non_null(strstr(said, "X committed in round two as a held member of the load-bearing group of 600 flips "
+                                 "closed by Y: it carries 0, Y carries the relief 100 B"));
+    assert_non_null(strstr(said, "of recompute: a held member carries 0, the flip that closed its group all of it"));
     /* reused: the next sentence replaces it */
     said = trace_describe(f.plan, 0, &b);
     assert_string_equal(said, "baseline: the arena needs 104 B");
@@ -119,10 +134,12 @@ static void test_explain_accept_on_top(void **state)
     tf_explain(f.plan, tr_node(&f.t, "Y"), buf, sizeof buf);
     /* Y relieved 46 B on top of {P}; its solo relief was 0 (rank 3) */
     assert_string_equal(buf, "Y accepted in round two: relieved 46 B on top of {P}; ranked 3rd by relief per "
-                             "cost (0 B/FLOP); it added 0 FLOPs of recompute (cost bound 96 FLOPs)");
+                             "cost (0 B/FLOP); it added 0 FLOPs of recompute: the step computes no more than before "
+                             "it (cost bound 96 FLOPs)");
     tf_explain(f.plan, tr_node(&f.t, "P"), buf, sizeof buf);
     assert_string_equal(buf, "P accepted in round two: relieved 10 B on top of the baseline; ranked 1st by relief "
-                             "per cost (0.0943 B/FLOP); it added 0 FLOPs of recompute (cost bound 106 FLOPs)");
+                             "per cost (0.0943 B/FLOP); it added 0 FLOPs of recompute: the step computes no more "
+                             "than before it (cost bound 106 FLOPs)");
     /* 10 / 106; P has one use: inlined into it, never computed twice */
     tf_explain(f.plan, tr_node(&f.t, "n1"), buf, sizeof buf);
     assert_non_null(strstr(buf, "n1 discarded in round two: held because alone it relieved nothing, then still "

@@ -105,12 +105,27 @@ void answer_out_flips(const answer_flips_t *a)
         if (len > (size_t)nw)
             nw = len < 80 ? (int)len : 80;
     }
+    /* the held members of load-bearing groups, which carry 0: said so on
+     * their rows ("in #12") and the closer's ("closes 3"), or 3827 rows of
+     * "0 B ... +0 FLOPs" read as a broken planner */
+    int32_t *closer = malloc(((size_t)a->n + 1) * sizeof *closer);
+    int32_t *held = calloc((size_t)a->n + 1, sizeof *held);
+    int32_t members = closer && held ? answer_groups(a->f, a->n, closer) : 0, groups = 0;
+    for (int32_t i = 0; members && i < a->n; i++)
+        if (closer[i] >= 0 && closer[i] != i)
+            held[closer[i]]++;
+        else if (closer[i] == i)
+            groups++;
     if (a->n)
-        printf("  %3s  %-*s %12s %14s %16s %16s  %s\n", "#", nw, "node", "relief", "relief B", "cost bound",
-               "recompute", "source");
+        printf("  %3s  %-*s %12s %14s %16s %16s  %-*s%s%s\n", "#", nw, "node", "relief", "relief B", "cost bound",
+               "recompute", members ? 10 : 0, members ? "group" : "", members ? " " : "", "source");
     for (int32_t i = 0; i < a->n; i++) {
         const fit_flip_t *f = &a->f[i];
-        char r[32], b[32], c[40], src[1024];
+        char r[32], b[32], c[40], src[1024], g[24] = "";
+        if (members && closer[i] == i)
+            snprintf(g, sizeof g, "closes %d", (int)held[i]);
+        else if (members && closer[i] >= 0)
+            snprintf(g, sizeof g, "in #%d", (int)closer[i] + 1);
         units_format_bytes(f->relief, r, sizeof r);
         units_format_flops(f->cost, b, sizeof b);
         if (a->recompute_known)
@@ -120,9 +135,16 @@ void answer_out_flips(const answer_flips_t *a)
         src[0] = 0;
         if (a->r && f->node >= 0)
             routine_node_origin(a->r, f->node, src, sizeof src);
-        printf("  %3d%c %-*s %12s %14lld %16s %16s  %s\n", (int)i + 1, unpaid && unpaid[i] ? '!' : ' ', nw,
-               text_shown(name_of(a, i)), r, (long long)f->relief, b, c, text_shown(src));
+        printf("  %3d%c %-*s %12s %14lld %16s %16s  %-*s%s%s\n", (int)i + 1, unpaid && unpaid[i] ? '!' : ' ', nw,
+               text_shown(name_of(a, i)), r, (long long)f->relief, b, c, members ? 10 : 0, g, members ? " " : "",
+               text_shown(src));
     }
+    if (members)
+        printf("%d of the %d flips are held members of %d load-bearing group%s: each carries 0, the flip that "
+               "closed its group (\"closes N\") the group's relief and recompute\n",
+               (int)members, (int)a->n, (int)groups, groups == 1 ? "" : "s");
+    free(closer);
+    free(held);
     if (marked)
         print_unpaid(a, unpaid, marked);
     free(unpaid);

@@ -125,14 +125,33 @@ static bool does_not_pay(int64_t relief, int64_t recompute, int64_t total, int64
     return compare_relief_ratio(sat_mul(relief, ANSWER_UNPAID_FACTOR), recompute, total, compute) < 0;
 }
 
+/* A held member: accepted with relief 0, its group's closer after it. */
+static bool held_member(const fit_flip_t *f, int32_t n, int32_t i) { return f[i].relief == 0 && i + 1 < n; }
+
+int32_t answer_groups(const fit_flip_t *f, int32_t n, int32_t *closer)
+{
+    int32_t members = 0, from = 0;
+    for (int32_t i = 0; i < n; i++) {
+        closer[i] = -1;
+        if (held_member(f, n, i))
+            continue;
+        for (int32_t k = from; k < i; k++)
+            closer[k] = i, members++;
+        if (i > from)
+            closer[i] = i;
+        from = i + 1;
+    }
+    return members;
+}
+
 int32_t answer_unpaid(const fit_flip_t *f, int32_t n, int64_t baseline_total, int64_t baseline_compute,
                       uint8_t *unpaid)
 {
     int32_t marked = 0, from = 0;
     for (int32_t i = 0; i < n; i++) {
         unpaid[i] = 0;
-        if (f[i].relief == 0 && i + 1 < n)
-            continue; /* a held member: judged with the flip that closes its group */
+        if (held_member(f, n, i))
+            continue; /* judged with the flip that closes its group */
         int64_t recompute = 0;
         for (int32_t k = from; k <= i; k++)
             recompute = sat_add(recompute, f[k].recompute);

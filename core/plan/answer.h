@@ -31,6 +31,14 @@ const char *answer_origin_of(const routine_t *r, int32_t i);
 int answer_by_origin(const routine_t *r, const fit_flip_t *f, int32_t n, answer_origin_t **out, int32_t *n_out,
                      int32_t *group_of, rs_error_t *err);
 
+/* The load-bearing groups among flips f[0..n) in acceptance order (DESIGN
+ * §5, §13: a group's held members are accepted with relief 0 just before
+ * the flip that closed it, which carries the group's relief and
+ * recompute).  closer[i] is, for a held member, the index of the flip that
+ * closed its group; for that flip, its own index; else -1.  Returns the
+ * number of held members. */
+int32_t answer_groups(const fit_flip_t *f, int32_t n, int32_t *closer);
+
 /* The rule that marks a flip that does not pay (README, "Choices"): a
  * flip, or a committed group taken whole (the relief-0 members before the
  * flip that closed it: §5 credits that one with the group's relief and

@@ -104,6 +104,45 @@ static void sb_group(strbuf_t *b, const fit_plan_t *p, const fit_event_t *e)
     strbuf_printf(b, "}");
 }
 
+/* A group of a few is named where the sentence speaks of it; a bigger one
+ * is counted there and listed at the end, so the numbers that decided come
+ * first (on a real step the 700 names came before them and the verdict was
+ * the last of 712 rows). */
+#define GROUP_NAMED_INLINE 3
+
+static bool group_inline(const fit_event_t *e) { return e->group_n <= GROUP_NAMED_INLINE; }
+
+/* After the word "group": " {a, b}", or " of 712 flips". */
+static void sb_group_after(strbuf_t *b, const fit_plan_t *p, const fit_event_t *e)
+{
+    if (group_inline(e)) {
+        strbuf_printf(b, " ");
+        sb_group(b, p, e);
+    } else {
+        strbuf_printf(b, " of %d flips", (int)e->group_n);
+    }
+}
+
+/* The held flips scored with a candidate: "held {a, b}", or "the 712 held flips". */
+static void sb_held(strbuf_t *b, const fit_plan_t *p, const fit_event_t *e)
+{
+    if (group_inline(e)) {
+        strbuf_printf(b, "held ");
+        sb_group(b, p, e);
+    } else {
+        strbuf_printf(b, "the %d held flips", (int)e->group_n);
+    }
+}
+
+/* The end of a sentence about a group counted, not named: its members. */
+static void sb_group_tail(strbuf_t *b, const fit_plan_t *p, const fit_event_t *e)
+{
+    if (e && !group_inline(e)) {
+        strbuf_printf(b, "; the group: ");
+        sb_group(b, p, e);
+    }
+}
+
 static void ordinal(int32_t n, char *buf, size_t sz)
 {
     const char *suf = "th";
@@ -158,13 +197,15 @@ const char *trace_describe(const fit_plan_t *p, int32_t i, strbuf_t *b)
         strbuf_printf(b, "round two: try %s: alone ", who);
         sb_total(b, e->alone, all, 3);
         if (e->with >= 0) {
-            strbuf_printf(b, ", with held ");
-            sb_group(b, p, e);
+            strbuf_printf(b, ", with ");
+            sb_held(b, p, e);
             strbuf_printf(b, " ");
             sb_total(b, e->with, all, 3);
         }
         strbuf_printf(b, ", current ");
         sb_total(b, e->cur, all, 3);
+        if (e->with >= 0)
+            sb_group_tail(b, p, e);
         break;
     }
     case EV_ACCEPT: {
@@ -182,12 +223,17 @@ const char *trace_describe(const fit_plan_t *p, int32_t i, strbuf_t *b)
     case EV_HOLD:
         strbuf_printf(b, "%s held: alone it relieves nothing (", who);
         sb_bytes(b, e->alone);
-        strbuf_printf(b, " = current); held group now ");
-        sb_group(b, p, e);
+        if (group_inline(e)) {
+            strbuf_printf(b, " = current); held group now ");
+            sb_group(b, p, e);
+        } else {
+            strbuf_printf(b, " = current); the held group now has %d flips", (int)e->group_n);
+            sb_group_tail(b, p, e);
+        }
         break;
     case EV_COMMIT_GROUP:
-        strbuf_printf(b, "load-bearing group ");
-        sb_group(b, p, e);
+        strbuf_printf(b, "load-bearing group");
+        sb_group_after(b, p, e);
         strbuf_printf(b, " committed with %s: together ", who);
         sb_bytes(b, e->with);
         strbuf_printf(b, " < alone ");
@@ -197,10 +243,11 @@ const char *trace_describe(const fit_plan_t *p, int32_t i, strbuf_t *b)
         strbuf_printf(b, "; %s carries the relief ", who);
         sb_bytes(b, e->relief);
         strbuf_printf(b, ", the held flips 0");
+        sb_group_tail(b, p, e);
         break;
     case EV_DISCARD_GROUP:
-        strbuf_printf(b, "held group ");
-        sb_group(b, p, e);
+        strbuf_printf(b, "held group");
+        sb_group_after(b, p, e);
         if (e->reason == WHY_HARMFUL) {
             strbuf_printf(b, " discarded as harmful: with it %s scores ", who);
             sb_bytes(b, e->with);
@@ -210,12 +257,13 @@ const char *trace_describe(const fit_plan_t *p, int32_t i, strbuf_t *b)
         } else {
             strbuf_printf(b, " discarded at the end: recompute is never paid for zero bytes");
         }
+        sb_group_tail(b, p, e);
         break;
     case EV_REJECT:
         strbuf_printf(b, "%s rejected: ", who);
         if (e->reason == WHY_NOT_BELOW_CUR) {
-            strbuf_printf(b, "with held ");
-            sb_group(b, p, e);
+            strbuf_printf(b, "with ");
+            sb_held(b, p, e);
             strbuf_printf(b, " ");
             sb_bytes(b, e->with);
             strbuf_printf(b, " beats alone ");
@@ -223,6 +271,7 @@ const char *trace_describe(const fit_plan_t *p, int32_t i, strbuf_t *b)
             strbuf_printf(b, " but not the current ");
             sb_bytes_vs(b, e->cur, e->with);
             strbuf_printf(b, "; the group stays held");
+            sb_group_tail(b, p, e);
         } else {
             strbuf_printf(b, "alone ");
             sb_bytes(b, e->alone);
@@ -314,13 +363,20 @@ static void sb_rank(strbuf_t *b, const fit_cand_t *c)
 
 /* What node's flip added, against the bound the ranking used (DESIGN §13:
  * a held member adds 0, the group's closer its whole recompute). */
-static void sb_recompute(strbuf_t *b, const fit_plan_t *p, int32_t node, int64_t bound)
+static void sb_recompute(strbuf_t *b, const fit_plan_t *p, int32_t node, int64_t bound, bool member)
 {
     for (int32_t k = 0; k < p->n_flips; k++)
         if (p->flips[k].node == node) {
             strbuf_printf(b, "; it added ");
             sb_flops(b, p->flips[k].recompute);
-            strbuf_printf(b, " of recompute (cost bound ");
+            /* a zero beside a bound of millions reads as a bug: say why */
+            if (member)
+                strbuf_printf(b, " of recompute: a held member carries 0, the flip that closed its group all of it");
+            else if (p->flips[k].recompute == 0 && bound > 0)
+                strbuf_printf(b, " of recompute: the step computes no more than before it");
+            else
+                strbuf_printf(b, " of recompute");
+            strbuf_printf(b, " (cost bound ");
             sb_flops(b, bound);
             strbuf_printf(b, ")");
             return;
@@ -344,18 +400,24 @@ const char *trace_explain(const fit_plan_t *p, int32_t node, strbuf_t *b)
         strbuf_printf(b, "%s accepted in round two: relieved ", who);
         sb_bytes(b, e ? e->relief : 0);
         strbuf_printf(b, " on top of ");
-        if (e && e->group_n)
+        if (e && e->group_n && group_inline(e))
             sb_group(b, p, e);
+        else if (e && e->group_n)
+            strbuf_printf(b, "%d flips accepted before it", (int)e->group_n);
         else
             strbuf_printf(b, "the baseline");
         sb_rank(b, c);
-        sb_recompute(b, p, node, c->cost);
+        sb_recompute(b, p, node, c->cost, false);
+        if (e && e->group_n && !group_inline(e)) {
+            strbuf_printf(b, "; before it: ");
+            sb_group(b, p, e);
+        }
         break;
     case ST_COMMITTED:
         e = last_event(p, node, EV_COMMIT_GROUP);
         if (e && e->node == node) {
-            strbuf_printf(b, "%s committed in round two, closing the load-bearing group ", who);
-            sb_group(b, p, e);
+            strbuf_printf(b, "%s committed in round two, closing the load-bearing group", who);
+            sb_group_after(b, p, e);
             strbuf_printf(b, ": together they relieved ");
             sb_bytes(b, e->relief);
             if (e->alone >= e->cur) {
@@ -373,14 +435,15 @@ const char *trace_explain(const fit_plan_t *p, int32_t node, strbuf_t *b)
                 strbuf_printf(b, "); round two credits all of it to %s and 0 to the held flips", who);
             }
         } else if (e) {
-            strbuf_printf(b, "%s committed in round two as a held member of the load-bearing group ", who);
-            sb_group(b, p, e);
+            strbuf_printf(b, "%s committed in round two as a held member of the load-bearing group", who);
+            sb_group_after(b, p, e);
             strbuf_printf(b, " closed by %s: it carries 0, %s carries the relief ", name_of(p, e->node),
                       name_of(p, e->node));
             sb_bytes(b, e->relief);
         }
         sb_rank(b, c);
-        sb_recompute(b, p, node, c->cost);
+        sb_recompute(b, p, node, c->cost, e && e->node != node);
+        sb_group_tail(b, p, e);
         break;
     case ST_DISCARDED:
         e = last_event(p, node, EV_DISCARD_GROUP);

@@ -28,7 +28,7 @@ typedef struct cmdline {
     /* per command */
     bool json, events, save, audit, log_budget;
     bool exact, improve;     /* fit: DESIGN §12 */
-    bool no_progress;        /* fit, sweep: no progress line on a terminal's stderr */
+    bool no_progress;        /* fit, sweep, verify: no progress line on a terminal's stderr */
     const char *budget, *budgets, *label, *strategy, *output, *what;
     const char *name;        /* import: the routine's name in the store, not its text's */
     int64_t max_candidates;  /* -1: the default; INT32_MAX: all (FIT_CAP_ALL) */

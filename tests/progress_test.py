@@ -57,13 +57,13 @@ def piped(*args):
 EVERY = {"RS_TEST_PROGRESS_EVERY": "1"}
 
 
-def on_terminal(*args, cols=80, interrupt_when=None, env=None):
+def on_terminal(*args, cols=80, interrupt_when=None, env=None, db=":memory:"):
     """(exit status, stdout, what the terminal got) with stderr on a
     pseudo-terminal of cols columns; interrupt_when: a pattern that, once
     the terminal shows it, gets the process a SIGINT."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, cols, 0, 0))
-    p = subprocess.Popen([BIN, "--db", ":memory:", *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+    p = subprocess.Popen([BIN, "--db", db, *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                          stderr=slave, env=dict(ENV, **(env or {})), preexec_fn=default_sigint)
     os.close(slave)
     out = []
@@ -327,6 +327,33 @@ def interrupt_stops_the_fit_with_one_line():
     check(rc == 130 and out == "", f"exit {rc}: {tty[-300:]!r}")
     check(screen(tty, 80) == ["rematscope: sweep stopped (^C)"], screen(tty, 80))
 
+
+
+@test
+def verify_says_where_it_is_and_stops_on_interrupt():
+    """verify of two saved plans of transformer_24: the line names the plan
+    of how many and its stage (the plain path took 7 minutes on a real step
+    with nothing said), is erased before each plan's result, which stdout
+    gets as without a terminal; ^C stops it with one line, status 130."""
+    setup()
+    db = os.path.join(TMP, "verify.db")
+    for b in ("60%", "minimize"):
+        p = subprocess.run([BIN, "--db", db, "fit", T24, "--budget", b, "--save", "--no-progress"],
+                           capture_output=True, text=True, env=ENV, timeout=600)
+        check(p.returncode == 0, p.stderr)
+    rc, out, tty = on_terminal("verify", db=db, env=EVERY)
+    check(rc == 0 and out == "plan 1: ok\nplan 2: ok\n", (rc, out, tty[-300:]))
+    said = rewrites(tty)
+    for want in ("verify plan 1 (1 of 2): scoring the baseline", "verify plan 1 (1 of 2): scoring the final plan",
+                 "verify plan 2 (2 of 2): checking the layout"):
+        check(any(ln.startswith(want + "  ") for ln in said), (want, said[:12]))
+    check(any(re.match(r"verify plan 2 \(2 of 2\): replaying the flips [0-9,]+ of [0-9,]+ flips \([0-9]+%\)  "
+                       r"[0-9]+ s$", ln) for ln in said), said[:12])
+    check(screen(tty, 80) == [], screen(tty, 80))  # erased: nothing stays on the terminal
+    rc, out, _ = on_terminal("verify", "--no-progress", db=db)
+    check(rc == 0 and out == "plan 1: ok\nplan 2: ok\n", out)
+    rc, out, tty = on_terminal("verify", db=db, env=EVERY, interrupt_when=r"replaying the flips")
+    check(rc == 130 and screen(tty, 80) == ["rematscope: verify stopped (^C)"], (rc, screen(tty, 80)))
 
 
 @test

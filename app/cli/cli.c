@@ -49,7 +49,7 @@ static const cmd_entry_t COMMANDS[CMD_COUNT] = {
                       cmd_convert, 1, 1 },
     [CMD_CONFIG] = { "config", "[--config PATH] [settings flags] [--json]",
                      "each effective setting and where it comes from", cmd_config, 0, 0 },
-    [CMD_VERIFY] = { "verify", "[PLAN...]", "re-check stored plans through a separate plain path (all when none named)",
+    [CMD_VERIFY] = { "verify", "[PLAN...] [--no-progress]", "re-check stored plans through a separate plain path (all when none named)",
                      cmd_verify, 0, 100000 },
 };
 
@@ -91,7 +91,7 @@ static const opt_entry_t OPTIONS[] = {
     { "--audit", NULL, OPT_FLAG, F(audit), 0, M(CMD_FIT) | M(CMD_SWEEP), "      re-lower on every reuse and compare" },
     { "--log-memory-budget", NULL, OPT_FLAG, F(log_budget), 0, M(CMD_FIT) | M(CMD_SWEEP) | M(CMD_CONFIG),
       "      log each candidate the cap drops (stderr)" },
-    { "--no-progress", NULL, OPT_FLAG, F(no_progress), 0, M(CMD_FIT) | M(CMD_SWEEP),
+    { "--no-progress", NULL, OPT_FLAG, F(no_progress), 0, M(CMD_FIT) | M(CMD_SWEEP) | M(CMD_VERIFY),
       "      no progress line on stderr (there is one only when it is a terminal)" },
     { "--strategy", NULL, OPT_STR, F(strategy), 0, M(CMD_LAYOUT), "S     layout strategy: " LAYOUT_STRATEGY_NAMES },
     { "--time-limit", NULL, OPT_SECONDS, F(time_limit), 0, M(CMD_LAYOUT) | M(CMD_FIT),

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/progress.h"
 #include "fail.h"
 #include "library.h"
 #include "layout/layout.h"
@@ -19,7 +20,18 @@
 typedef struct check {
     strbuf_t diff;   /* "; "-separated differences */
     int n;
+    progress_t *pg;  /* where the plan's check is, on stderr: the plain path takes minutes on a real step */
+    int32_t at;      /* the plan's place among those checked */
+    int64_t id;
 } check_t;
+
+/* Tells where the check of k's plan is; RS_ECANCELED when ^C asked for a stop. */
+static int told(check_t *k, const char *doing, int64_t done, int64_t n, rs_error_t *err)
+{
+    if (k->pg && progress_verify(k->pg, k->at, k->id, doing, done, n))
+        return error_set(err, RS_ECANCELED, NULL, 0, 0, "stopped");
+    return RS_OK;
+}
 
 static void differ(check_t *k, const char *field, int64_t stored, int64_t rebuilt)
 {
@@ -147,6 +159,8 @@ static int check_reliefs(const rebuilt_t *rb, const stored_plan_t *p, const foot
                            p->flips[i].node, rb->routine->name);
             break;
         }
+        if ((rc = told(k, "replaying the flips", i, p->n_flips, err)))
+            break;
         prefs[id] = 1;
         sum += p->flips[i].relief;
         rec_sum += p->flips[i].recompute;
@@ -233,6 +247,8 @@ static int verify_one(store_t *s, int64_t id, check_t *k, rs_error_t *err)
         rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     footprint_t base, fin;
     if (!rc)
+        rc = told(k, "scoring the baseline", 0, 0, err);
+    if (!rc)
         rc = plain_score(&rb, rb.root_prefs, &base, k, "baseline", err);
     if (!rc) {
         differ_fp(k, "baseline", &p.baseline, &base);
@@ -244,7 +260,9 @@ static int verify_one(store_t *s, int64_t id, check_t *k, rs_error_t *err)
         }
         if (memcmp(flipped, rb.final_prefs, nn) != 0)
             differ_text(k, "the child context's preferences are not the root's plus the flips");
-        rc = plain_score(&rb, flipped, &fin, k, "final", err);
+        rc = told(k, "scoring the final plan", 0, 0, err);
+        if (!rc)
+            rc = plain_score(&rb, flipped, &fin, k, "final", err);
     }
     if (!rc) {
         differ_fp(k, "final", &p.final, &fin);
@@ -255,9 +273,10 @@ static int verify_one(store_t *s, int64_t id, check_t *k, rs_error_t *err)
         differ(k, "within_budget", p.within_budget, minimize || fin.total <= p.budget_bytes);
         rc = check_budget(s, &p, &base, k, err);
     }
-    if (!rc) {
+    if (!rc)
+        rc = told(k, "checking the layout", 0, 0, err);
+    if (!rc)
         rc = real_layout_check(&rb, flipped, k, err);
-    }
     free(flipped);
     rebuild_free(&rb);
     stored_plan_free(&p);
@@ -292,18 +311,25 @@ int cmd_verify(const cmdline_t *c)
         }
     }
     int bad = 0;
+    progress_t pg;
+    progress_verify_begin(&pg, !c->no_progress, n);
     for (int i = 0; i < n && !rc; i++) {
-        check_t k = { 0 };
+        check_t k = { .pg = &pg, .at = i, .id = ids[i] };
         strbuf_init(&k.diff);
         rc = verify_one(s, ids[i], &k, &err);
         if (!rc) {
+            progress_clear(&pg);
             printf("plan %lld: %s%s\n", (long long)ids[i], k.n ? "DIFFERS: " : "ok", k.n ? k.diff.s : "");
+            fflush(stdout);
             bad += k.n > 0;
         }
         strbuf_free(&k.diff);
     }
+    bool stopped = progress_end(&pg);
     free(ids);
     store_close(s);
+    if (rc == RS_ECANCELED && stopped)
+        return progress_fail_stopped(&pg);
     if (rc)
         return fail_print(&err);
     if (!n)

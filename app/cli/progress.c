@@ -72,6 +72,12 @@ void progress_sweep_begin(progress_t *p, bool want, const char *const *budgets, 
     tell(p);
 }
 
+void progress_verify_begin(progress_t *p, bool want, int32_t n)
+{
+    begin(p, want, "verify");
+    p->n_plans = n;
+}
+
 /* "1,234,567" */
 static void grouped(int64_t v, char *buf, size_t n)
 {
@@ -114,7 +120,10 @@ static void draw(progress_t *p, const char *line)
 static void line_head(const progress_t *p, char *buf, size_t n)
 {
     int len;
-    if (!p->budgets)
+    if (p->phase == PROGRESS_VERIFY)
+        len = snprintf(buf, n, "verify plan %lld (%d of %d)", (long long)p->plan_id, (int)p->plan + 1,
+                       (int)p->n_plans);
+    else if (!p->budgets)
         len = snprintf(buf, n, "fit %s", text_shown(p->budget ? p->budget : ""));
     else if (p->phase == PROGRESS_BASELINE || (p->phase == PROGRESS_ROUND_ONE && p->n_plans > 1) ||
              (p->phase == PROGRESS_SAVE && p->n_plans > 1))
@@ -197,6 +206,15 @@ static bool compose(const progress_t *p, int64_t now_us, char *line, size_t n)
         /* its own clock: no run time beside it; a line cut short is cut
          * to the terminal's width anyway */
         return snprintf(line, n, "%s: %s", head, body) >= 0;
+    case PROGRESS_VERIFY:
+        if (p->n > 0) {
+            char c[128];
+            count_of(p->done, p->n, "flip", NULL, c, sizeof c);
+            snprintf(body, sizeof body, "%s %s", p->doing, c);
+        } else {
+            snprintf(body, sizeof body, "%s", p->doing);
+        }
+        break;
     case PROGRESS_SAVE: {
         char c[128], which[48] = "";
         count_of(p->done, p->n, "event", NULL, c, sizeof c);
@@ -354,6 +372,20 @@ void progress_attach_save(progress_t *p, save_extra_t *x)
 {
     x->progress = save_report;
     x->progress_ud = p;
+}
+
+bool progress_verify(progress_t *p, int32_t plan, int64_t id, const char *doing, int64_t done, int64_t n)
+{
+    pthread_mutex_lock(&p->lock);
+    p->phase = PROGRESS_VERIFY;
+    p->plan = plan;
+    p->plan_id = id;
+    snprintf(p->doing, sizeof p->doing, "%s", doing);
+    p->done = done;
+    p->n = n;
+    changed_locked(p);
+    pthread_mutex_unlock(&p->lock);
+    return stop_asked;
 }
 
 int progress_best_watch(void *ud, const best_tally_t *t)

@@ -29,7 +29,8 @@ typedef enum progress_phase {
     PROGRESS_ROUND_TWO,
     PROGRESS_BUDGET_MET,  /* round two ended early: the budget is met */
     PROGRESS_BEST,        /* --exact or --improve */
-    PROGRESS_SAVE
+    PROGRESS_SAVE,
+    PROGRESS_VERIFY       /* verify: the plan's stage (doing), a count of flips in the replay */
 } progress_phase_t;
 
 typedef struct progress {
@@ -44,6 +45,8 @@ typedef struct progress {
     int64_t base, n, done;        /* the phase's count: done - base of n; BUDGET_MET: after n */
     best_tally_t tally;           /* PROGRESS_BEST */
     int32_t saving;               /* PROGRESS_SAVE: the plan being saved (0-based) */
+    int64_t plan_id;              /* PROGRESS_VERIFY: the plan checked (plan is its 0-based place) */
+    char doing[64];               /* PROGRESS_VERIFY: "scoring the baseline", "replaying the flips" */
     int64_t t0_us, drawn_us;      /* when the run began, when the line was last drawn */
     int64_t every_us;             /* the least time between two lines */
     int drawn_cols;               /* the line's columns on the terminal; 0: none */
@@ -66,6 +69,15 @@ void progress_fit_begin(progress_t *p, bool want, const char *budget, bool audit
 
 /* The same for a sweep of budgets[0..n) (as asked). */
 void progress_sweep_begin(progress_t *p, bool want, const char *const *budgets, int32_t n, bool audit);
+
+/* The same for `verify` of n plans: nothing is told until progress_verify. */
+void progress_verify_begin(progress_t *p, bool want, int32_t n);
+
+/* Verify is at the plan-th (0-based) of its plans, plan id, doing what it
+ * says ("replaying the flips"), done of n flips when n > 0; true when ^C
+ * asked for a stop.  "verify plan 2 (1 of 4): replaying the flips 12 of
+ * 3,878 flips (0%)  3 s". */
+bool progress_verify(progress_t *p, int32_t plan, int64_t id, const char *doing, int64_t done, int64_t n);
 
 /* Sets o's progress and stage callbacks to p's. */
 void progress_attach(progress_t *p, fit_options_t *o);

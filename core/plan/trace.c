@@ -177,9 +177,9 @@ const char *trace_describe(const fit_plan_t *p, int32_t i, strbuf_t *b)
     case EV_SOLO:
         strbuf_printf(b, "round one: %s alone scores ", who);
         sb_bytes(b, e->alone);
-        strbuf_printf(b, ", relief %s", e->relief < 0 ? "-" : "");
-        sb_bytes(b, e->relief < 0 ? -e->relief : e->relief);
-        strbuf_printf(b, " (%lld B) for a recompute-cost bound of ", (long long)e->relief);
+        strbuf_printf(b, ", relief ");
+        sb_bytes_exact(b, e->relief); /* under 1 KiB once: "0 B", not "0 B (0 B)" */
+        strbuf_printf(b, " for a recompute-cost bound of ");
         sb_flops(b, e->cost);
         break;
     case EV_ORDER: {

@@ -153,12 +153,14 @@ static bool buffer_lines(tui_t *t, const tui_pair_plan_t *a, const view_buf_t *a
         snprintf(line, sizeof line, "buffers that differ: %d", (int)m);
         ok = (p->text[p->n_text++] = strdup("")) && (p->text[p->n_text++] = strdup(line));
         p->buf0 = p->n_text;
+        p->n_buf_lines = shown;
+        p->n_differ = m;
         for (int32_t i = 0; ok && i < shown; i++) {
             differ_line(t, &d[i], a, an, b, bv, line, sizeof line);
             ok = (p->text[p->n_text++] = strdup(line)) != NULL;
         }
         if (ok && m > shown) {
-            snprintf(line, sizeof line, "... and %d more", (int)(m - shown));
+            snprintf(line, sizeof line, "... and %d more, smaller", (int)(m - shown));
             ok = (p->text[p->n_text++] = strdup(line)) != NULL;
         }
     }
@@ -321,7 +323,7 @@ void tui_pair_draw(tui_t *t)
     t->budget = budget;
     t->view_step0 = s0;
     t->view_step1 = s1;
-    int nb = p->n_text - p->buf0; /* the buffers that differ, when there is room under the flips */
+    int nb = p->buf0 > 0 ? p->n_buf_lines : 0; /* the buffers that differ, when there is room under the flips */
     if (t->cols >= WIDE_COLS && nb > 0) {
         int most = most_flips(p);
         int flips_h = 2 + (most < 1 ? 1 : most) + (most > 1); /* a row for "1-N of M" */
@@ -342,9 +344,13 @@ void tui_pair_draw(tui_t *t)
                          l[0] == '+' ? t->attr[T_HELD] : freed ? t->attr[T_ACCEPTED] : t->attr[T_NORMAL], l,
                          end ? (size_t)(end - l) : strlen(l));
         }
-        if (shown < nb && room > 0)
+        /* of all that differ: D's list keeps the biggest MAX_BUF_LINES ("986 more" of 4904 read as wrong) */
+        if (shown < p->n_differ && room > 0 && p->n_differ > p->n_buf_lines)
+            tui_putf(t, by + shown + 1, fx + 1, fw - 1, t->attr[T_DIM], "%s %d more (D lists the biggest %d)",
+                     tui_glyph(t, "…", "..."), p->n_differ - shown, p->n_buf_lines);
+        else if (shown < p->n_differ && room > 0)
             tui_putf(t, by + shown + 1, fx + 1, fw - 1, t->attr[T_DIM], "%s %d more (D lists all)",
-                     tui_glyph(t, "…", "..."), nb - shown);
+                     tui_glyph(t, "…", "..."), p->n_differ - shown);
         fh = flips_h;
     }
     if (fh >= 3)

@@ -76,6 +76,7 @@ typedef struct tui_pair {
     int top;                   /* the first flip line shown */
     char **text;               /* the text diff (D again), then the buffers that differ */
     int n_text, buf0;          /* buf0: the first of those buffers' lines */
+    int n_buf_lines, n_differ; /* the buffers named there (the biggest first), of all that differ */
 } tui_pair_t;
 
 typedef struct tui {

@@ -124,6 +124,34 @@ def fit_help_says_what_the_columns_hold():
 
 
 @test
+def opening_a_plan_says_what_of_the_session_it_changed():
+    """A plan saved with no profile, opened while a100-80gb is chosen: the
+    status says the profile is the plan's now and what it was (it went
+    back to none unsaid)."""
+    db = os.path.join(TMP, "planprof.db")
+    subprocess.run([BIN, "import", SAMPLES, "--db", db], check=True, capture_output=True)
+    subprocess.run([BIN, "fit", "harmful_hold", "--budget", "minimize", "--save", "--no-progress", "--db", db],
+                   check=True, capture_output=True)
+    t = Tui("planprof", w=120, h=30, db=db)
+    try:
+        t.wait("Routines (")
+        t.keys("Tab", "Down", "Enter")  # the profiles pane: a100-80gb
+        t.wait("profile a100-80gb")
+        t.keys("5")
+        t.wait("1 plan")
+        t.keys("Enter")
+        s = t.wait("(was a100-80gb)")
+        check(re.search(r"plan 1 replayed from the store \(no fit\).*; profile none, the plan's \(was a100-80gb\)",
+                        " ".join(s.split())), s)
+        t.keys("1")
+        s = t.wait("Routines (")
+        check(re.search(r"\*\(none\)", s), s)
+        t.keys("Q")
+    finally:
+        t.close()
+
+
+@test
 def bindings_change_the_footprint():
     t = Tui("binds")
     try:

@@ -603,6 +603,20 @@ static void refit_plan(tui_t *t, const stored_plan_t *p, const char *budget, con
                    text_count(t->plan->n_flips, "flip", NULL));
 }
 
+/* After opening plan p: what of the session it changed, said after the
+ * status (the profile chosen on Session went back to "none" unsaid). */
+static void say_session_changed(tui_t *t, int old_profile)
+{
+    if (t->profile == old_profile || t->status_error)
+        return;
+    char more[200], msg[sizeof t->status];
+    snprintf(more, sizeof more, "; profile %s, the plan's (was %s)",
+             t->profile >= 0 ? text_shown(t->profiles[t->profile].name) : "none",
+             old_profile >= 0 ? text_shown(t->profiles[old_profile].name) : "none");
+    snprintf(msg, sizeof msg, "%.*s%s", (int)(sizeof msg - strlen(more) - 1), t->status, more);
+    tui_status(t, false, "%s", msg);
+}
+
 /* Opens a stored plan in the fit stepper: its routine, bindings, profile,
  * config and preferences, then the plan replayed from its stored events
  * (no fit); only a plan of another version of the routine, or one whose
@@ -646,17 +660,18 @@ static void open_plan(tui_t *t)
         snprintf(budget, sizeof budget, "%s", p->budget_spec);
     else
         snprintf(budget, sizeof budget, "%lld", (long long)p->budget_bytes);
-    if (!open_is_plans(t, p)) {
+    if (!open_is_plans(t, p))
         refit_plan(t, p, budget, "a newer version of its routine is open");
-        return;
+    else {
+        int rc = tui_replay_plan(t, p->id, budget);
+        if (rc == RS_OK) {
+            t->screen = SCR_FIT;
+            t->plan_saved = true; /* it is plan p */
+        } else if (rc == RS_EINPUT) {
+            refit_plan(t, p, budget, "its stored trace does not replay");
+        }
     }
-    int rc = tui_replay_plan(t, p->id, budget);
-    if (rc == RS_OK) {
-        t->screen = SCR_FIT;
-        t->plan_saved = true; /* it is plan p */
-    } else if (rc == RS_EINPUT) {
-        refit_plan(t, p, budget, "its stored trace does not replay");
-    }
+    say_session_changed(t, old_profile);
 }
 
 int screen_plans_key(tui_t *t, action_t a, int key)

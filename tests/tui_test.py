@@ -108,11 +108,22 @@ def fit_help_says_what_the_columns_hold():
         head = next(r for r in s.splitlines() if r.lstrip().startswith("rk "))
         check(head.split()[:8] == ["rk", "candidate", "solo", "bound", "added", "status", "round", "two"], head)
         t.keys("?")
-        t.wait("Help: Fit")
-        t.keys("G")
-        s = t.wait("of the arena it relieves")
-        inside = [r[r.index("│") + 1:r.rindex("│")] for r in s.splitlines() if r.count("│") >= 2]
+        s = t.wait("Help: Fit")
+        # the whole help, page by page (each its rows "N-M of T")
+        pages = []
+        while True:
+            pages.append(s)
+            m = re.search(r"scroll +(\d+)-(\d+) of (\d+)", s)
+            if not m or m.group(2) == m.group(3) or len(pages) > 20:
+                break
+            t.keys("NPage")
+            s = t.wait(re.compile(r"scroll +(?!%s-)\d+-" % m.group(1)))  # the last page ends at the end
+        inside = [r[r.index("│") + 1:r.rindex("│")] for s in pages for r in s.splitlines() if r.count("│") >= 2]
         flat = " ".join(" ".join(inside).split())
+        s = "\n".join(pages)
+        check("+0 held group (+0 group) a held member, accepted with its group: it carries 0" in flat, s)
+        check("with grp >= cur (with >= cur) rejected: with the held group it is not below the current arena" in flat,
+              s)
         check('cost bound ("bound" when narrow) its recompute-cost bound' in flat, s)
         check("'!' marks a flip that does not pay: the share of the compute it adds is over 100 times the share of "
               "the arena it relieves" in flat, s)  # the whole of it (a 256-byte line cut it)

@@ -136,7 +136,19 @@ static const column_legend_t FIT_COLUMNS[] = {
                           "over 100 times the share of the arena it relieves" },
     { "B/FLOP", "solo per cost bound (at 140 columns and wider)" },
     { "status", "where the candidate stands at this event" },
-    { "round two", "round two's verdict on it at this event, with the relief it was accepted with" },
+    { "round two", "round two's verdict on it at this event, with the relief it was accepted with; its words "
+                   "follow (narrow, the short form in brackets)" },
+    { "+2.00 MiB", "accepted alone, relieving that much" },
+    { "+8.64 MiB group", "(+8.64 MiB) it closed a load-bearing group and carries the group's relief" },
+    { "+0 held group", "(+0 group) a held member, accepted with its group: it carries 0" },
+    { "held (= cur)", "(held) alone it relieves nothing: held, to be tried with the candidates after it" },
+    { "with grp >= cur", "(with >= cur) rejected: with the held group it is not below the current arena" },
+    { "rej: worse alone", "(worse alone) rejected: alone it makes the arena bigger" },
+    { "harmful group", "(harmful) discarded: with it the held group made the arena bigger" },
+    { "left held at end", "(left over) discarded: still held when round two ended (recompute is never paid for "
+                          "zero bytes)" },
+    { "dropped by cap", "(over cap) over the candidate cap: never scored (C sets the cap)" },
+    { "budget met first", "(budget met) the budget was met before its turn" },
 };
 
 static const column_legend_t PLANS_COLUMNS[] = {

@@ -641,6 +641,23 @@ def bert_arena_at_80_columns_names_its_lines_and_sources():
         s = t.wait("legend")
         pane = [r.strip() for r in pane_rows(s, 80, 36)]
         check(f"╌ floor {units(sc['floor']['bytes'])}: no plan is below" in pane, s)
+        # the lines' rows are labelled with their own bytes, between the rows' labels above and below them
+        t.keys("B", "C-u")
+        t.type("50MiB")
+        t.keys("Enter")
+        s = t.wait("─ budget 50.0 MiB")
+        axis = [(m.group(1), m.group(2)) for m in (re.match(r"^ *([0-9.]+[KMG]?)([│┼╪])", r) for r in s.splitlines())
+                if m]
+
+        def mib(label):
+            return float(label[:-1]) * {"K": 1 / 1024, "M": 1, "G": 1024}[label[-1]] if label[-1] in "KMG" else 0.0
+        marks = {g: i for i, (_, g) in enumerate(axis) if g != "│"}
+        check(set(marks) == {"┼", "╪"} and axis[marks["┼"]][0] == "50M" and axis[marks["╪"]][0] ==
+              units(sc["floor"]["bytes"]).replace(" MiB", "M"), axis)
+        for g, want in (("┼", 50.0), ("╪", sc["floor"]["bytes"] / 2 ** 20)):
+            above = [mib(v) for v, gg in axis[:marks[g]] if gg == "│"]
+            below = [mib(v) for v, gg in axis[marks[g] + 1:] if gg == "│"]
+            check((not above or above[-1] >= want) and (not below or below[0] <= want), (g, want, axis))
         t.keys("p")
         s = t.wait("(the peak)")
         rows = [m for m in (INSPECT.match(r.strip()) for r in pane_rows(s, 80, 36)) if m]

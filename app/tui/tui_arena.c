@@ -217,10 +217,18 @@ void tui_draw_arena(tui_t *t, const arena_view_t *a, int64_t budget, int y, int 
     const view_buf_t *sel = selected >= 0 && selected < a->n ? &a->bufs[selected] : NULL;
     for (int r = 0; r < grid_h; r++) {
         int64_t oa = (int64_t)((__int128)top * (grid_h - 1 - r) / grid_h);
-        if (r % 4 == 0 || r == grid_h - 1) {
+        /* a row is labelled with its bottom, but the budget's and the
+         * floor's rows with their own bytes: a 190 MiB budget drawn on a row
+         * labelled "182M" read as a budget of 182 */
+        if (r == budget_row || r == floor_row || r % 4 == 0 || r == grid_h - 1) {
             char lbl[16];
-            view_axis_bytes(r == grid_h - 1 ? 0 : oa, lbl, sizeof lbl);
-            tui_putf(t, y + 1 + r, x, axis_w - 1, t->attr[T_DIM], "%5s", lbl);
+            if (r == budget_row || r == floor_row) /* three digits, as the legend says it ("12.6M", not "13M") */
+                view_axis_bytes_fine(r == budget_row ? budget : a->floor.bytes, lbl, sizeof lbl);
+            else
+                view_axis_bytes(r == grid_h - 1 ? 0 : oa, lbl, sizeof lbl);
+            tui_putf(t, y + 1 + r, x, axis_w - 1,
+                     r == budget_row ? t->attr[T_BUDGET] : r == floor_row ? t->attr[T_PEAK] : t->attr[T_DIM], "%5s",
+                     lbl);
         }
         if (r == budget_row)
             tui_put(t, y + 1 + r, x + axis_w - 1, 1, t->attr[T_BUDGET], tui_glyph(t, "┼", "+"));

@@ -163,6 +163,30 @@ def opening_a_plan_says_what_of_the_session_it_changed():
 
 
 @test
+def status_bar_says_a_budget_line_set_after_the_fit():
+    """B on the Arena after a fit: the bar says the line drawn there and the
+    fit's budget beside it (it said the fit's alone, 240 MiB beside a 200 MiB
+    line)."""
+    t = Tui("budgetline", w=120, h=30)
+    try:
+        fit_on(t, "harmful_hold", "minimize")
+        s = t.wait("event 0/")
+        check("│ budget minimize │" in s.splitlines()[-1], s.splitlines()[-1])
+        t.keys("2", "B", "C-u")
+        t.type("100MiB")
+        t.keys("Enter")
+        s = t.wait("── budget 100 MiB")
+        check("│ budget 100 MiB (fit minimize) │" in s.splitlines()[-1], s.splitlines()[-1])
+        t.keys("B", "C-u")
+        t.type("none")
+        t.keys("Enter")
+        s = t.wait(re.compile(r"│ budget minimize │"))
+        t.keys("Q", "y")
+    finally:
+        t.close()
+
+
+@test
 def bindings_change_the_footprint():
     t = Tui("binds")
     try:

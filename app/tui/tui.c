@@ -137,6 +137,14 @@ static void draw_status(tui_t *t)
         bool words = said[0] && (strchr(said, '%') || strcmp(said, "device") == 0);
         snprintf(bud, sizeof bud, "%s%s%.60s%s", b, words ? " (" : "", words ? said : "", words ? ")" : "");
     }
+    /* a budget line set after the fit (B on the Arena) is the one drawn there:
+     * both, or the bar kept saying the fit's alone */
+    if (t->plan && t->budget >= 0 && t->budget != (t->plan->minimize ? -1 : t->plan->budget)) {
+        char line[32], fit[sizeof bud];
+        units_format_bytes(t->budget, line, sizeof line);
+        snprintf(fit, sizeof fit, "%s", bud);
+        snprintf(bud, sizeof bud, "%s (fit %.80s)", line, fit);
+    }
     int64_t reused, lowered; /* the process's totals, every search so far */
     reuse_counters(&reused, &lowered);
     const char *bar = tui_glyph(t, "│", "|");

@@ -39,6 +39,17 @@ static double best_overhead(const fit_plan_t *p, const best_plan_t *b)
                                : 0.0;
 }
 
+/* A row's budget as typed, with the bytes a share or the device came to
+ * once it is fitted ("99% = 251 MiB", as Plans says it; "99%" alone hid them). */
+static const char *row_budget(const compare_row_t *r, char *buf, size_t n)
+{
+    if (r->plan)
+        units_format_budget(r->budget, r->plan->minimize, r->plan->budget, buf, n);
+    else
+        snprintf(buf, n, "%s", r->budget);
+    return buf;
+}
+
 /* The table row of budget i (a best row follows each when shown). */
 static int row_of(const tui_t *t, int i) { return TABLE_Y + 1 + i * (t->cmp_show_best ? 2 : 1); }
 
@@ -386,8 +397,10 @@ void screen_compare_draw(tui_t *t)
      * a number: never cut) */
     bool wide = t->cols >= 110;
     int bw = 11;
-    for (int i = 0; i < t->n_cmp_rows; i++)
-        bw = (int)strlen(t->cmp_rows[i].budget) > bw ? (int)strlen(t->cmp_rows[i].budget) : bw;
+    for (int i = 0; i < t->n_cmp_rows; i++) {
+        char said[64];
+        bw = (int)strlen(row_budget(&t->cmp_rows[i], said, sizeof said)) > bw ? (int)strlen(said) : bw;
+    }
     /* recompute: the exact sum of the flips' (DESIGN §13), the overhead
      * it is of the baseline's compute when wide; within: why no plan could
      * meet a budget below the floor ("no, floor", "no, cap", as sweep says) */
@@ -422,8 +435,9 @@ void screen_compare_draw(tui_t *t)
         tui_flops_short(tui_answer_recompute(p), true, rec, sizeof rec);
         if (wide)
             snprintf(over, sizeof over, " %+9.3f%%", overhead(p));
+        char said[64];
         tui_putf(t, row_of(t, i), 1, t->cols - 2, a, "%2d%c%-*s %10s%s %5d %10s%s %10s %4s %7d %9s", i + 1, mark, bw,
-                 r->budget, fin, exact, (int)p->n_flips, rec, over, est, cap, (int)p->dropped, text_within(p));
+                 row_budget(r, said, sizeof said), fin, exact, (int)p->n_flips, rec, over, est, cap, (int)p->dropped, text_within(p));
         const best_plan_t *b = &r->best;
         if (!t->cmp_show_best || !b->kind)
             continue;

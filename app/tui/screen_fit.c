@@ -584,8 +584,9 @@ static void why(tui_t *t)
 
 static void save(tui_t *t)
 {
-    if (tui_save_plan(t, t->plan, t->plan_elapsed_us, t->fit_budget_text, &t->best, "save plan, label (optional): ",
-                      ""))
+    /* the best plan beside it goes with it while it is shown, as on Compare (hidden, it went anyway) */
+    if (tui_save_plan(t, t->plan, t->plan_elapsed_us, t->fit_budget_text, t->show_best ? &t->best : NULL,
+                      "save plan, label (optional): ", ""))
         t->plan_saved = true;
 }
 

@@ -743,6 +743,8 @@ def bert_fit_at_80_columns():
         s = t.wait("Enter why, n/p step", timeout=60)
         t.keys("e")
         s = t.wait(re.compile(r"event (\d+)/\1 "))
+        # the header says the verdict at every width (narrow, a plan within its budget said nothing)
+        check(re.search(r"\b(within|missed)\b", s.split("\n")[2]), s.split("\n")[2])
         head = s.split("\n")[3][63:].strip()  # the arena pane from column 63
         check(re.fullmatch(r"(arena with )?\d+ (accepted|flips?)( flips)?: [0-9.]+ (MiB|KiB)|[0-9.]+ MiB", head), head)
         t.keys("PPage", "Enter")  # the first candidate (g on Fit shows the origins)

@@ -209,10 +209,10 @@ void screen_fit_draw(tui_t *t)
                  (int)p->n_events - 1, (int)e->round, kind, bar, bud, base, fin,
                  p->within_budget ? "within" : "NOT within", flips);
     snprintf(v[nv++], sizeof v[0], "event %d/%d %s %s %s -> %s%s, %s%s%s", (int)t->event, (int)p->n_events - 1, kind,
-             bar, base, fin, p->within_budget ? "" : " missed", flips, p->dropped > 0 ? ", " : "",
+             bar, base, fin, p->within_budget ? " within" : " missed", flips, p->dropped > 0 ? ", " : "",
              p->dropped > 0 ? cap_short : "");
     snprintf(v[nv++], sizeof v[0], "ev %d/%d %s %s %s%s%s%s", (int)t->event, (int)p->n_events - 1, kind, bar, fin,
-             p->within_budget ? "" : " missed", p->dropped > 0 ? ", " : "", p->dropped > 0 ? cap_narrow : "");
+             p->within_budget ? " within" : " missed", p->dropped > 0 ? ", " : "", p->dropped > 0 ? cap_narrow : "");
     const char *vs[7];
     for (int i = 0; i < nv; i++)
         vs[i] = v[i];

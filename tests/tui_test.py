@@ -974,6 +974,20 @@ def fit_arena_with_the_held_group():
         check(re.search(r"^ +[34]\.[0-9]M│", s, re.M), f"with X and Y inline the arena is 4 MiB:\n{s}")
     finally:
         t.close()
+    # narrower, the two totals stay before which is shown goes
+    for w, before, after in ((110, "104 MiB, with held 4.00 MiB; accepted (h)", "104 MiB, with held 4.00 MiB; with held (h)"),
+                             (100, "[104 MiB] / held 4.00 MiB (h)", "104 MiB / [held 4.00 MiB] (h)")):
+        t = Tui(f"heldarena{w}", w=w, h=30)
+        try:
+            fit_on(t, "pair_peak", "minimize")
+            t.wait("event 0/")
+            t.keys("r", "n", "n")
+            s = t.wait("event 9/11 ")
+            check(before in s.split("\n")[3], (w, s.split("\n")[3]))
+            t.keys("h")
+            s = t.wait(after)
+        finally:
+            t.close()
     t = Tui("heldarena80", w=80, h=24)  # narrow: which arena is shown, the sentence has both totals
     try:
         fit_on(t, "pair_peak", "minimize")

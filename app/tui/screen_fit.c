@@ -464,7 +464,16 @@ static void draw_event_arena(tui_t *t)
         int w = t->cols - left_w(t) - 3;
         int n = snprintf(head, sizeof head, "%d accepted: %s; + held + %s: %s; shown: %s (h)", (int)acc, so_far,
                          r->nodes[e->node].name, with, t->ev_held ? "with held" : "accepted");
-        if (n > w) /* narrow: which arena is shown; the event's sentence below has both totals */
+        /* narrower, the names go before the two totals do (they are what round two compared) */
+        if (n > w)
+            n = snprintf(head, sizeof head, "%d accepted: %s; with held: %s; shown: %s (h)", (int)acc, so_far, with,
+                         t->ev_held ? "with held" : "accepted");
+        if (n > w)
+            n = snprintf(head, sizeof head, "%s, with held %s; %s (h)", so_far, with,
+                         t->ev_held ? "with held" : "accepted");
+        if (n > w) /* the one drawn in brackets */
+            n = snprintf(head, sizeof head, t->ev_held ? "%s / [held %s] (h)" : "[%s] / held %s (h)", so_far, with);
+        if (n > w) /* narrowest: which arena is shown; the event's sentence below has both totals */
             n = snprintf(head, sizeof head, "shown: %s (h)", t->ev_held ? "with held" : "accepted");
         if (n > w)
             snprintf(head, sizeof head, "%s (h)", t->ev_held ? "with held" : "accepted");

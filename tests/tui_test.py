@@ -164,9 +164,9 @@ def opening_a_plan_says_what_of_the_session_it_changed():
 
 @test
 def status_bar_says_a_budget_line_set_after_the_fit():
-    """B on the Arena after a fit: the bar says the line drawn there and the
+    """B on the Arena after a fit: there the bar says the line drawn and the
     fit's budget beside it (it said the fit's alone, 240 MiB beside a 200 MiB
-    line)."""
+    line); on Fit, the fit's."""
     t = Tui("budgetline", w=120, h=30)
     try:
         fit_on(t, "harmful_hold", "minimize")
@@ -177,6 +177,9 @@ def status_bar_says_a_budget_line_set_after_the_fit():
         t.keys("Enter")
         s = t.wait("── budget 100 MiB")
         check("│ budget 100 MiB (fit minimize) │" in s.splitlines()[-1], s.splitlines()[-1])
+        t.keys("3")  # Fit draws the fit's, and the bar says that one
+        s = t.wait(re.compile(r"│ budget minimize │"))
+        t.keys("2")
         t.keys("B", "C-u")
         t.type("none")
         t.keys("Enter")
@@ -457,8 +460,9 @@ def fit_prompt_offers_the_budget_line_and_quit_asks():
 @test
 def budget_line_hides_no_buffer():
     """B draws the budget as a line over the empty cells of its row only: the
-    row's buffers stay as they were drawn, the gutter marks the row, and the
-    value goes on the header row where it fits (the status bar says it too)."""
+    row's buffers stay as they were drawn, the gutter marks the row and the
+    axis says its bytes there, and the value goes on the header row where it
+    fits (the status bar says it too)."""
     for w, h in ((80, 24), (160, 45)):
         t = Tui(f"budgetline{w}", w=w, h=h)
         try:
@@ -476,8 +480,10 @@ def budget_line_hides_no_buffer():
             b, a = before[r], after[r]
             col = a.index("┼")
             check(b[col] == "│" and "budget" not in a, (b, a))
+            # the axis says the budget's own bytes on its row (not the row's bottom)
+            check(a[:col].strip() == "50M", (b, a))
             lines = 0
-            for c in range(len(a)):
+            for c in range(col + 1, len(a)):
                 if c != col:
                     same = a[c] == b[c] or (a[c] == "─" and b[c] == " ")
                     check(same, f"column {c} of row {r}: {b!r} became {a!r}")
@@ -1614,7 +1620,7 @@ def compare_rows_freed_at_exit():
         t.type("50MiB,minimize,90%")
         t.keys("Enter")
         s = t.wait(re.compile(r"3 minimize\s+4\.00 MiB"), timeout=60)
-        check(re.search(r"1 90%\s+4\.00 MiB", s) and re.search(r"2 50MiB\s+4\.00 MiB", s), s)
+        check(re.search(r"1 90% = 93\.6 MiB\s+4\.00 MiB", s) and re.search(r"2 50MiB\s+4\.00 MiB", s), s)
         t.keys("x")
         t.wait(re.compile(r"best +4\.00 MiB"), timeout=60)
         t.keys("g", "d")  # a row removed frees its own; the two left are the session's to free

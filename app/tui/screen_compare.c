@@ -41,9 +41,10 @@ static double best_overhead(const fit_plan_t *p, const best_plan_t *b)
 
 /* A row's budget as typed, with the bytes a share or the device came to
  * once it is fitted ("99% = 251 MiB", as Plans says it; "99%" alone hid them). */
-static const char *row_budget(const compare_row_t *r, char *buf, size_t n)
+static const char *row_budget(const compare_row_t *r, bool wide, char *buf, size_t n)
 {
-    if (r->plan)
+    bool share = strchr(r->budget, '%') || strcmp(r->budget, "device") == 0; /* bytes stay as typed */
+    if (r->plan && share && wide) /* narrow, the room is within's */
         units_format_budget(r->budget, r->plan->minimize, r->plan->budget, buf, n);
     else
         snprintf(buf, n, "%s", r->budget);
@@ -399,7 +400,7 @@ void screen_compare_draw(tui_t *t)
     int bw = 11;
     for (int i = 0; i < t->n_cmp_rows; i++) {
         char said[64];
-        bw = (int)strlen(row_budget(&t->cmp_rows[i], said, sizeof said)) > bw ? (int)strlen(said) : bw;
+        bw = (int)strlen(row_budget(&t->cmp_rows[i], wide, said, sizeof said)) > bw ? (int)strlen(said) : bw;
     }
     /* recompute: the exact sum of the flips' (DESIGN §13), the overhead
      * it is of the baseline's compute when wide; within: why no plan could
@@ -437,7 +438,7 @@ void screen_compare_draw(tui_t *t)
             snprintf(over, sizeof over, " %+9.3f%%", overhead(p));
         char said[64];
         tui_putf(t, row_of(t, i), 1, t->cols - 2, a, "%2d%c%-*s %10s%s %5d %10s%s %10s %4s %7d %9s", i + 1, mark, bw,
-                 row_budget(r, said, sizeof said), fin, exact, (int)p->n_flips, rec, over, est, cap, (int)p->dropped, text_within(p));
+                 row_budget(r, wide, said, sizeof said), fin, exact, (int)p->n_flips, rec, over, est, cap, (int)p->dropped, text_within(p));
         const best_plan_t *b = &r->best;
         if (!t->cmp_show_best || !b->kind)
             continue;

@@ -137,9 +137,10 @@ static void draw_status(tui_t *t)
         bool words = said[0] && (strchr(said, '%') || strcmp(said, "device") == 0);
         snprintf(bud, sizeof bud, "%s%s%.60s%s", b, words ? " (" : "", words ? said : "", words ? ")" : "");
     }
-    /* a budget line set after the fit (B on the Arena) is the one drawn there:
-     * both, or the bar kept saying the fit's alone */
-    if (t->plan && t->budget >= 0 && t->budget != (t->plan->minimize ? -1 : t->plan->budget)) {
+    /* a budget line set after the fit (B on the Arena) is the one drawn
+     * there: both there, or the bar said the fit's beside another line; Fit
+     * draws the fit's, and the bar says that one */
+    if (t->plan && t->screen != SCR_FIT && t->budget >= 0 && t->budget != (t->plan->minimize ? -1 : t->plan->budget)) {
         char line[32], fit[sizeof bud];
         units_format_bytes(t->budget, line, sizeof line);
         snprintf(fit, sizeof fit, "%s", bud);

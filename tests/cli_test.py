@@ -343,6 +343,13 @@ def export_plan_svg():
     check(set(ys) == {"arena", "peak"} and ys["arena"] - ys["peak"] >= 12, ys)
     expect_error(["export", "1", "1", "--what", "svg", "--output", svg, "--db", db], "svg exports one plan at a time")
     expect_error(["export", "1", "--what", "png", "--output", svg, "--db", db], "origins or svg")
+    # a picture into F.csv (or CSV into F.svg) is refused before anything is written
+    csv_named = os.path.join(os.path.dirname(svg), "picture.csv")
+    expect_error(["export", "1", "--what", "svg", "--output", csv_named, "--db", db],
+                 "names a CSV file, but --what svg writes an SVG picture: name it F.svg")
+    check(not os.path.exists(csv_named), csv_named)
+    expect_error(["export", "1", "--what", "flips", "--output", svg, "--db", db],
+                 "names a SVG file, but --what flips writes CSV: name it F.csv")
 
 
 @test

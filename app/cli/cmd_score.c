@@ -108,12 +108,12 @@ static void print_json(const target_t *t, const footprint_t *fp, const score_det
  * twice. */
 static void print_donation(const routine_t *r, const lowering_t *l)
 {
-    char a[32];
+    char a[64]; /* under 1 KiB the bytes once: "72 B", not "72 B (72 B)" */
     const routine_donation_t *dn = &r->donation;
     if (r->format == ROUTINE_HLO && dn->pairs) {
-        units_format_bytes(dn->bytes, a, sizeof a);
-        printf("donated    %d of %d aliased outputs, %s (%lld B) written into their parameters' buffers\n",
-               (int)dn->donated, (int)dn->pairs, a, (long long)dn->bytes);
+        units_format_bytes_exact(dn->bytes, a, sizeof a);
+        printf("donated    %d of %d aliased outputs, %s written into their parameters' buffers\n", (int)dn->donated,
+               (int)dn->pairs, a);
     } else if (r->format != ROUTINE_HLO && r->n_into) {
         int64_t held = 0;
         for (int32_t k = 0; k < r->n_into; k++) {
@@ -121,9 +121,9 @@ static void print_donation(const routine_t *r, const lowering_t *l)
             int64_t b;
             held = dtype_bytes((dtype_t)r->nodes[i].dtype, l->elems[i], &b) ? sat_add(held, b) : INT64_MAX;
         }
-        units_format_bytes(held, a, sizeof a);
-        printf("into       %d node%s written into %s input's buffer (@into), %s (%lld B) not counted again\n",
-               (int)r->n_into, r->n_into == 1 ? "" : "s", r->n_into == 1 ? "its" : "their", a, (long long)held);
+        units_format_bytes_exact(held, a, sizeof a);
+        printf("into       %d node%s written into %s input's buffer (@into), %s not counted again\n", (int)r->n_into,
+               r->n_into == 1 ? "" : "s", r->n_into == 1 ? "its" : "their", a);
     }
 }
 

@@ -96,24 +96,23 @@ static void write_rects(FILE *f, const svg_arena_t *a, const picture_t *p, const
     for (int32_t k = 0; k < p->n_rects; k++) {
         const picture_rect_t *r = &p->rects[k];
         const view_buf_t *b = &a->bufs[r->buf];
-        char size[32], fill[8];
-        units_format_bytes(r->bytes, size, sizeof size);
+        char size[64], fill[8];
+        units_format_bytes_exact(r->bytes, size, sizeof size); /* under 1 KiB once: "64 B" */
         shade(a->roles[r->role].fill, b->node, fill);
         fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"%s><title>", (int)r->x, (int)r->y,
                 (int)r->w, (int)r->h, fill,
                 r->w >= 4 && r->h >= 4 ? " stroke=\"#ffffff\" stroke-width=\"0.5\"" : "");
         if (r->count == 1) {
             xml(f, a->name(a->ud, b->node));
-            fprintf(f, ": %s (%lld B), steps %lld-%lld, offset %lld, %s", size, (long long)r->bytes,
-                    (long long)b->start, (long long)b->end, (long long)b->offset, a->roles[r->role].name);
+            fprintf(f, ": %s, steps %lld-%lld, offset %lld, %s", size, (long long)b->start, (long long)b->end, (long long)b->offset, a->roles[r->role].name);
             char note[600];
             if (a->note && a->note(a->ud, b->node, note, sizeof note)[0]) {
                 fputs(", ", f);
                 xml(f, note);
             }
         } else {
-            fprintf(f, "%d %s buffers under a pixel: %s (%lld B) in all; the first ", (int)r->count,
-                    a->roles[r->role].name, size, (long long)r->bytes);
+            fprintf(f, "%d %s buffers under a pixel: %s in all; the first ", (int)r->count, a->roles[r->role].name,
+                    size);
             xml(f, a->name(a->ud, b->node));
             fprintf(f, ", steps %lld-%lld, offset %lld", (long long)b->start, (long long)b->end, (long long)b->offset);
         }

@@ -2040,7 +2040,8 @@ def donated_buffers_in_details_and_inspector():
         t.type("w2")
         t.keys("Enter")
         s = t.wait("alias   written into w's buffer: donated")
-        check("bytes   0 B (0 B)" in s and "role    output" in s, s)
+        byte_rows = [ln.split("bytes   ", 1)[1].strip() for ln in s.splitlines() if "bytes   " in ln]
+        check(byte_rows == ["0 B"] and "role    output" in s, s)  # said once (it was "0 B (0 B)")
         t.keys("/")
         t.type("w")
         t.keys("Enter")

@@ -67,8 +67,9 @@ static void details(tui_t *t, int y, int x, int w)
     char by[32], al[32];
     units_format_bytes(l->bytes[i], by, sizeof by);
     units_format_bytes(b->size, al, sizeof al);
-    char v[2][96];
-    snprintf(v[0], sizeof v[0], "bytes   %s (%lld B)", by, (long long)l->bytes[i]);
+    char v[2][96], ex[64];
+    units_format_bytes_exact(l->bytes[i], ex, sizeof ex); /* under 1 KiB once: "0 B", not "0 B (0 B)" */
+    snprintf(v[0], sizeof v[0], "bytes   %s", ex);
     snprintf(v[1], sizeof v[1], "bytes   %s", by);
     tui_put_fit(t, y++, x, w, t->attr[T_NORMAL], (const char *const[]){ v[0], v[1] }, 2);
     if (b->size != l->bytes[i])

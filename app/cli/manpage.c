@@ -185,6 +185,14 @@ static void write_keys(FILE *f, screen_id_t s, bool everywhere)
         roff_text(f, keys);
         fputc('\n', f);
         roff_text(f, k[i].help);
+        if (everywhere) /* a screen whose own row takes the key (Fit's g): said, as the help overlay drops it there */
+            for (int sc = 0; sc < SCR_COUNT; sc++)
+                if (!keymap_row_on((screen_id_t)sc, &k[i])) {
+                    char note[160];
+                    snprintf(note, sizeof note, " (not on %s: there %s is its own key)",
+                             keymap_screen_name((screen_id_t)sc), k[i].key_name);
+                    roff_text(f, note);
+                }
         fputc('\n', f);
     }
     int nc;

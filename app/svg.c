@@ -270,7 +270,7 @@ static void write_legend(FILE *f, const svg_arena_t *a, const picture_t *p, bool
             units_format_bytes(p->role_bytes[k], bytes, sizeof bytes);
             int n = snprintf(text[k], sizeof text[k], "%s: %d buffer%s, %s", a->roles[k].name, (int)p->role_count[k],
                              p->role_count[k] == 1 ? "" : "s", bytes);
-            if (exact)
+            if (exact && p->role_bytes[k] >= 1024) /* under 1 KiB the bytes are said once */
                 snprintf(text[k] + n, sizeof text[k] - (size_t)n, " (%lld B)", (long long)p->role_bytes[k]);
             if (pass == 0 && beside_inset && text_px(text[k]) + 24 > p->plot_w / 2)
                 exact = false;

@@ -104,7 +104,8 @@ static void write_rects(FILE *f, const svg_arena_t *a, const picture_t *p, const
                 r->w >= 4 && r->h >= 4 ? " stroke=\"#ffffff\" stroke-width=\"0.5\"" : "");
         if (r->count == 1) {
             xml(f, a->name(a->ud, b->node));
-            fprintf(f, ": %s, steps %lld-%lld, offset %lld, %s", size, (long long)b->start, (long long)b->end, (long long)b->offset, a->roles[r->role].name);
+            fprintf(f, ": %s, steps %lld-%lld, offset %lld, %s", size, (long long)b->start, (long long)b->end,
+                    (long long)b->offset, a->roles[r->role].name);
             char note[600];
             if (a->note && a->note(a->ud, b->node, note, sizeof note)[0]) {
                 fputs(", ", f);
@@ -266,12 +267,10 @@ static void write_legend(FILE *f, const svg_arena_t *a, const picture_t *p, bool
     bool exact = true; /* beside the inset the columns are narrower: the exact bytes go when one would not fit */
     for (int pass = 0; pass < 2; pass++)
         for (int k = 0; k < a->frame.n_roles; k++) {
-            char bytes[32];
-            units_format_bytes(p->role_bytes[k], bytes, sizeof bytes);
-            int n = snprintf(text[k], sizeof text[k], "%s: %d buffer%s, %s", a->roles[k].name, (int)p->role_count[k],
-                             p->role_count[k] == 1 ? "" : "s", bytes);
-            if (exact && p->role_bytes[k] >= 1024) /* under 1 KiB the bytes are said once */
-                snprintf(text[k] + n, sizeof text[k] - (size_t)n, " (%lld B)", (long long)p->role_bytes[k]);
+            char bytes[64];
+            (exact ? units_format_bytes_exact : units_format_bytes)(p->role_bytes[k], bytes, sizeof bytes);
+            snprintf(text[k], sizeof text[k], "%s: %d buffer%s, %s", a->roles[k].name, (int)p->role_count[k],
+                     p->role_count[k] == 1 ? "" : "s", bytes);
             if (pass == 0 && beside_inset && text_px(text[k]) + 24 > p->plot_w / 2)
                 exact = false;
         }

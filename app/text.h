@@ -19,7 +19,6 @@ const char *text_escape(const char *s, char *buf, size_t n);
 void text_recompute(int64_t extra, int64_t baseline_compute, int64_t flops_per_s, const char *profile, char *buf,
                     size_t n);
 
-
 /* Bytes by role (DESIGN §13's four, indexed by lower_role_t) for people:
  * "resident 620 MiB, output 607 MiB, pinned 0 B", then ", LABEL 19.0 MiB"
  * for the candidate role when candidate (its label: "candidate", "dropped

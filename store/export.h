@@ -33,8 +33,8 @@ int export_plan_arena(store_t *s, const stored_plan_t *p, rebuilt_t *rb, footpri
 
 /* How an export goes: raw as export_plans_raw says; progress, when set, is
  * told the rows written of all (events only, every 4096 from 0 and then
- * all of them: the one export that takes seconds) and stops the export, leaving the file untouched,
- * RS_ECANCELED, when it returns nonzero. */
+ * all of them: the one export that takes seconds) and stops the export,
+ * leaving the file untouched, RS_ECANCELED, when it returns nonzero. */
 typedef struct export_options {
     bool raw;
     int (*progress)(void *ud, int64_t done, int64_t total);

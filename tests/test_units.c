@@ -31,17 +31,27 @@ static void test_bytes(void **state)
     assert_int_equal(parse_ok("48MiB").kind, BUDGET_BYTES);
 }
 
+typedef struct bytes_case {
+    int64_t v;
+    const char *want;
+} bytes_case_t;
+
+/* Each of cases[0..n) as format writes it. */
+static void expect_bytes(void (*format)(int64_t, char *, size_t), const bytes_case_t *cases, size_t n)
+{
+    char b[64];
+    for (size_t i = 0; i < n; i++) {
+        format(cases[i].v, b, sizeof b);
+        assert_string_equal(b, cases[i].want);
+    }
+}
+
 /* The exact count follows the units only where they round: 512 B once. */
 static void test_bytes_exact(void **state)
 {
     (void)state;
-    char b[64];
-    units_format_bytes_exact(512, b, sizeof b);
-    assert_string_equal(b, "512 B");
-    units_format_bytes_exact(1023, b, sizeof b);
-    assert_string_equal(b, "1023 B");
-    units_format_bytes_exact(4194304, b, sizeof b);
-    assert_string_equal(b, "4.00 MiB (4194304 B)");
+    static const bytes_case_t cases[] = { { 512, "512 B" }, { 1023, "1023 B" }, { 4194304, "4.00 MiB (4194304 B)" } };
+    expect_bytes(units_format_bytes_exact, cases, sizeof cases / sizeof cases[0]);
 }
 
 static void test_kinds(void **state)
@@ -98,13 +108,8 @@ static void test_bad(void **state)
 static void test_format(void **state)
 {
     (void)state;
-    char b[32];
-    units_format_bytes(512, b, sizeof b);
-    assert_string_equal(b, "512 B");
-    units_format_bytes(1536, b, sizeof b);
-    assert_string_equal(b, "1.50 KiB");
-    units_format_bytes(48LL << 20, b, sizeof b);
-    assert_string_equal(b, "48.0 MiB");
+    static const bytes_case_t cases[] = { { 512, "512 B" }, { 1536, "1.50 KiB" }, { 48LL << 20, "48.0 MiB" } };
+    expect_bytes(units_format_bytes, cases, sizeof cases / sizeof cases[0]);
 }
 
 /* FLOPs in decimal prefixes, three significant digits, and the time they

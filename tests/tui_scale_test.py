@@ -646,8 +646,8 @@ def bert_arena_at_80_columns_names_its_lines_and_sources():
         t.type("50MiB")
         t.keys("Enter")
         s = t.wait("─ budget 50.0 MiB")
-        axis = [(m.group(1), m.group(2)) for m in (re.match(r"^ *([0-9.]+[KMG]?)([│┼╪])", r) for r in s.splitlines())
-                if m]
+        found = (re.match(r"^ *([0-9.]+[KMG]?)([│┼╪])", r) for r in s.splitlines())
+        axis = [(m.group(1), m.group(2)) for m in found if m]
 
         def mib(label):
             return float(label[:-1]) * {"K": 1 / 1024, "M": 1, "G": 1024}[label[-1]] if label[-1] in "KMG" else 0.0

@@ -981,7 +981,8 @@ def fit_arena_with_the_held_group():
     finally:
         t.close()
     # narrower, the two totals stay before which is shown goes
-    for w, before, after in ((110, "104 MiB, with held 4.00 MiB; accepted (h)", "104 MiB, with held 4.00 MiB; with held (h)"),
+    for w, before, after in ((110, "104 MiB, with held 4.00 MiB; accepted (h)",
+                              "104 MiB, with held 4.00 MiB; with held (h)"),
                              (100, "[104 MiB] / held 4.00 MiB (h)", "104 MiB / [held 4.00 MiB] (h)")):
         t = Tui(f"heldarena{w}", w=w, h=30)
         try:

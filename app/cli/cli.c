@@ -49,8 +49,9 @@ static const cmd_entry_t COMMANDS[CMD_COUNT] = {
                       cmd_convert, 1, 1 },
     [CMD_CONFIG] = { "config", "[--config PATH] [settings flags] [--json]",
                      "each effective setting and where it comes from", cmd_config, 0, 0 },
-    [CMD_VERIFY] = { "verify", "[PLAN...] [--no-progress]", "re-check stored plans through a separate plain path (all when none named)",
-                     cmd_verify, 0, 100000 },
+    [CMD_VERIFY] = { "verify", "[PLAN...] [--no-progress]",
+                     "re-check stored plans through a separate plain path (all when none named)", cmd_verify, 0,
+                     100000 },
 };
 
 typedef enum opt_kind { OPT_FLAG, OPT_STR, OPT_LIST, OPT_INT, OPT_SECONDS, OPT_CAP } opt_kind_t;

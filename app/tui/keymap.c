@@ -128,12 +128,12 @@ const key_entry_t *keymap_entries(int *n)
 static const column_legend_t FIT_COLUMNS[] = {
     { "rk", "round one's rank: relief per cost, best first" },
     { "solo", "what the flip alone takes off the baseline arena (round one)" },
-    { "cost bound", "(\"bound\" when narrow) its recompute-cost bound: the node's cost times its readers (at least 1), FLOPs, under "
-                           "the baseline" },
-    { "recompute", "(\"added\" when narrow) the FLOPs it added once accepted: the plan's compute after it minus before it (a group's "
-                          "on the flip that closed it). It can pass the bound: flips accepted before it can make its "
-                          "readers run more often. '!' marks a flip that does not pay: the share of the compute it adds is "
-                          "over 100 times the share of the arena it relieves" },
+    { "cost bound", "(\"bound\" when narrow) its recompute-cost bound: the node's cost times its readers (at "
+                    "least 1), FLOPs, under the baseline" },
+    { "recompute", "(\"added\" when narrow) the FLOPs it added once accepted: the plan's compute after it minus "
+                   "before it (a group's on the flip that closed it). It can pass the bound: flips accepted before "
+                   "it can make its readers run more often. '!' marks a flip that does not pay: the share of the "
+                   "compute it adds is over 100 times the share of the arena it relieves" },
     { "B/FLOP", "solo per cost bound (at 140 columns and wider)" },
     { "status", "where the candidate stands at this event" },
     { "round two", "round two's verdict on it at this event, with the relief it was accepted with; its words "

@@ -540,11 +540,8 @@ int screen_arena_key(tui_t *t, action_t a, int key)
         char dropped[160];
         if (tui_fit_may_go(t, "changing the layout", dropped, sizeof dropped)) {
             tui_set_layout(t, next_layout(t->tgt.cfg.layout));
-            if (dropped[0] && !t->status_error) {
-                char msg[512];
-                snprintf(msg, sizeof msg, "%.300s%s", t->status, dropped);
-                tui_status(t, false, "%s", msg);
-            }
+            if (dropped[0] && !t->status_error)
+                tui_status_append(t, dropped);
         }
         return KEY_REDRAW;
     }

@@ -438,7 +438,8 @@ void screen_compare_draw(tui_t *t)
             snprintf(over, sizeof over, " %+9.3f%%", overhead(p));
         char said[64];
         tui_putf(t, row_of(t, i), 1, t->cols - 2, a, "%2d%c%-*s %10s%s %5d %10s%s %10s %4s %7d %9s", i + 1, mark, bw,
-                 row_budget(r, wide, said, sizeof said), fin, exact, (int)p->n_flips, rec, over, est, cap, (int)p->dropped, text_within(p));
+                 row_budget(r, wide, said, sizeof said), fin, exact, (int)p->n_flips, rec, over, est, cap,
+                 (int)p->dropped, text_within(p));
         const best_plan_t *b = &r->best;
         if (!t->cmp_show_best || !b->kind)
             continue;

@@ -609,12 +609,11 @@ static void say_session_changed(tui_t *t, int old_profile)
 {
     if (t->profile == old_profile || t->status_error)
         return;
-    char more[200], msg[sizeof t->status];
+    char more[200];
     snprintf(more, sizeof more, "; profile %s, the plan's (was %s)",
              t->profile >= 0 ? text_shown(t->profiles[t->profile].name) : "none",
              old_profile >= 0 ? text_shown(t->profiles[old_profile].name) : "none");
-    snprintf(msg, sizeof msg, "%.*s%s", (int)(sizeof msg - strlen(more) - 1), t->status, more);
-    tui_status(t, false, "%s", msg);
+    tui_status_append(t, more);
 }
 
 /* Opens a stored plan in the fit stepper: its routine, bindings, profile,

@@ -403,9 +403,7 @@ int screen_session_key(tui_t *t, action_t a, int key)
                 tui_open_routine(t, name);
                 tui_status(t, true, "%s", msg);
             } else if (dropped[0]) {
-                char msg[512];
-                snprintf(msg, sizeof msg, "%.300s%s", t->status, dropped);
-                tui_status(t, false, "%s", msg);
+                tui_status_append(t, dropped);
             }
         } else if (!tui_check_binds(t, name)) { /* refused now, as --bind is, not at Enter */
             tui_binds_set(t, name, old);

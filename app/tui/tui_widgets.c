@@ -20,6 +20,15 @@ void tui_status(tui_t *t, bool error, const char *fmt, ...)
     t->status_error = error;
 }
 
+void tui_status_append(tui_t *t, const char *more)
+{
+    char msg[sizeof t->status];
+    size_t m = strlen(more);
+    int keep = m < sizeof msg ? (int)(sizeof msg - m - 1) : 0;
+    snprintf(msg, sizeof msg, "%.*s%s", keep, t->status, more);
+    tui_status(t, false, "%s", msg);
+}
+
 /* ---- overlays and prompts -------------------------------------------------------- */
 
 void tui_overlay_close(tui_t *t)

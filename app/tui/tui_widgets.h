@@ -15,6 +15,9 @@
 
 /* Sets the status line (an error shows in the error colour). */
 void tui_status(tui_t *t, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Adds more after the status line's text (cut so more fits), as a reply
+ * that is not an error ("...; dropped the fit to 60% (f fits again)"). */
+void tui_status_append(tui_t *t, const char *more);
 /* Shows err in the status line as a TUI user meets it: an error about a
  * command-line flag names the key that sets the thing instead ("--bind:"
  * becomes "bindings (b on Session):"); what, when given, comes first. */

@@ -134,11 +134,12 @@ static void sb_held(strbuf_t *b, const fit_plan_t *p, const fit_event_t *e)
     }
 }
 
-/* The end of a sentence about a group counted, not named: its members. */
-static void sb_group_tail(strbuf_t *b, const fit_plan_t *p, const fit_event_t *e)
+/* The end of a sentence about a group counted, not named: its members,
+ * after what they are ("the group", "before it"). */
+static void sb_group_tail(strbuf_t *b, const fit_plan_t *p, const fit_event_t *e, const char *what)
 {
     if (e && !group_inline(e)) {
-        strbuf_printf(b, "; the group: ");
+        strbuf_printf(b, "; %s: ", what);
         sb_group(b, p, e);
     }
 }
@@ -205,7 +206,7 @@ const char *trace_describe(const fit_plan_t *p, int32_t i, strbuf_t *b)
         strbuf_printf(b, ", current ");
         sb_total(b, e->cur, all, 3);
         if (e->with >= 0)
-            sb_group_tail(b, p, e);
+            sb_group_tail(b, p, e, "the group");
         break;
     }
     case EV_ACCEPT: {
@@ -228,7 +229,7 @@ const char *trace_describe(const fit_plan_t *p, int32_t i, strbuf_t *b)
             sb_group(b, p, e);
         } else {
             strbuf_printf(b, " = current); the held group now has %d flips", (int)e->group_n);
-            sb_group_tail(b, p, e);
+            sb_group_tail(b, p, e, "the group");
         }
         break;
     case EV_COMMIT_GROUP:
@@ -243,7 +244,7 @@ const char *trace_describe(const fit_plan_t *p, int32_t i, strbuf_t *b)
         strbuf_printf(b, "; %s carries the relief ", who);
         sb_bytes(b, e->relief);
         strbuf_printf(b, ", the held flips 0");
-        sb_group_tail(b, p, e);
+        sb_group_tail(b, p, e, "the group");
         break;
     case EV_DISCARD_GROUP:
         strbuf_printf(b, "held group");
@@ -257,7 +258,7 @@ const char *trace_describe(const fit_plan_t *p, int32_t i, strbuf_t *b)
         } else {
             strbuf_printf(b, " discarded at the end: recompute is never paid for zero bytes");
         }
-        sb_group_tail(b, p, e);
+        sb_group_tail(b, p, e, "the group");
         break;
     case EV_REJECT:
         strbuf_printf(b, "%s rejected: ", who);
@@ -271,7 +272,7 @@ const char *trace_describe(const fit_plan_t *p, int32_t i, strbuf_t *b)
             strbuf_printf(b, " but not the current ");
             sb_bytes_vs(b, e->cur, e->with);
             strbuf_printf(b, "; the group stays held");
-            sb_group_tail(b, p, e);
+            sb_group_tail(b, p, e, "the group");
         } else {
             strbuf_printf(b, "alone ");
             sb_bytes(b, e->alone);
@@ -408,10 +409,8 @@ const char *trace_explain(const fit_plan_t *p, int32_t node, strbuf_t *b)
             strbuf_printf(b, "the baseline");
         sb_rank(b, c);
         sb_recompute(b, p, node, c->cost, false);
-        if (e && e->group_n && !group_inline(e)) {
-            strbuf_printf(b, "; before it: ");
-            sb_group(b, p, e);
-        }
+        if (e && e->group_n)
+            sb_group_tail(b, p, e, "before it");
         break;
     case ST_COMMITTED:
         e = last_event(p, node, EV_COMMIT_GROUP);
@@ -443,7 +442,7 @@ const char *trace_explain(const fit_plan_t *p, int32_t node, strbuf_t *b)
         }
         sb_rank(b, c);
         sb_recompute(b, p, node, c->cost, e && e->node != node);
-        sb_group_tail(b, p, e);
+        sb_group_tail(b, p, e, "the group");
         break;
     case ST_DISCARDED:
         e = last_event(p, node, EV_DISCARD_GROUP);

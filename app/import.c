@@ -46,12 +46,6 @@ static void say(const import_t *im, const char *doing, const char *path, int don
         im->progress->say(im->progress->ud, doing, path, done, total);
 }
 
-static bool ends_with(const char *s, const char *suf)
-{
-    size_t n = strlen(s), m = strlen(suf);
-    return n >= m && strcmp(s + n - m, suf) == 0;
-}
-
 /* What a CSV holds, from its first line. */
 static int csv_kind(const char *path, item_kind_t *kind, rs_error_t *err)
 {
@@ -175,11 +169,11 @@ static int add_path(import_t *im, const char *path, bool from_dir, rs_error_t *e
     if (S_ISDIR(st.st_mode))
         return walk_dir(im, path, &st, err);
     item_kind_t kind = ITEM_ROUTINE;
-    if (ends_with(path, ".csv")) {
+    if (text_ends_with(path, ".csv")) {
         int rc = csv_kind(path, &kind, err);
         if (rc)
             return rc;
-    } else if (ends_with(path, ".routine") || ends_with(path, ".hlo") || !from_dir || (ends_with(path, ".txt") && hlo_file(path))) {
+    } else if (library_name_is_file(path) || !from_dir || (text_ends_with(path, ".txt") && hlo_file(path))) {
         kind = ITEM_ROUTINE;
     } else {
         return RS_OK; /* in a folder, only what we know how to read */

@@ -62,9 +62,7 @@ static int read_routine(const cmdline_t *c, const char *arg, target_t *t, bool *
 {
     *stored = false;
     struct stat st;
-    size_t n = strlen(arg);
-    bool looks_like_file = strchr(arg, '/') || (n > 8 && strcmp(arg + n - 8, ".routine") == 0) ||
-                           (n > 4 && strcmp(arg + n - 4, ".hlo") == 0);
+    bool looks_like_file = strchr(arg, '/') || library_name_is_file(arg);
     if (stat(arg, &st) == 0 || looks_like_file || !store_exists(c))
         return rfile_read(arg, &t->text, &t->len, err);
     int rc = target_store(c, t, err);

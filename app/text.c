@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "model/units.h"
 #include "util/utf8.h"
@@ -192,4 +193,10 @@ size_t text_bytes_for_cols(const char *s, int w, int *cols)
     }
     *cols = c;
     return i;
+}
+
+bool text_ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcasecmp(s + n - m, suffix) == 0;
 }

@@ -68,6 +68,11 @@ const char *text_count(int64_t n, const char *one, const char *many);
  * s), for a count printed otherwise ("1,234 tries"); in the same buffers. */
 const char *text_noun(int64_t n, const char *one, const char *many);
 
+/* Whether the name s ends with suffix, ASCII letters in either case: a
+ * file named PLAN.SVG or TRAIN.HLO is what its suffix says, as on the
+ * file systems people copy dumps from. */
+bool text_ends_with(const char *s, const char *suffix);
+
 /* Writes s escaped to f, whole; -1 on a write error. */
 int text_print(FILE *f, const char *s);
 

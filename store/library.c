@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "model/hlo.h"
 #include "store_int.h"
@@ -118,11 +119,22 @@ int library_routine_path(store_t *s, const char *name, int32_t version, char **p
     return rc ? rc : step == SQLITE_ROW || step == SQLITE_DONE ? RS_OK : store_fail(s, step, "reading routines", err);
 }
 
+static bool ends_with(const char *s, size_t n, const char *suffix)
+{
+    size_t m = strlen(suffix);
+    return n >= m && strcasecmp(s + n - m, suffix) == 0;
+}
+
+bool library_name_is_file(const char *name)
+{
+    size_t n = strlen(name);
+    return ends_with(name, n, ".routine") || ends_with(name, n, ".hlo");
+}
+
 int library_routine_name_check(const char *name, const char *what, rs_error_t *err)
 {
     size_t n = strlen(name);
-    bool bad = n == 0 || n > 127 || strchr(name, '/') || (n > 8 && strcmp(name + n - 8, ".routine") == 0) ||
-               (n > 4 && strcmp(name + n - 4, ".hlo") == 0);
+    bool bad = n == 0 || n > 127 || strchr(name, '/') || library_name_is_file(name);
     for (size_t i = 0; i < n && !bad; i++)
         bad = (unsigned char)name[i] <= ' ' || name[i] == 0x7f;
     if (bad)

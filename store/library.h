@@ -58,6 +58,11 @@ int library_routine_path(store_t *s, const char *name, int32_t version, char **p
  * as a file. */
 int library_routine_name_check(const char *name, const char *what, rs_error_t *err);
 
+/* Whether name reads as a file's rather than a stored routine's: it ends
+ * in .routine or .hlo, in either case (the names the check above refuses,
+ * so a command line can tell the two apart). */
+bool library_name_is_file(const char *name);
+
 /* Renames routine from to to (inside a transaction): every version, or
  * with path only the versions imported from that file (two dumps of one
  * module name become two routines), numbered 1, 2, ... in their order;

@@ -9,6 +9,7 @@ import glob
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -840,6 +841,29 @@ def hlo_in_the_store():
         check(any(".py:" in r["source"] for r in rows), what)
     rc, out, err = run("layout", os.path.join(TMP, "hlo_layout.csv"), "--json")
     check(rc == 0, err)
+
+
+@test
+def suffixes_in_either_case():
+    """A file's suffix says what it is in upper case too: a folder's MLP.ROUTINE
+    and TRAIN.HLO are imported, MLP.ROUTINE on the command line is a file, and
+    a routine cannot be named like one."""
+    folder = os.path.join(TMP, "upper")
+    os.makedirs(folder, exist_ok=True)
+    shutil.copy(MLP, os.path.join(folder, "MLP.ROUTINE"))
+    shutil.copy(BERT, os.path.join(folder, "TRAIN.HLO"))
+    write(os.path.join("upper", "README.TXT"), "not a routine\n")
+    db = os.path.join(TMP, "upper.db")
+    rc, out, err = run("--db", db, "import", folder)
+    check(rc == 0, err)
+    rc, out, err = run("--db", db, "routines", "--json")
+    names = sorted(r["name"] for r in json.loads(out))
+    check(names == ["SyncTensorsGraph.1724", "mlp_step"], names)
+    rc, out, err = run("--db", db, "score", os.path.join(folder, "MLP.ROUTINE"))
+    check(rc == 0 and "mlp_step" in out, err)
+    # not a stored routine's name: read as a file, and said missing as one
+    expect_error(["--db", db, "score", "GONE.ROUTINE"], "GONE.ROUTINE: cannot open", status=2)
+    expect_error(["--db", db, "import", MLP, "--name", "x.Routine"], "not ending in .routine", status=2)
 
 
 @test

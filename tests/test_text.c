@@ -94,6 +94,20 @@ static void test_count(void **state)
     assert_string_equal(b, "1 b");
 }
 
+/* A suffix matches in either case, whole, and never past the start. */
+static void test_ends_with(void **state)
+{
+    (void)state;
+    assert_true(text_ends_with("plan.svg", ".svg"));
+    assert_true(text_ends_with("PLAN.SVG", ".svg"));
+    assert_true(text_ends_with("a.Csv", ".csv"));
+    assert_true(text_ends_with(".svg", ".svg"));
+    assert_false(text_ends_with("svg", ".svg"));
+    assert_false(text_ends_with("plan.svgz", ".svg"));
+    assert_false(text_ends_with("", ".svg"));
+    assert_true(text_ends_with("x", ""));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -101,6 +115,7 @@ int main(void)
         cmocka_unit_test(test_json_strings),
         cmocka_unit_test(test_bytes_for_cols),
         cmocka_unit_test(test_count),
+        cmocka_unit_test(test_ends_with),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -498,12 +498,6 @@ int cmd_compare(const cmdline_t *c)
     return 0;
 }
 
-static bool ends_with(const char *s, const char *tail)
-{
-    size_t n = strlen(s), m = strlen(tail);
-    return n >= m && strcasecmp(s + n - m, tail) == 0;
-}
-
 int cmd_export(const cmdline_t *c)
 {
     rs_error_t err;
@@ -518,7 +512,7 @@ int cmd_export(const cmdline_t *c)
         error_set(&err, RS_EINPUT, "--output", 0, 0, "export needs --output F.csv");
         return fail_print(&err);
     }
-    if (ends_with(c->output, svg ? ".csv" : ".svg")) { /* a picture in F.csv opened in a spreadsheet as garbage */
+    if (text_ends_with(c->output, svg ? ".csv" : ".svg")) { /* a picture in F.csv opened in a spreadsheet as garbage */
         error_set(&err, RS_EINPUT, "--output", 0, 0, "'%s' names a %s file, but --what %s writes %s", c->output,
                   svg ? "CSV" : "SVG", c->what, svg ? "an SVG picture: name it F.svg" : "CSV: name it F.csv");
         return fail_print(&err);

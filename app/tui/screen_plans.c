@@ -458,9 +458,8 @@ static void export_chosen(tui_t *t)
     }
     snprintf(t->export_path, sizeof t->export_path, "%s", path);
     /* the file's name suggests what goes in it */
-    size_t pl = strlen(path);
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    if (pl > 4 && strcmp(path + pl - 4, ".svg") == 0)
+    if (text_ends_with(path, ".svg"))
         snprintf(what, sizeof what, "svg");
     char kinds[96] = "";
     for (int k = 0; export_what_name(k); k++) {

@@ -26,6 +26,15 @@ int export_what_parse(const char *s)
 
 const char *export_what_name(int i) { return i >= 0 && i < N_WHAT ? WHAT_NAMES[i] : NULL; }
 
+void export_plan_path(const char *path, int64_t id, char *buf, size_t n)
+{
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    if (dot && dot > path && (!slash || dot > slash + 1))
+        snprintf(buf, n, "%.*s-%lld%s", (int)(dot - path), path, (long long)id, dot);
+    else
+        snprintf(buf, n, "%s-%lld", path, (long long)id);
+}
+
 /* Whether text cells go out verbatim: set for the length of one export
  * (the tool writes one at a time). */
 static bool raw_text;

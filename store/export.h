@@ -16,6 +16,11 @@ int export_what_parse(const char *s);
 /* The name of export kind i ("plans", ...), NULL past the last. */
 const char *export_what_name(int i);
 
+/* The file plan id takes when an export writes one file a plan (a layout
+ * or a picture of several plans): the id before the suffix,
+ * "out/layout.csv" -> "out/layout-3.csv", "plan" -> "plan-3".  Cut to n. */
+void export_plan_path(const char *path, int64_t id, char *buf, size_t n);
+
 /* Writes plans[0..n) (flips and events loaded) as what to path, whole (a
  * temporary file renamed into place).  EXPORT_LAYOUT writes the final arena
  * of one plan in MiniMalloc's solution format (id,lower,upper,size,offset,

@@ -338,12 +338,24 @@ def export_plan_svg():
                 "a = f(x) [1*M]\nb = f(a) [1*M]\nc = f(b) [1*M]\ny = g(x, c) [3*M] @output\n")
     rc, out, err = run("fit", top, "--budget", "minimize", "--save", "--json", "--db", db)
     check(rc == 0 and json.loads(out)["final"]["total"] == 7 << 20, err)
-    rc, out, err = run("export", str(json.loads(out)["plan_id"]), "--what", "svg", "--output", svg, "--db", db)
+    last = str(json.loads(out)["plan_id"])
+    rc, out, err = run("export", last, "--what", "svg", "--output", svg, "--db", db)
     check(rc == 0, err)
     ys = {"".join(e.itertext()).split()[0]: int(e.get("y")) for e in ET.parse(svg).getroot().iter(SVG_NS + "text")
           if "".join(e.itertext()).startswith(("arena ", "peak @"))}
     check(set(ys) == {"arena", "peak"} and ys["arena"] - ys["peak"] >= 12, ys)
-    expect_error(["export", "1", "1", "--what", "svg", "--output", svg, "--db", db], "svg exports one plan at a time")
+    # several plans: one picture (and one layout) a plan, each the file the plan alone writes
+    for what, ext in (("svg", ".svg"), ("layout", ".csv")):
+        many = os.path.join(TMP, "many" + ext)
+        rc, out, err = run("export", "1", last, "--what", what, "--output", many, "--db", db)
+        check(rc == 0 and not os.path.exists(many), (out, err))
+        for pid in ("1", last):
+            alone = os.path.join(TMP, f"alone{pid}{ext}")
+            rc, out2, err = run("export", pid, "--what", what, "--output", alone, "--db", db)
+            each = os.path.join(TMP, f"many-{pid}{ext}")
+            check(f"wrote {each}" in out, out)
+            with open(each, "rb") as a, open(alone, "rb") as b:
+                check(a.read() == b.read(), (each, alone))
     expect_error(["export", "1", "--what", "png", "--output", svg, "--db", db], "origins or svg")
     # a picture into F.csv (or CSV into F.svg) is refused before anything is written
     csv_named = os.path.join(os.path.dirname(svg), "picture.csv")
@@ -351,7 +363,7 @@ def export_plan_svg():
                  "names a CSV file, but --what svg writes an SVG picture: name it F.svg")
     check(not os.path.exists(csv_named), csv_named)
     expect_error(["export", "1", "--what", "flips", "--output", svg, "--db", db],
-                 "names a SVG file, but --what flips writes CSV: name it F.csv")
+                 "names an SVG file, but --what flips writes CSV: name it F.csv")
 
 
 @test

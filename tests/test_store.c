@@ -449,6 +449,23 @@ static void test_disk_full(void **state)
     free(p);
 }
 
+/* A file a plan: the id goes before the file's suffix, never into a
+ * folder's name or in place of a dot file's name. */
+static void test_plan_path(void **state)
+{
+    (void)state;
+    static const struct { const char *path, *want; } cases[] = {
+        { "layout.csv", "layout-3.csv" },  { "out/a.b/pic.svg", "out/a.b/pic-3.svg" },
+        { "out/a.b/pic", "out/a.b/pic-3" }, { "plan", "plan-3" },
+        { "dir/.hidden", "dir/.hidden-3" }, { ".svg", ".svg-3" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char buf[64];
+        export_plan_path(cases[i].path, 3, buf, sizeof buf);
+        assert_string_equal(buf, cases[i].want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -456,6 +473,7 @@ int main(void)
         cmocka_unit_test(test_routine_versions),
         cmocka_unit_test(test_routine_names),
         cmocka_unit_test(test_export_origins),
+        cmocka_unit_test(test_plan_path),
         cmocka_unit_test(test_not_a_store_and_newer),
         cmocka_unit_test(test_locked),
         cmocka_unit_test(test_read_only),

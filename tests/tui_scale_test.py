@@ -9,6 +9,7 @@ a list that does not fit says how many more it holds.
 
 usage: tui_scale_test.py REMATSCOPE SAMPLES_DIR BENCH_DIR
 """
+import contextlib
 import csv
 import json
 import os
@@ -586,6 +587,19 @@ def bert_db():
     return db
 
 
+@contextlib.contextmanager
+def bert_opened(name, w, h):
+    """A TUI of w x h on the BERT step's store with the step open, closed
+    when the block ends."""
+    t = Tui(name, w=w, h=h, db=bert_db())
+    try:
+        t.wait("Routines")
+        open_routine(t, "SyncTensorsGraph.1724")
+        yield t
+    finally:
+        t.close()
+
+
 def bert_score_at_peak():
     """score --json of the BERT step, and its buffers live at the peak by name."""
     rc, out, err = run("score", BERT, "--json")
@@ -605,10 +619,7 @@ def inspector_sources_whole_at_160_columns():
     if not HAVE_BERT:
         return print(f"skip: no {BERT}")
     _, live = bert_score_at_peak()
-    t = Tui("sources160", w=160, h=45, db=bert_db())
-    try:
-        t.wait("Routines")
-        open_routine(t, "SyncTensorsGraph.1724")
+    with bert_opened("sources160", 160, 45) as t:
         t.keys("p")
         s = t.wait("(the peak)")
         rows = [m for m in (INSPECT.match(r.strip()) for r in pane_rows(s, 160, 72)) if m]
@@ -619,8 +630,6 @@ def inspector_sources_whole_at_160_columns():
             if b and b.get("source"):
                 check(m.group(6) == b["source"].rsplit("/", 1)[-1], (m.group(0), b["source"]))
         check(any(m.group(6) == "xla_op_registry.py:44" for m in rows), s)
-    finally:
-        t.close()
 
 
 @test
@@ -634,10 +643,7 @@ def bert_arena_at_80_columns_names_its_lines_and_sources():
     if not HAVE_BERT:
         return print(f"skip: no {BERT}")
     sc, live = bert_score_at_peak()
-    t = Tui("bert80lines", w=80, h=24, db=bert_db())
-    try:
-        t.wait("Routines")
-        open_routine(t, "SyncTensorsGraph.1724")
+    with bert_opened("bert80lines", 80, 24) as t:
         s = t.wait("legend")
         pane = [r.strip() for r in pane_rows(s, 80, 36)]
         check(f"╌ floor {units(sc['floor']['bytes'])}: no plan is below" in pane, s)
@@ -672,8 +678,6 @@ def bert_arena_at_80_columns_names_its_lines_and_sources():
             t.keys("Down")
             time.sleep(0.3)
             s = t.screen()
-    finally:
-        t.close()
 
 
 @test
@@ -731,10 +735,7 @@ def bert_fit_at_80_columns():
     name, and says round one's order (worse alone before neutral)."""
     if not HAVE_BERT:
         return print(f"skip: no {BERT}")
-    t = Tui("bert80", w=80, h=24, db=bert_db())
-    try:
-        t.wait("Routines")
-        open_routine(t, "SyncTensorsGraph.1724")
+    with bert_opened("bert80", 80, 24) as t:
         t.keys("C", "C-u")
         t.type("all")
         t.keys("Enter", "f", "C-u")
@@ -756,8 +757,6 @@ def bert_fit_at_80_columns():
             if m and i + 1 < len(rows) and rows[i + 1] and not rows[i + 1].startswith(("r", "0", "1")):
                 check(m.group(1).endswith(("/", ")")) or ".py:" in m.group(1), ("cut inside a folder's name", ln, rows))
         check(any(ln.endswith("site-packages/") or "site-packages/torch" in ln for ln in rows), s)
-    finally:
-        t.close()
 
 
 UNIT_RE = re.compile(r"^\s*(B|KiB|MiB|GiB|TiB|FLOPs|[kMGT]FLOPs)\b")
@@ -783,10 +782,7 @@ def bert_at_80_columns_says_it_whole():
     db = bert_db()
     rc, out, err = run("fit", "SyncTensorsGraph.1724", "--budget", "60", db=db)
     check(rc == 0 and "fit SyncTensorsGraph.1724: budget 60 B, candidate cap 32\n" in out, (rc, out, err))
-    t = Tui("bertwhole", w=80, h=24, db=db)
-    try:
-        t.wait("Routines")
-        open_routine(t, "SyncTensorsGraph.1724")
+    with bert_opened("bertwhole", 80, 24) as t:
         t.keys("1")
         s = t.wait("inline depth")
         bottom = s.split("\n")[-8:]
@@ -810,8 +806,6 @@ def bert_at_80_columns_says_it_whole():
         s = t.wait("end: ")
         rows = s.split("\n")[-6:-2]
         check("over the budget" in " ".join(rows) and not parted_from_its_unit(rows), rows)
-    finally:
-        t.close()
 
 
 @test
@@ -877,10 +871,7 @@ def compare_chart_labels_tell_apart():
         return print(f"skip: no {BERT}")
     rc, out, err = run("sweep", BERT, "--budgets", "90%,60%", "--max-candidates", "1000", "--json")
     tot = sorted(p["final"]["total"] for p in json.loads(out)["plans"])
-    t = Tui("chart80", w=80, h=24, db=bert_db())
-    try:
-        t.wait("Routines")
-        open_routine(t, "SyncTensorsGraph.1724")
+    with bert_opened("chart80", 80, 24) as t:
         t.keys("4", "C", "C-u")
         t.type("all")
         t.keys("Enter", "a")
@@ -891,8 +882,6 @@ def compare_chart_labels_tell_apart():
         check(len(labels) >= 2 and all(a != b for a, b in zip(labels, labels[1:])), (labels, s))
         floor = json.loads(out)["plans"][0]["floor"]["bytes"]
         check(labels[0] == f"{tot[-1] / 2**20:.1f}M" and labels[-1] == f"{floor / 2**20:.1f}M", (labels, tot, floor))
-    finally:
-        t.close()
 
 
 def chart_points(s):
@@ -934,18 +923,13 @@ def compare_chart_puts_each_row_at_its_values():
     rc, out, err = run("sweep", BERT, "--budgets", ",".join(budgets), "--max-candidates", "all", "--json")
     check(rc == 0, err)
     plans = json.loads(out)["plans"]
-    t = Tui("chartvalues", w=160, h=45, db=bert_db())
-    try:
-        t.wait("Routines")
-        open_routine(t, "SyncTensorsGraph.1724")
+    with bert_opened("chartvalues", 160, 45) as t:
         t.keys("4", "C", "C-u")
         t.type("all")
         t.keys("Enter", "a")
         t.type(",".join(budgets))
         t.keys("Enter")
         s = t.wait(re.compile(r"5 minimize +[0-9.]+ MiB"), timeout=90)
-    finally:
-        t.close()
     rows, cols, labels, points = chart_points(s)
     check(rows >= 20 and len(labels) >= 2 and cols > 100, (rows, cols, labels, s))
     hi_row, lo_row = min(labels), max(labels)

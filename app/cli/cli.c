@@ -40,7 +40,7 @@ static const cmd_entry_t COMMANDS[CMD_COUNT] = {
     [CMD_PLANS] = { "plans", "[--json]", "saved plans, newest first", cmd_plans, 0, 0 },
     [CMD_SHOW] = { "show", "PLAN [--events] [--json]", "one saved plan", cmd_show, 1, 1 },
     [CMD_COMPARE] = { "compare", "PLAN PLAN", "two saved plans side by side", cmd_compare, 2, 2 },
-    [CMD_EXPORT] = { "export", "PLAN... --what plans|flips|events|layout|origins|svg --output F.csv [--raw]", "saved plans as CSV (svg: one plan's arena)",
+    [CMD_EXPORT] = { "export", "PLAN... --what plans|flips|events|layout|origins|svg --output F.csv [--raw]", "saved plans as CSV (svg: a plan's arena; layout and svg of several plans: F-ID a plan)",
                      cmd_export, 1, 100000 },
     [CMD_DELETE] = { "delete", "PLAN...", "delete saved plans", cmd_delete, 1, 100000 },
     [CMD_TUI] = { "tui", "[FILE...] [--theme NAME] [--no-mouse]",

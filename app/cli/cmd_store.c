@@ -513,8 +513,8 @@ int cmd_export(const cmdline_t *c)
         return fail_print(&err);
     }
     if (text_ends_with(c->output, svg ? ".csv" : ".svg")) { /* a picture in F.csv opened in a spreadsheet as garbage */
-        error_set(&err, RS_EINPUT, "--output", 0, 0, "'%s' names a %s file, but --what %s writes %s", c->output,
-                  svg ? "CSV" : "SVG", c->what, svg ? "an SVG picture: name it F.svg" : "CSV: name it F.csv");
+        error_set(&err, RS_EINPUT, "--output", 0, 0, "'%s' names %s file, but --what %s writes %s", c->output,
+                  svg ? "a CSV" : "an SVG", c->what, svg ? "an SVG picture: name it F.svg" : "CSV: name it F.csv");
         return fail_print(&err);
     }
     store_t *s;
@@ -522,18 +522,26 @@ int cmd_export(const cmdline_t *c)
     if (status)
         return status;
     stored_plan_t *p = NULL;
-    int rc = svg && c->n_pos != 1
-                 ? error_set(&err, RS_EINPUT, "--what", 0, 0, "svg exports one plan at a time (%d given)", c->n_pos)
-                 : load_plans(c, s, 0, c->n_pos, what == EXPORT_EVENTS, &p, &err);
-    svg_stats_t st;
-    if (!rc && svg)
-        rc = svg_write_plan(s, p, c->output, &st, &err);
-    else if (!rc)
-        rc = export_plans_raw(s, p, c->n_pos, (export_what_t)what, c->output, c->raw, &err);
-    if (!rc && svg)
-        printf("wrote %s (%d buffer%s as %d rectangle%s)\n", text_shown(c->output), (int)st.drawn, st.drawn == 1 ? "" : "s", (int)st.rects, st.rects == 1 ? "" : "s");
-    else if (!rc)
-        printf("wrote %s\n", text_shown(c->output));
+    int rc = load_plans(c, s, 0, c->n_pos, what == EXPORT_EVENTS, &p, &err);
+    /* a picture or a layout is one file a plan, as the TUI's e writes them */
+    bool per_plan = (svg || what == EXPORT_LAYOUT) && c->n_pos > 1;
+    for (int i = 0; !rc && i < (per_plan ? c->n_pos : 1); i++) {
+        char path[4096];
+        if (per_plan)
+            export_plan_path(c->output, p[i].id, path, sizeof path);
+        else
+            snprintf(path, sizeof path, "%s", c->output);
+        svg_stats_t st;
+        if (svg)
+            rc = svg_write_plan(s, &p[i], path, &st, &err);
+        else
+            rc = export_plans_raw(s, &p[i], per_plan ? 1 : c->n_pos, (export_what_t)what, path, c->raw, &err);
+        if (!rc && svg)
+            printf("wrote %s (%s as %s)\n", text_shown(path), text_count(st.drawn, "buffer", NULL),
+                   text_count(st.rects, "rectangle", NULL));
+        else if (!rc)
+            printf("wrote %s\n", text_shown(path));
+    }
     for (int i = 0; p && i < c->n_pos; i++)
         stored_plan_free(&p[i]);
     free(p);

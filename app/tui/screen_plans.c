@@ -494,13 +494,10 @@ static void export_chosen(tui_t *t)
     }
     int files = per_plan ? n : 1, existing = 0;
     for (int i = 0; i < files; i++) {
-        const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
-        if (!per_plan)
-            snprintf(paths[i], sizeof paths[i], "%s", path);
-        else if (dot && (!slash || dot > slash))
-            snprintf(paths[i], sizeof paths[i], "%.*s-%lld%s", (int)(dot - path), path, (long long)pick[i]->id, dot);
+        if (per_plan)
+            export_plan_path(path, pick[i]->id, paths[i], sizeof paths[i]);
         else
-            snprintf(paths[i], sizeof paths[i], "%s-%lld", path, (long long)pick[i]->id);
+            snprintf(paths[i], sizeof paths[i], "%s", path);
         existing += access(paths[i], F_OK) == 0;
     }
     rs_error_t err;

@@ -55,7 +55,11 @@ PAIR2 = write("pair2.routine", "routine pair2\ndtype u8\ninput x [4]\nX = f(x) [
 # both: totals that all print as 1.00 MiB.
 ALIKE = write("alike.routine", "routine alike\ndtype u8\ninput x [1048576]\na = f(x) [10]\nb = g(x) [20]\n"
                                "o = h(a, b) [2] @output\n")
-for path in (F1, PAIR2, ALIKE, RESNET, BERT):
+# eight equal regions: no flip alone lowers the arena, all eight do; a7
+# closes a load-bearing group of seven (counted, not named, past three)
+RING = write("ring.routine", "routine ring\ndtype u8\ninput x [4]\n" +
+             "".join(f"a{i} = f(x) [10]\no{i} = g(a{i}) [0] @output\n" for i in range(8)))
+for path in (F1, PAIR2, ALIKE, RESNET, BERT, RING):
     subprocess.run([BIN, "import", path, "--db", DB], check=True, capture_output=True)
 BERT_NAME = "SyncTensorsGraph.1724"
 
@@ -608,6 +612,36 @@ def why_gives_bytes_where_totals_round_alike():
         t.keys("Enter")
         s = t.wait("Why: a")
         check(try_s in s and acc_s in s, s)
+    finally:
+        t.close()
+
+
+@test
+def why_names_a_big_group_once_last():
+    """The Why of a7, which closes a group of seven: the verdict first with
+    the group counted, the recompute with its share, the events counting
+    the group ("with the 7 held flips", never its names: a real step's
+    events each spelled 1,960 and its Why ran to 713 rows), and the seven
+    names once, after the last event."""
+    t = Tui("whyring", w=160, h=45)
+    try:
+        fit_on(t, "ring", "minimize")
+        t.wait("event 0/")
+        t.keys("/")
+        t.type("a7")
+        t.keys("Enter")
+        time.sleep(0.3)
+        t.keys("Enter")
+        s = t.wait("Why: a7")
+        rows = [r for r in (m.group(1).strip() for m in re.finditer(r"│(.*)│", s)) if r]
+        check(rows and rows[0].startswith("a7 committed in round two, closing the load-bearing group of 7 flips: "
+                                          "together they relieved 10 B"), rows[:2])
+        check(any(r.startswith("recompute: +0 FLOPs (+0.000%)") for r in rows), rows)
+        events = [i for i, r in enumerate(rows) if re.match(r"^\d+ +r[12] ", r)]
+        check(events and any("with the 7 held flips 4 B, current 14 B" in rows[i] for i in events), rows)
+        check(not any("a0, a1, a2, a3" in rows[i] for i in events), rows)
+        named = [i for i, r in enumerate(rows) if r == "the load-bearing group of 7 flips: {a0, a1, a2, a3, a4, a5, a6}"]
+        check(len(named) == 1 and named[0] > events[-1], (named, events, rows))
     finally:
         t.close()
 

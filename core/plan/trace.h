@@ -34,8 +34,9 @@ int trace_reason_parse(const char *name);
 int trace_complete(fit_plan_t *p, rs_error_t *err);
 
 /* One sentence for event i of p, with the scores it compared: replaces
- * out's text with the whole of it (every member of a group, however
- * many) and returns it; NULL when out of memory. */
+ * out's text with the whole of it and returns it; NULL when out of
+ * memory.  A group of up to three is named, a bigger one counted ("the
+ * 712 held flips"): its members are the event's (group_off, group_n). */
 const char *trace_describe(const fit_plan_t *p, int32_t i, strbuf_t *out);
 
 /* The indices of the events of p about node (its own, the groups it was in,
@@ -49,6 +50,13 @@ int32_t trace_chain(const fit_plan_t *p, int32_t node, int32_t *chain, int32_t c
  * MFLOPs)"); a flip of the plan ends with the recompute it added.  Like
  * trace_describe: out's text replaced, returned, NULL out of memory. */
 const char *trace_explain(const fit_plan_t *p, int32_t node, strbuf_t *out);
+
+/* The members of the group trace_explain counts rather than names (more
+ * than three): "the load-bearing group of 712 flips: {a, b, ...}" or "the
+ * 40 flips accepted before h: {...}", said once after the explanation and
+ * its events; "" when it names them or speaks of no group.  As
+ * trace_explain: out's text replaced, returned, NULL out of memory. */
+const char *trace_explain_group(const fit_plan_t *p, int32_t node, strbuf_t *out);
 
 /* The fit_cand_t of node in p, or NULL when it was no candidate. */
 const fit_cand_t *trace_cand(const fit_plan_t *p, int32_t node);

@@ -936,6 +936,31 @@ def config_budget_profile_and_process_reuse():
 
 
 @test
+def arena_details_say_what_a_flip_carries():
+    """After a fit the Arena's details of a flip say what it relieved and
+    the compute it added, as Why and fit --json do: pair_peak's Y closes
+    the group {X}, relieving 100 MiB for +0 FLOPs; X, held, carries 0."""
+    out = subprocess.run([BIN, "fit", os.path.join(SAMPLES, "pair_peak.routine"), "--budget", "minimize", "--json",
+                          "--db", ":memory:"], check=True, capture_output=True, text=True).stdout
+    flips = {f["node"]: f for f in json.loads(out)["flips"]}
+    check(flips["Y"]["relief"] == 100 << 20 and flips["Y"]["recompute"] == 0 and flips["X"]["relief"] == 0, flips)
+    t = Tui("arenaflip", w=120, h=40)
+    try:
+        fit_on(t, "pair_peak", "minimize")
+        t.wait("event 0/")
+        t.keys("2", "/")
+        t.type("Y")
+        t.keys("Enter")
+        t.wait("flip    100 MiB for +0 FLOPs")
+        t.keys("/")
+        t.type("X")
+        t.keys("Enter")
+        t.wait("flip    held member: 0 B, +0 FLOPs")
+    finally:
+        t.close()
+
+
+@test
 def why_wraps_and_scrolls_at_80x24():
     t = Tui("whywrap", w=80, h=24)
     try:

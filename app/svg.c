@@ -291,7 +291,8 @@ static void write_legend(FILE *f, const svg_arena_t *a, const picture_t *p, bool
                  (int)(listed - p->drawn));
     fprintf(f,
             "<text x=\"%d\" y=\"%d\" fill=\"#666666\">%d buffer%s drawn as %d rectangle%s%s; %d under a pixel "
-            "drawn together; sizes aligned, totals exact; hover a rectangle for its buffer</text>\n",
+            "drawn together; sizes aligned; a role's bytes summed over all its buffers, not at one step; hover for "
+            "a buffer</text>\n",
             (int)p->plot_x, (int)(a->frame.height_px - 10), (int)p->drawn, p->drawn == 1 ? "" : "s", (int)p->n_rects,
             p->n_rects == 1 ? "" : "s", not_drawn, (int)p->merged);
 }

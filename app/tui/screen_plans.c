@@ -298,7 +298,7 @@ static int diff_text(const stored_plan_t *full, char **lines)
     char ctx[4][2][160];
     static const char *const what[4] = { "bindings", "profile", "alignment", "layout" };
     for (int k = 0; k < 2; k++) {
-        snprintf(ctx[0][k], sizeof ctx[0][k], "%s", full[k].bindings[0] ? text_shown(full[k].bindings) : "-");
+        snprintf(ctx[0][k], sizeof ctx[0][k], "%s", full[k].bindings[0] ? text_shown(full[k].bindings) : "(none)");
         snprintf(ctx[1][k], sizeof ctx[1][k], "%s", full[k].profile[0] ? text_shown(full[k].profile) : "none");
         snprintf(ctx[2][k], sizeof ctx[2][k], "%lld", (long long)cfg[k].alignment);
         snprintf(ctx[3][k], sizeof ctx[3][k], "%s", layout_strategy_name(cfg[k].layout));

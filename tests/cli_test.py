@@ -883,6 +883,27 @@ def suffixes_in_either_case():
 
 
 @test
+def events_name_a_big_group_once():
+    """fit --events and show --events count a group of more than three in
+    their sentences and name its members once, under the event that ends
+    it: eight equal regions, where a7 closes the group of the other seven."""
+    ring = write("ring.routine", "routine ring\ndtype u8\ninput x [4]\n" +
+                 "".join(f"a{i} = f(x) [10]\no{i} = g(a{i}) [0] @output\n" for i in range(8)))
+    db = os.path.join(TMP, "ring.db")
+    rc, out, err = run("fit", ring, "--budget", "minimize", "--events", "--save", "--db", db)
+    check(rc == 0, err)
+    lines = out.split("events:\n", 1)[1].splitlines()
+    lines = lines[:next(i for i, ln in enumerate(lines) if " end: " in ln) + 1]
+    k = next(i for i, ln in enumerate(lines) if " r2 commit-group " in ln)
+    check("load-bearing group of 7 flips committed with a7" in lines[k], lines[k])
+    check(lines[k + 1] == " " * 26 + "the group: a0 a1 a2 a3 a4 a5 a6", lines[k + 1])
+    check(sum("the group:" in ln for ln in lines) == 1 and not any("a0, a1, a2, a3" in ln for ln in lines), lines)
+    check(any("with the 6 held flips" in ln for ln in lines), lines)
+    rc, shown, err = run("show", "1", "--events", "--db", db)
+    check(rc == 0 and shown.split("events:\n", 1)[1].splitlines() == lines, shown)  # the stored plan says the same
+
+
+@test
 def hlo_bad_inputs():
     """Bad HLO: exit 2, one FILE:LINE:COL line, nothing imported."""
     with open(BERT) as f:

@@ -230,3 +230,12 @@ void answer_out_missed_by(int64_t budget, int64_t final, bool within)
     units_format_bytes_exact(final - budget, by, sizeof by);
     printf(", missed by %s", by);
 }
+
+void answer_out_event_group(const char *kind, int32_t n, const char *names)
+{
+    if (n <= 3 || (strcmp(kind, "commit-group") != 0 && strcmp(kind, "discard-group") != 0))
+        return;
+    printf("  %4s  %2s %-14s the group: ", "", "", "");
+    text_print(stdout, names);
+    printf("\n");
+}

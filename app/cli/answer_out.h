@@ -46,6 +46,12 @@ void answer_out_missed_by(int64_t budget, int64_t final, bool within);
  * under it saying what they cost), then the flips by origin. */
 void answer_out_flips(const answer_flips_t *a);
 
+/* Under an event of `--events` that ends a group (commit-group,
+ * discard-group) of n members, more than its sentence names: "the group:
+ * a b c", names space-separated as the events CSV's members column, under
+ * the sentences' column.  Nothing for n <= 3. */
+void answer_out_event_group(const char *kind, int32_t n, const char *names);
+
 /* {"bytes", "step", "resident", "output", "pinned", "candidate"} under key. */
 void answer_out_json_floor(json_t *j, const char *key, const floor_t *f);
 /* {"resident", "output", "pinned", "candidate"} under key. */

@@ -156,8 +156,13 @@ static void print_plan(const target_t *t, const fit_plan_t *p, bool events)
     strbuf_init(&said);
     for (int32_t i = 0; i < p->n_events; i++) {
         const char *text = trace_describe(p, i, &said);
-        printf("  %4d  r%d %-14s %s\n", (int)i, p->events[i].round,
-               trace_kind_name((fit_event_kind_t)p->events[i].kind), text ? text : "(out of memory)");
+        const fit_event_t *e = &p->events[i];
+        printf("  %4d  r%d %-14s %s\n", (int)i, e->round, trace_kind_name((fit_event_kind_t)e->kind),
+               text ? text : "(out of memory)");
+        strbuf_reset(&said);
+        for (int32_t k = 0; k < e->group_n && e->group_n > 3; k++)
+            strbuf_printf(&said, "%s%s", k ? " " : "", p->routine->nodes[p->members[e->group_off + k]].name);
+        answer_out_event_group(trace_kind_name((fit_event_kind_t)e->kind), e->group_n, said.s ? said.s : "");
     }
     strbuf_free(&said);
 }

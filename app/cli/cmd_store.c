@@ -245,6 +245,15 @@ static void shown_free(shown_t *w)
     free(w->names);
 }
 
+/* The words of a space-separated list. */
+static int32_t words(const char *s)
+{
+    int32_t n = 0;
+    for (const char *c = s; *c; c++)
+        n += *c != ' ' && (c == s || c[-1] == ' ');
+    return n;
+}
+
 static void show_plan(const stored_plan_t *p, const shown_t *w, bool events)
 {
     char a[32], b[64], f[32], label[256], rec[192];
@@ -287,11 +296,19 @@ static void show_plan(const stored_plan_t *p, const shown_t *w, bool events)
     if (!events)
         return;
     printf("\nevents:\n");
+    strbuf_t names;
+    strbuf_init(&names);
     for (int32_t i = 0; i < p->n_events; i++) {
         printf("  %4d  r%d %-14s ", (int)p->events[i].seq, (int)p->events[i].round, text_shown(p->events[i].kind));
         text_print(stdout, p->events[i].text);
         printf("\n");
+        const stored_event_t *e = &p->events[i];
+        int32_t n = e->group_n >= 0 ? e->group_n : words(e->members); /* an older plan keeps its list */
+        rs_error_t err;
+        if (n > 3 && plans_event_members(p, e, &names, &err) == 0)
+            answer_out_event_group(e->kind, n, names.s ? names.s : "");
     }
+    strbuf_free(&names);
 }
 
 /* The gap to the best (fit --exact) or improved plan, when one was saved. */

@@ -100,7 +100,7 @@ static int random_scorings(const char *label, const lowering_t *l, const score_c
             assert_int_equal(rescore_prepare(ref, &err), RS_OK);
         assert_int_equal(rescore_score(ref, w, l, prefs, &fp, &err), RS_OK);
         assert_int_equal(score_lowering(l, prefs, cfg, &want, NULL, &err), RS_OK);
-        char what[300];
+        char what[600]; /* label is up to 511 bytes: room for all of it (-Wformat-truncation) */
         snprintf(what, sizeof what, "%s scoring %d", label, k);
         expect_footprint(&fp, &want, what);
         if (rnd(&s) % 5 == 0)

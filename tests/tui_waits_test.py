@@ -143,8 +143,12 @@ def compare_search_shows_its_bar_and_stops():
                               r"budget [12] of 2: [0-9a-z%]+: round two +[0-9]+/[0-9]+ tries at most)"), timeout=20)
         bar_over_status(s, "Compare: 2 budgets on transformer_48")
         t.keys("C-c")
-        s = t.wait("Compare stopped: Enter on a row fits them all", timeout=20)
-        check(s.count("(stopped: Enter fits)") == 2, s)
+        s = t.wait("Compare stopped", timeout=20)
+        # a budget the stop found finished stays (90% is quick under the default cap)
+        if "Enter on a row fits them all" in s:
+            check(s.count("(stopped: Enter fits)") == 2, s)
+        else:
+            check("Compare stopped with 1 of 2 budgets fitted" in s and s.count("(stopped: Enter fits)") == 1, s)
         t.keys("2")  # the app goes on
         t.wait("peak @ step")
     finally:
@@ -244,10 +248,133 @@ def bar_keeps_how_far_at_80_columns():
         s = t.wait(re.compile(r"budget 2 of 2: minimize: round two +[0-9]+/[0-9]+ [█░]{10,} +[0-9]+\.[0-9] s  \^C stops"),
                    timeout=60)
         bar = s.rstrip("\n").split("\n")[-2]
-        check(bar.startswith("Compa") and "…: budget 2 of 2: minimize: round two" in bar,
-              "the name cut, the doing whole: " + bar)
+        # a shorter name whole, not one cut to "Compar…" (it said nothing)
+        check(bar.startswith("Compare: budget 2 of 2: minimize: round two") and "…" not in bar,
+              "a name that fits, the doing whole: " + bar)
         t.keys("C-c")
         t.wait("Compare stopped", timeout=20)
+    finally:
+        t.close()
+
+
+def exact_rows(s):
+    """Compare's rows at 140 columns: {budget: (row number, exact final
+    bytes, the rest of the line)}; a stopped row's bytes are None."""
+    out = {}
+    for ln in s.split("\n"):
+        m = re.match(r"^ +([0-9]+)[ *]([0-9]+%|minimize)( = [0-9.]+ [KMG]iB)? +(\(stopped: Enter fits\)|"
+                     r"[0-9.]+ [KMG]iB +([0-9]+) .*) *$", ln)
+        if m:
+            out[m.group(2)] = (int(m.group(1)), int(m.group(5)) if m.group(5) else None, m.group(4))
+    return out
+
+
+FIT_TOTALS = {}
+
+
+def fit_total(budget):
+    """The final footprint `fit BIG --budget B --max-candidates all` gives
+    (each fitted once, before the TUI starts: not beside its search)."""
+    if budget in FIT_TOTALS:
+        return FIT_TOTALS[budget]
+    p = subprocess.run([BIN, "fit", BIG, "--budget", budget, "--max-candidates", "all", "--json"], check=True,
+                       capture_output=True, text=True)
+    FIT_TOTALS[budget] = json.loads(p.stdout)["final"]["total"]
+    return FIT_TOTALS[budget]
+
+
+def cap_all(t):
+    """Opens the big routine with the candidate cap set to all (slower searches)."""
+    t.wait("Routines")
+    open_routine(t, BIG_NAME)
+    t.keys("4", "C", "C-u")
+    t.type("all")
+    t.keys("Enter")
+    t.wait("candidate cap: none")
+
+
+@test
+def compare_stop_keeps_finished_rows():
+    """^C at the last budget of a Compare search keeps the budgets it
+    finished, each the plan `fit --budget B` gives (it dropped them all:
+    four rows of "(stopped: Enter fits)"); Enter then fits only the row
+    left, and the status says that search, not the stop before."""
+    for b in ["90%", "80%", "70%", "minimize"]:
+        fit_total(b)
+    t = Tui("cmpkeepstop", w=140)
+    try:
+        cap_all(t)
+        t.keys("4", "a")
+        t.type("90%,80%,70%,minimize")
+        t.keys("Enter")
+        t.wait(re.compile(r"Compare: 4 budgets on transformer_48: budget 4 of 4: minimize"), timeout=60)
+        t.keys("C-c")
+        s = t.wait("Compare stopped", timeout=20)
+        check("Compare stopped with 3 of 4 budgets fitted: Enter on a row fits the rest" in s, s)
+        r = exact_rows(s)
+        check(r.get("minimize", (0, 0))[1] is None and s.count("(stopped: Enter fits)") == 1, "minimize stopped:\n" + s)
+        for i, b in enumerate(["90%", "80%", "70%"]):
+            check(b in r and r[b][0] == i + 1 and r[b][1] == fit_total(b),
+                  f"row {b} is what fit gives ({fit_total(b)} B):\n" + s)
+        kept = {b: r[b] for b in ["90%", "80%", "70%"] if b in r}
+        # Enter on the stopped row fits it alone
+        t.keys("G", "Enter")
+        s = t.wait(re.compile(r"Compare: 1 budget on transformer_48: (round one|budget 1 of 1: minimize)"), timeout=20)
+        check(" of 4" not in s.rstrip("\n").split("\n")[-2], "one budget fitted: " + s.rstrip("\n").split("\n")[-2])
+        s = t.wait("Compare fitted 1 budget; 3 rows kept as they were", timeout=60)
+        check("Compare stopped" not in s, "no word of the stop before:\n" + s)
+        r = exact_rows(s)
+        check(all(r.get(b) == kept[b] for b in kept), "the rows fitted before, unchanged:\n" + s)
+        check(r.get("minimize", (0, None))[1] == fit_total("minimize"), "minimize as fit gives it:\n" + s)
+    finally:
+        t.close()
+
+
+@test
+def compare_adds_only_new_rows():
+    """Budgets added to fitted rows: the search fits the new ones alone
+    ("budget 1 of 2", it fitted all four again), the rows before keep their
+    numbers, the new rows go in budget order, and the diff line, the chart
+    and S work across rows of the two searches."""
+    db = os.path.join(TMP, "cmpadd.db")
+    subprocess.run([BIN, "import", BIG, "--db", db], check=True, capture_output=True)
+    for b in ["80%", "70%"]:
+        fit_total(b)
+    t = Tui("cmpadd", w=140, db=db)
+    try:
+        cap_all(t)
+        t.keys("4", "a")
+        t.type("90%,minimize")
+        t.keys("Enter")
+        s = t.wait(re.compile(r"2 minimize +[0-9.]+ GiB"), timeout=60)
+        before = exact_rows(s)
+        t.keys("a")
+        t.type("80%,70%")
+        t.keys("Enter")
+        s = t.wait(re.compile(r"Compare: 2 budgets on transformer_48: (round one|budget [12] of 2)"), timeout=20)
+        check(" of 4" not in s.rstrip("\n").split("\n")[-2], "only the new budgets: " + s.rstrip("\n").split("\n")[-2])
+        s = t.wait("Compare fitted 2 budgets; 2 rows kept as they were", timeout=60)
+        r = exact_rows(s)
+        check([r.get(b, (0,))[0] for b in ["90%", "80%", "70%", "minimize"]] == [1, 2, 3, 4], "budget order:\n" + s)
+        check(r["90%"][1:] == before["90%"][1:] and r["minimize"][1:] == before["minimize"][1:],
+              "the rows before, unchanged:\n" + s)
+        check(r["80%"][1] == fit_total("80%") and r["70%"][1] == fit_total("70%"), "the new rows as fit gives:\n" + s)
+        check("final footprint (up) vs recompute overhead" in s, "the chart:\n" + s)
+        chart = "\n".join(s.split("\n")[s.split("\n").index(next(ln for ln in s.split("\n") if "final footprint (up)" in ln)):])
+        check(all(d in chart for d in "1234"), "every row on the chart:\n" + s)
+        t.keys("g", "j")
+        s = t.wait("row 2 vs the row above:")
+        check(re.search(r"row 2 vs the row above: +\+", s), "row 2's flips against row 1's:\n" + s)
+        t.keys("G")
+        s = t.wait("row 4 vs the row above:")
+        t.keys("g", "S")
+        t.type("kept90")
+        t.keys("Enter")
+        t.wait("saved as plan 1")
+        t.keys("j", "S")
+        t.type("new80")
+        t.keys("Enter")
+        t.wait("saved as plan 2")
     finally:
         t.close()
 

@@ -1,5 +1,5 @@
-/* Compare budgets: a row per budget, all fitted as one search (one reuse
- * cell); final footprint, flips, recompute and its estimated time, within
+/* Compare budgets: a row per budget, those not fitted yet fitted as one
+ * search (one reuse cell; rows fitted before on what is open stay); final footprint, flips, recompute and its estimated time, within
  * budget; a footprint-vs-recompute chart; the flips that change between a
  * budget and the one above it (or the marked one), and D: the two on one
  * arena. */
@@ -579,8 +579,7 @@ int screen_compare_key(tui_t *t, action_t a, int key)
         return KEY_REDRAW;
     case ACT_OPEN: /* the row in the stepper: the same plan, event by event, not fitted again */
         if (t->n_cmp_rows && !t->cmp_rows[t->cmp_sel].plan && t->cmp_stopped) {
-            t->cmp_stale = true; /* stopped before: fitted now */
-            tui_sweep_run(t);
+            tui_sweep_run(t); /* the rows the stop left unfitted; those it finished stay */
         } else if (t->n_cmp_rows && t->cmp_rows[t->cmp_sel].plan) {
             const compare_row_t *r = &t->cmp_rows[t->cmp_sel];
             char what[80];

@@ -83,8 +83,8 @@ static void sort_rows(tui_t *t)
             tui_rows_swap(t, j, j - 1);
 }
 
-/* Every budget fitted as one search, on a worker: the plans, each row's
- * time (since the row before was made), the search's counters. */
+/* The rows that need a plan fitted as one search, on a worker: the plans,
+ * each row's time (since the row before was made), the search's counters. */
 typedef struct sweep_work {
     fit_options_t opt;
     const fit_context_t *ctx;
@@ -92,7 +92,7 @@ typedef struct sweep_work {
     const compare_row_t *rows; /* read only: their budgets, as the bar says them */
     const int *at;            /* specs[k] is row at[k]'s */
     int n;
-    fit_plan_t *plans[TUI_MAX_BUDGETS];      /* by row */
+    fit_plan_t *plans[TUI_MAX_BUDGETS];      /* by row; a stop keeps those finished */
     int64_t elapsed[TUI_MAX_BUDGETS];        /* by row */
     rs_error_t failed[TUI_MAX_BUDGETS];      /* by row: why it has no plan (code 0: it has one) */
     int64_t reused, lowered, t0;
@@ -100,13 +100,40 @@ typedef struct sweep_work {
     tui_fit_watch_t watch;                /* the bar: each budget's stage and its own count */
 } sweep_work_t;
 
+/* A budget of the sweep is done: its plan is copied, as fit_sweep frees
+ * every plan it made when a later budget is stopped, and a budget finished
+ * is what a fit of it alone gives (^C keeps it). */
 static void sweep_plan_done(void *ud, int32_t i, const fit_plan_t *p)
 {
-    (void)p;
     sweep_work_t *w = ud;
     int64_t now = monotime_us();
-    w->elapsed[w->at[i]] = now - w->t0;
+    int row = w->at[i];
+    w->elapsed[row] = now - w->t0;
     w->t0 = now;
+    rs_error_t e;
+    if (fit_plan_copy(p, &w->plans[row], &e)) /* out of memory: the row is fitted again next time */
+        w->plans[row] = NULL;
+}
+
+/* After a sweep that failed for another reason than a stop: the budgets
+ * without a plan one fit each, so each budget's error is told on its row. */
+static int fit_one_by_one(sweep_work_t *w, reuse_cell_t *cell, rs_error_t *err)
+{
+    w->opt.plan_done = NULL;
+    w->watch.shared = false; /* each budget its own search, its own round one */
+    for (int k = 0; k < w->n; k++) {
+        int row = w->at[k];
+        if (w->plans[row])
+            continue;
+        w->watch.first = k;
+        int64_t t0 = monotime_us();
+        w->opt.budget = w->specs[k];
+        int r = fit_run(&w->opt, w->ctx, cell, &w->plans[row], &w->failed[row]);
+        w->elapsed[row] = monotime_us() - t0;
+        if (r == RS_ECANCELED)
+            return error_set(err, r, NULL, 0, 0, "stopped");
+    }
+    return RS_OK;
 }
 
 static int sweep_work(tui_job_t *job, void *ud, rs_error_t *err)
@@ -125,21 +152,12 @@ static int sweep_work(tui_job_t *job, void *ud, rs_error_t *err)
     w->t0 = monotime_us();
     int rc = fit_sweep(&w->opt, w->specs, w->n, w->ctx, cell, plans, err);
     if (rc == RS_OK) {
-        for (int k = 0; k < w->n; k++)
+        for (int k = 0; k < w->n; k++) { /* the sweep's own plans, not the copies */
+            fit_plan_free(w->plans[w->at[k]]);
             w->plans[w->at[k]] = plans[k];
-    } else if (rc != RS_ECANCELED) { /* one fit a budget, so each budget's error is told on its row */
-        rc = RS_OK;
-        w->opt.plan_done = NULL;
-        w->watch.shared = false; /* each budget its own search, its own round one */
-        for (int k = 0; k < w->n && !rc; k++) {
-            w->watch.first = k;
-            int64_t t0 = monotime_us();
-            w->opt.budget = w->specs[k];
-            int r = fit_run(&w->opt, w->ctx, cell, &w->plans[w->at[k]], &w->failed[w->at[k]]);
-            if (r == RS_ECANCELED)
-                rc = error_set(err, r, NULL, 0, 0, "stopped");
-            w->elapsed[w->at[k]] = monotime_us() - t0;
         }
+    } else if (rc != RS_ECANCELED) {
+        rc = fit_one_by_one(w, cell, err);
     }
     reuse_cell_counters(cell, &w->reused, &w->lowered);
     reuse_cell_free(cell);
@@ -160,9 +178,44 @@ bool tui_sweep_current(const tui_t *t)
     return !t->cmp_stale && strcmp(key, t->cmp_key) == 0;
 }
 
+/* The search's names for the bar, longest first: at 80 columns beside
+ * "budget 2 of 2: minimize: round two" only "Compare" fits whole. */
+static int sweep_names(const tui_t *t, int n, char (*buf)[sizeof t->open_name + 48], const char **names)
+{
+    const char *s = n == 1 ? "" : "s";
+    snprintf(buf[0], sizeof buf[0], "Compare: %d budget%s on %s", n, s, t->open_name);
+    snprintf(buf[1], sizeof buf[1], "%d budget%s on %s", n, s, t->open_name);
+    snprintf(buf[2], sizeof buf[2], "Compare %d budget%s", n, s);
+    snprintf(buf[3], sizeof buf[3], "Compare");
+    for (int k = 0; k < 4; k++)
+        names[k] = buf[k];
+    return 4;
+}
+
+/* The status a search leaves: what it fitted and what it kept, so no word
+ * of a search before (a stop's "Enter on a row fits them all") stays. */
+static void say_search(tui_t *t, int fitted, int asked, int kept, bool stopped)
+{
+    if (!asked) /* nothing searched: the status stays what it was */
+        return;
+    char also[48] = "";
+    if (kept)
+        snprintf(also, sizeof also, "; %s kept as they were", text_count(kept, "row", NULL));
+    if (!stopped)
+        tui_status(t, false, "Compare fitted %s%s", text_count(fitted, "budget", NULL), also);
+    else if (!fitted && !kept)
+        tui_status(t, false, "Compare stopped: Enter on a row fits them all");
+    else
+        tui_status(t, false, "Compare stopped with %d of %s fitted%s: Enter on a row fits the rest", fitted,
+                   text_count(asked, "budget", NULL), also);
+}
+
 int tui_sweep_run(tui_t *t)
 {
-    bool current = tui_sweep_current(t);
+    /* rows fitted on what is open now keep their plans; the rest (all of
+     * them when the routine or a setting changed) are fitted */
+    if (!tui_sweep_current(t))
+        free_rows(t, false);
     t->cmp_stale = false;
     tui_compare_key(t, t->cmp_key, sizeof t->cmp_key);
     t->cmp_stopped = false;
@@ -178,45 +231,52 @@ int tui_sweep_run(tui_t *t)
                                 .device_bytes = t->tgt.has_profile ? t->tgt.profile.memory_bytes : -1 },
                        .ctx = ctx, .rows = t->cmp_rows };
     budget_spec_t specs[TUI_MAX_BUDGETS];
-    int at[TUI_MAX_BUDGETS];
+    int at[TUI_MAX_BUDGETS], kept = 0;
     for (int i = 0; i < t->n_cmp_rows; i++) {
-        if (units_parse_budget(t->cmp_rows[i].budget, "budget", &specs[w.n], &w.failed[i]))
-            continue;
-        else
+        if (t->cmp_rows[i].plan)
+            kept++;
+        else if (!units_parse_budget(t->cmp_rows[i].budget, "budget", &specs[w.n], &w.failed[i]))
             at[w.n++] = i;
     }
     w.specs = specs;
     w.at = at;
-    char what[sizeof t->open_name + 48];
-    snprintf(what, sizeof what, "Compare: %d budget%s on %s", t->n_cmp_rows, t->n_cmp_rows == 1 ? "" : "s",
-             t->open_name);
+    char buf[4][sizeof t->open_name + 48];
+    const char *names[4];
+    int n_names = sweep_names(t, w.n, buf, names);
     t->cmp_running = true; /* the rows drawn under the bar say they are being fitted */
-    int rc = w.n ? tui_wait(t, what, sweep_work, &w, &err) : RS_OK;
+    int rc = w.n ? tui_wait_named(t, names, n_names, sweep_work, &w, &err) : RS_OK;
     t->cmp_running = false;
-    if (rc) {
+    if (rc && rc != RS_ECANCELED) {
         for (int i = 0; i < TUI_MAX_BUDGETS; i++)
             fit_plan_free(w.plans[i]);
-        if (!current)
-            free_rows(t, false);
         t->cmp_stopped = true;
         fit_context_free(ctx);
-        if (rc == RS_ECANCELED)
-            tui_status(t, false, "Compare stopped%s: Enter on a row fits them all", current ? "; the rows before stay" : "");
-        else
-            tui_error(t, NULL, &err);
+        tui_error(t, NULL, &err);
         return rc;
     }
-    free_rows(t, current); /* best rows of budgets already shown stay: the searches take seconds */
-    for (int i = 0; i < t->n_cmp_rows; i++) {
-        compare_row_t *r = &t->cmp_rows[i];
-        r->plan = w.plans[i];
-        r->elapsed_us = w.elapsed[i];
-        if (!r->plan && w.failed[i].code)
-            tui_error(t, r->budget, &w.failed[i]);
+    /* a stop keeps the budgets it finished: each is the plan a fit of it gives */
+    int fitted = 0;
+    for (int k = 0; k < w.n; k++)
+        fitted += w.plans[at[k]] != NULL;
+    say_search(t, fitted, w.n, kept, rc == RS_ECANCELED);
+    for (int k = 0; k < w.n; k++) {
+        compare_row_t *r = &t->cmp_rows[at[k]];
+        r->plan = w.plans[at[k]];
+        r->elapsed_us = w.elapsed[at[k]];
     }
-    t->cmp_reused = w.reused;
-    t->cmp_lowered = w.lowered;
+    for (int i = 0; i < t->n_cmp_rows; i++)
+        if (!t->cmp_rows[i].plan && w.failed[i].code)
+            tui_error(t, t->cmp_rows[i].budget, &w.failed[i]);
+    if (w.n) { /* the counters of the latest search */
+        t->cmp_reused = w.reused;
+        t->cmp_lowered = w.lowered;
+    }
     sort_rows(t);
+    if (rc == RS_ECANCELED) {
+        t->cmp_stopped = true;
+        fit_context_free(ctx);
+        return rc;
+    }
     if (t->cmp_show_best)
         run_best(t, ctx);
     fit_context_free(ctx);
@@ -231,4 +291,3 @@ int tui_sweep_run(tui_t *t)
     }
     return RS_OK;
 }
-

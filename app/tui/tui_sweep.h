@@ -11,12 +11,15 @@
 /* Whether Compare's rows were fitted on what is open now: the same
  * tui_compare_key, nothing asking for a new search. */
 bool tui_sweep_current(const tui_t *t);
-/* Fits every budget as one search with a progress bar saying each stage
- * ("Compare: 4 budgets on bert: round one, shared 500/9324 scorings",
- * "...: budget 2 of 4: 50%: round two 12/9324 tries at most"), then the best rows when shown;
- * the rows there were go once it is done (their best rows stay while they
- * are current).  ^C keeps the rows when they are still current (a row it
- * left unfitted says so), else drops them: RS_ECANCELED. */
+/* Fits the rows that have no plan as one search (every row when they are
+ * no longer current: tui_sweep_current) with a progress bar saying each
+ * stage ("Compare: 4 budgets on bert: round one, shared 500/9324 scorings",
+ * "...: budget 2 of 4: 50%: round two 12/9324 tries at most"; the count is
+ * of the budgets fitted), then the best rows when shown; rows fitted before
+ * on what is open keep their plans (and best rows).  ^C keeps every row
+ * fitted, in this search (each the plan a fit of its budget alone gives)
+ * or before; a row it left unfitted says so: RS_ECANCELED.  The status
+ * says what the search fitted and kept. */
 int tui_sweep_run(tui_t *t);
 /* The best row of every row that has none (x on rows already fitted),
  * each exact search up to 3 s, with a progress bar; ^C keeps what was found. */

@@ -146,8 +146,22 @@ bool tui_job_stopped(tui_job_t *job) { return atomic_load(&job->stop) != 0; }
 
 int tui_job_stop_cb(void *job) { return tui_job_stopped(job); }
 
-static void draw_bar(tui_t *t, tui_job_t *j, const char *what, int64_t elapsed_us, int queued)
+/* The first of the work's names[0..n) (longest first) that fits in w
+ * columns whole, else the last one cut to w: a name cut near its start
+ * ("Compar…") said nothing at 80 columns. */
+static void fit_name(tui_t *t, const char *const *names, int n, int w, char *buf, size_t size)
 {
+    for (int k = 0; k < n; k++)
+        if (tui_cols(names[k]) <= w) {
+            snprintf(buf, size, "%s", names[k]);
+            return;
+        }
+    tui_clip(t, names[n - 1], w, buf, size);
+}
+
+static void draw_bar(tui_t *t, tui_job_t *j, const char *const *names, int n_names, int64_t elapsed_us, int queued)
+{
+    const char *what = names[0];
     if (t->cols < TUI_MIN_COLS || t->rows < TUI_MIN_ROWS)
         return;
     char doing[sizeof j->doing], unit[sizeof j->unit];
@@ -192,10 +206,12 @@ static void draw_bar(tui_t *t, tui_job_t *j, const char *what, int64_t elapsed_u
      * doing is cut, above) */
     if (tui_cols(head) > hw && dw && dw + 6 <= hw) {
         char name[256];
-        tui_clip(t, what, hw - dw, name, sizeof name);
+        fit_name(t, names, n_names, hw - dw, name, sizeof name);
         snprintf(clip, sizeof clip, "%s: %s", name, doing);
     } else if (tui_cols(head) > hw && dw) { /* no room for the name: the doing alone */
         tui_clip(t, doing, hw, clip, sizeof clip);
+    } else if (tui_cols(head) > hw && n_names > 1) { /* no doing: a shorter name whole */
+        fit_name(t, names, n_names, hw, clip, sizeof clip);
     } else {
         tui_clip(t, head, hw, clip, sizeof clip);
     }
@@ -226,7 +242,8 @@ static void job_run(tui_job_t *j)
 typedef struct bar_loop {
     tui_t *t;
     tui_job_t *job;
-    const char *what;
+    const char *const *names; /* the work's, longest first */
+    int n_names;
     int queued[32], nq; /* the keys for after the work, in the order typed */
 } bar_loop_t;
 
@@ -246,7 +263,7 @@ static void *bar_thread(void *arg)
                 t->status_bar(t); /* its counters move with the work */
             full = false;
             shown = true;
-            draw_bar(t, j, b->what, el, b->nq);
+            draw_bar(t, j, b->names, b->n_names, el, b->nq);
             refresh();
         }
         int ch = getch(); /* waits up to 50 ms (timeout) */
@@ -275,14 +292,15 @@ static void *bar_thread(void *arg)
  * in again and again (the 13.5k-instruction dump's fit over every
  * candidate took 2x the CLI's CPU, a third of it in the kernel, when it ran
  * on the second thread); on the main thread it allocates as `fit` does. */
-static int wait_for(tui_t *t, const char *what, tui_work_fn work, void *ud, bool stoppable, rs_error_t *err)
+static int wait_for(tui_t *t, const char *const *names, int n_names, tui_work_fn work, void *ud, bool stoppable,
+                    rs_error_t *err)
 {
     tui_job_t j = { .work = work, .ud = ud, .stoppable = stoppable };
     error_clear(&j.err);
     pthread_mutex_init(&j.lock, NULL);
     if (stoppable && t->store) /* ^C also ends a wait for another process's lock on the store */
         store_set_stop(t->store, tui_job_stop_cb, &j);
-    bar_loop_t b = { .t = t, .job = &j, .what = what };
+    bar_loop_t b = { .t = t, .job = &j, .names = names, .n_names = n_names };
     t->waiting = true;
     timeout(50);
     pthread_t tid;
@@ -306,10 +324,15 @@ static int wait_for(tui_t *t, const char *what, tui_work_fn work, void *ud, bool
 
 int tui_wait(tui_t *t, const char *what, tui_work_fn work, void *ud, rs_error_t *err)
 {
-    return wait_for(t, what, work, ud, true, err);
+    return wait_for(t, &what, 1, work, ud, true, err);
+}
+
+int tui_wait_named(tui_t *t, const char *const *names, int n_names, tui_work_fn work, void *ud, rs_error_t *err)
+{
+    return wait_for(t, names, n_names, work, ud, true, err);
 }
 
 int tui_wait_unstoppable(tui_t *t, const char *what, tui_work_fn work, void *ud, rs_error_t *err)
 {
-    return wait_for(t, what, work, ud, false, err);
+    return wait_for(t, &what, 1, work, ud, false, err);
 }

@@ -31,6 +31,11 @@ typedef int (*tui_work_fn)(tui_job_t *job, void *ud, rs_error_t *err);
 /* Runs work(job, ud, err) and waits for it as above; what (a few words,
  * "fit 60% on bert") heads the bar.  Returns work's status. */
 int tui_wait(tui_t *t, const char *what, tui_work_fn work, void *ud, rs_error_t *err);
+/* tui_wait with the work's name said several ways, longest first
+ * ("Compare: 4 budgets on bert", "4 budgets on bert", "Compare"): the bar
+ * shows the first that fits whole beside what the work is doing, so a
+ * narrow screen reads a shorter name rather than a cut one. */
+int tui_wait_named(tui_t *t, const char *const *names, int n_names, tui_work_fn work, void *ud, rs_error_t *err);
 /* The same for work that cannot be stopped part-way (an import, a layout
  * switch): the bar says "cannot be stopped" where the others say "^C
  * stops", and ^C or Esc typed meanwhile is dropped. */

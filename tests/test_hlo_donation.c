@@ -18,7 +18,7 @@ static const char *into_of(const hl_t *h, const char *name)
 static void expect_into(const hl_t *h, const char *name, const char *want)
 {
     const char *got = into_of(h, name);
-    if ((got == NULL) != (want == NULL) || (got && strcmp(got, want) != 0))
+    if ((got == NULL) != (want == NULL) || (got && want && strcmp(got, want) != 0))
         fail_msg("%s: @into(%s), want @into(%s)", name, got ? got : "-", want ? want : "-");
 }
 

@@ -100,7 +100,7 @@ static int random_scorings(const char *label, const lowering_t *l, const score_c
             assert_int_equal(rescore_prepare(ref, &err), RS_OK);
         assert_int_equal(rescore_score(ref, w, l, prefs, &fp, &err), RS_OK);
         assert_int_equal(score_lowering(l, prefs, cfg, &want, NULL, &err), RS_OK);
-        char what[300];
+        char what[600]; /* room for any label the callers build, so the compiler sees no cut */
         snprintf(what, sizeof what, "%s scoring %d", label, k);
         expect_footprint(&fp, &want, what);
         if (rnd(&s) % 5 == 0)

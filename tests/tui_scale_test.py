@@ -705,6 +705,9 @@ def bert_plan_diff_says_how_many_more():
             t.wait("2 plans")
             t.keys("G", "Space", "g", "D")  # plan 1 marked, plan 2 selected: 2 against 1
             s = t.wait("on one arena")
+            # the counts whole, wrapped between their groups where narrow (a 13.5k step's lost "same N" at 80)
+            check(re.search(r"\+ new \d+, extended \d+ ░ freed \d+, cut \d+ moved \d+, shortened \d+, same \d+ ",
+                            " ".join(s.split()) + " "), s)
             for m in re.finditer(r"([-+ ]) (\S+) \(([^)]*)\)?", s):
                 if m.group(2) in flips1 + flips2 or ELL in m.group(2):
                     check(re.fullmatch(r"-?[0-9.]+ (?:[KMG]iB|B)", m.group(3)), (m.group(0), s))

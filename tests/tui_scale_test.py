@@ -140,7 +140,7 @@ def inspector_offsets_never_cut():
 
 @test
 def cut_names_say_so():
-    """Issue 28 item 2: at 80 columns the Fit table's names (12 columns) and
+    """Issue 28 item 2: at 80 columns the Fit table's names (11 columns) and
     the step inspector's show "…" where they are cut, the head a prefix of
     the real name and the tail its end (multiply.442 read as another node
     than multiply.4426; now multip….4426)."""
@@ -157,7 +157,7 @@ def cut_names_say_so():
         check(len(cells) == 3, s)
         for c in cells:
             check(any(cut_ok(c, n) for n in names), (c, s))
-        check(any(ELL in c for c in cells), "broadcast.1901 and multiply.4426 are cut at 12 columns: " + s)
+        check(any(ELL in c for c in cells), "broadcast.1901 and multiply.4426 are cut at 11 columns: " + s)
         # the Why popup names it whole
         t.keys("Enter")
         s = t.wait("Why: ")
@@ -170,8 +170,9 @@ def cut_names_say_so():
 def long_names_whole_at_160_columns():
     """At 160 columns the Fit table's name column grows to the longest
     candidate's name (34 characters here) while the arena beside it keeps
-    48 columns; at 80 columns the names are cut to 12 as before, keeping
-    their numeric suffixes (fusion….1234, broadc….5678)."""
+    48 columns; at 80 columns the names are cut to 11 (the table's last
+    column is a blank before the arena), keeping their numeric suffixes
+    (fusio….1234, broad….5678)."""
     long_x = "fusion_multiply_reduce_window.1234"  # 34
     long_y = "broadcast_in_dim_transpose.5678"     # 31
     path = os.path.join(TMP, "longnames.routine")
@@ -197,7 +198,7 @@ def long_names_whole_at_160_columns():
                 head = s.split("\n")[3]
                 check(re.search(r"candidate {%d}solo" % (len(long_x) - len("candidate") + 6), head), head)
             else:
-                check(all(len(c) == 12 and ELL in c for c in cells) and len(cells) == 2, (cells, s))
+                check(all(len(c) == 11 and ELL in c for c in cells) and len(cells) == 2, (cells, s))
                 check(all(any(cut_ok(c, n) for n in (long_x, long_y)) for c in cells), cells)
         finally:
             t.close()
@@ -275,7 +276,7 @@ def names_tell_apart(BN, module, BN_NAMES):
                 s = t.wait("event 0/")
                 fit = [m.group(1) for m in re.finditer(r"^ +[0-9-]+ (\S+) ", s, re.M)]
                 fbn = [c for c in fit if c.startswith("bat")]
-                check(len(fbn) == 4 and len(set(fbn)) == 4 and all(len(c) == 12 for c in fbn), (fbn, s))
+                check(len(fbn) == 4 and len(set(fbn)) == 4 and all(len(c) == 11 for c in fbn), (fbn, s))
                 check(all(sum(cut_ok(c, n) for n in BN_NAMES) == 1 for c in fbn), fbn)
         finally:
             t.close()
@@ -289,7 +290,7 @@ def names_tell_apart_in_every_column():
     pane: batch_norm_training.230 and its three siblings whole (they were
     cut to "batch_norm_t…", four rows alike), the source column the rest
     (functional.py:2543 whole).  At 80 columns the inspector (10 columns
-    and what the offsets leave) and the Fit table (12) cut them in the middle keeping the suffix, so
+    and what the offsets leave) and the Fit table (11) cut them in the middle keeping the suffix, so
     the four still differ, each a head and the end of its name; the same
     for names with more after their instance number (".230_b17")."""
     for path, module, names in ((BN, "batchnorms", BN_NAMES), (BNB, "batchnorms_b", BNB_NAMES)):
@@ -401,7 +402,8 @@ def status_bar_keeps_its_counters_at_80():
         open_routine(t, "transformer_4")
         s = t.wait("reuse 0/0")
         bar = s.rstrip("\n").split("\n")[-1]
-        check(re.search(r"transformer_4 │ none │ none │ greedy │ reuse \d+/\d+ │ \? help", bar), bar)
+        # the profile's and the budget's labels stay: two bare "none" could not be told apart
+        check(re.search(r"transformer_4 │ profile none │ budget none │ greedy │ reuse \d+/\d+ │ \? help", bar), bar)
         t.keys("1")
         s = t.wait("open: transformer_4")
         fp = score_json(TBIG)["footprint"]
@@ -703,6 +705,9 @@ def bert_plan_diff_says_how_many_more():
             t.wait("2 plans")
             t.keys("G", "Space", "g", "D")  # plan 1 marked, plan 2 selected: 2 against 1
             s = t.wait("on one arena")
+            # the counts whole, wrapped between their groups where narrow (a 13.5k step's lost "same N" at 80)
+            check(re.search(r"\+ new \d+, extended \d+ ░ freed \d+, cut \d+ moved \d+, shortened \d+, same \d+ ",
+                            " ".join(s.split()) + " "), s)
             for m in re.finditer(r"([-+ ]) (\S+) \(([^)]*)\)?", s):
                 if m.group(2) in flips1 + flips2 or ELL in m.group(2):
                     check(re.fullmatch(r"-?[0-9.]+ (?:[KMG]iB|B)", m.group(3)), (m.group(0), s))

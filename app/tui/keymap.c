@@ -84,7 +84,7 @@ static const key_entry_t KEYS[] = {
     { S(SCR_FIT), 'x', "x", ACT_BEST, "the best plan (exact search, up to 10 s) beside the two-round plan; again hides it" },
     { S(SCR_FIT), 'I', "I", ACT_IMPROVE, "an improved plan (local search from the two-round plan) beside it" },
     { S(SCR_FIT), 'D', "D", ACT_DIFF, "the best (or improved) plan in full: both plans' totals and every flip that differs" },
-    { S(SCR_FIT) | S(SCR_COMPARE), 'C', "C", ACT_SET_CAP, "candidate cap of the fits that follow (a number, all, empty: 32)" },
+    { S(SCR_ARENA) | S(SCR_FIT) | S(SCR_COMPARE), 'C', "C", ACT_SET_CAP, "candidate cap of the fits that follow (a number, all, empty: 32)" },
     { S(SCR_COMPARE), 'x', "x", ACT_BEST, "a best-plan row under every budget (exact search, up to 3 s each)" },
 
     { S(SCR_COMPARE), 'a', "a", ACT_ADD_BUDGET, "add budgets (several with commas: 90%,70%,50%)" },

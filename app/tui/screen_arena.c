@@ -14,6 +14,7 @@
 #include "tui/tui_arena.h"
 #include "tui/tui_draw.h"
 #include "tui/tui_fit.h"
+#include "tui/tui_fit_ask.h"
 #include "tui/tui_model.h"
 #include "tui/tui_picture.h"
 #include "tui/tui_widgets.h"
@@ -567,12 +568,11 @@ int screen_arena_key(tui_t *t, action_t a, int key)
         return KEY_REDRAW;
     }
     case ACT_EXPORT_SVG: tui_export_svg(t); return KEY_REDRAW;
-    case ACT_RUN_FIT: {
-        char buf[64];
-        if (tui_answer_ask_fit(t, buf, sizeof buf) && tui_run_fit(t, buf))
+    case ACT_RUN_FIT:
+        if (tui_fit_ask(t))
             t->screen = SCR_FIT;
         return KEY_REDRAW;
-    }
+    case ACT_SET_CAP: tui_set_cap(t); return KEY_REDRAW; /* as on Fit: the floor's question under the cap names C */
     case ACT_SEARCH: {
         char buf[64] = "";
         if (tui_prompt(t, "node: ", buf, sizeof buf, false) && buf[0]) {

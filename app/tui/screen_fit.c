@@ -15,6 +15,7 @@
 #include "tui/tui_arena.h"
 #include "tui/tui_draw.h"
 #include "tui/tui_fit.h"
+#include "tui/tui_fit_ask.h"
 #include "tui/tui_fit_best.h"
 #include "tui/tui_model.h"
 #include "tui/tui_widgets.h"
@@ -22,8 +23,6 @@
 #define TABLE_Y 4
 #define WIDE_COLS 140 /* from here the table has every column at full width */
 
-/* The candidate names' width: 12, and from 140 columns half the columns
- * past 140 more, up to 22 (HLO names such as batch_norm_training.12). */
 /* Wide, the names get half the columns past WIDE_COLS, and more when the
  * longest needs it (a 13k-instruction step's were cut at 22 at 160
  * columns) while the arena beside the table keeps ARENA_MIN_COLS. */
@@ -35,17 +34,24 @@ static const char *cand_node_name(const void *ud, int i, char *buf, size_t n)
     return t->tgt.routine->nodes[t->plan->cands[i].node].name;
 }
 
+/* The candidate names' width: 11, and from 140 columns half the columns
+ * past 140 more, up to 21, or what the longest needs (HLO names such as
+ * batch_norm_training.12).  One column less than the table once gave
+ * them: the blank that ends the table (left_w). */
 static int name_w(const tui_t *t)
 {
     if (t->cols < WIDE_COLS)
-        return 12;
-    int w = 12 + ((t->cols - WIDE_COLS) / 2 > 10 ? 10 : (t->cols - WIDE_COLS) / 2);
-    int most = t->cols - 3 - ARENA_MIN_COLS - (85 - 12);
+        return 11;
+    int w = 11 + ((t->cols - WIDE_COLS) / 2 > 10 ? 10 : (t->cols - WIDE_COLS) / 2);
+    int most = t->cols - 3 - ARENA_MIN_COLS - (86 - 12);
     return tui_name_col(t->plan ? (int)t->plan->n_cands : 0, cand_node_name, t, w, most);
 }
 
-/* The candidate table's width: at 80 columns it leaves the arena 16. */
-static int left_w(const tui_t *t) { return t->cols >= WIDE_COLS ? 85 + name_w(t) - 12 : 61; }
+/* The candidate table's width: at 80 columns it leaves the arena 16.  Its
+ * last column is a blank, so round two's verdict ("left held at end")
+ * never reads on into the arena's header or footer beside it ("... end
+ * max live 224 MiB"). */
+static int left_w(const tui_t *t) { return t->cols >= WIDE_COLS ? 86 + name_w(t) - 12 : 61; }
 
 static int table_rows(const tui_t *t) { return t->rows - TABLE_Y - 6; }
 
@@ -68,6 +74,25 @@ static int cand_row(const fit_plan_t *p, int top, int i)
     for (int k = top + 1; k <= i; k++)
         r += marker_before(p, top, k);
     return r;
+}
+
+/* The rank column's width: the digits of the last rank, 3 at least. */
+static int rank_w(const fit_plan_t *p)
+{
+    int w = snprintf(NULL, 0, "%d", (int)p->n_cands);
+    return w < 3 ? 3 : w;
+}
+
+/* Round two's verdict in its column of w: the wide form where it fits,
+ * else the narrow one, else cut with the ellipsis; padded to w.  Past
+ * its column it ran into the arena beside the table. */
+static void verdict_text(const tui_t *t, const trace_r2_t *v, bool wide, int w, char *buf, size_t n)
+{
+    char s[32];
+    trace_round_two_text(v, !wide, s, sizeof s);
+    if (tui_cols(s) > w)
+        trace_round_two_text(v, true, s, sizeof s);
+    tui_clip(t, s, w, buf, n);
 }
 
 static const char *CLASS_MARK[4] = { "", "worse alone: ranked after every relief", "neutral alone: ranked last",
@@ -97,6 +122,7 @@ static theme_slot_t status_slot(uint8_t st)
 
 static void draw_event_arena(tui_t *t);
 static void draw_best(tui_t *t);
+static void draw_pane(tui_t *t);
 static void draw_sentence(tui_t *t);
 static void draw_origins(tui_t *t, bool wide);
 
@@ -165,7 +191,8 @@ void screen_fit_draw(tui_t *t)
             tui_put(t, 3, 2, t->cols - 4, t->attr[T_NORMAL] | A_BOLD, "No fit yet.");
         tui_put_prose(t, y, 2, t->cols - 4, 4, 0, t->attr[T_NORMAL],
                       "Press b and type a budget: 48MiB, 1.5GB, 60% (of the baseline), device (the profile's "
-                      "memory), or minimize. ^C cancels a running fit.", NULL);
+                      "memory), or minimize. ^C cancels a running fit. C sets the candidate cap first (a byte "
+                      "budget fits the 32 cheapest; all considers every one).", NULL);
         return;
     }
     const fit_plan_t *p = t->plan;
@@ -235,7 +262,7 @@ void screen_fit_draw(tui_t *t)
         draw_origins(t, wide);
         free(status);
         free(r2);
-        draw_event_arena(t);
+        draw_pane(t);
         draw_sentence(t);
         return;
     }
@@ -243,12 +270,16 @@ void screen_fit_draw(tui_t *t)
      * §13), '!' after it where the flip does not pay (answer_unpaid) */
     tui_answer_marks_t fm;
     tui_answer_marks(p, &fm);
+    /* a rank of a 13.5k-instruction step's 9324 candidates takes 4
+     * digits: the name column gives them up, so a row stays within the
+     * table (its verdict was cut at the table's edge) */
+    int rw = rank_w(p), cw = nw - (rw - 3), vw = wide ? 16 : 11;
     if (wide)
-        tui_putf(t, 3, 1, lw, t->attr[T_DIM], "%3s %-*s %9s %11s %9s  %7s  %-9s %-16s", "rk", nw, "candidate", "solo",
-                 "cost bound", "recompute", "B/FLOP", "status", "round two");
+        tui_putf(t, 3, 1, lw, t->attr[T_DIM], "%*s %-*s %9s %11s %9s  %7s  %-9s %-*s", rw, "rk", cw, "candidate",
+                 "solo", "cost bound", "recompute", "B/FLOP", "status", vw, "round two");
     else
-        tui_putf(t, 3, 1, lw, t->attr[T_DIM], "%3s %-12s %9s %5s %5s  %-9s %-11s", "rk", "candidate", "solo", "bound",
-                 "added", "status", "round two");
+        tui_putf(t, 3, 1, lw, t->attr[T_DIM], "%*s %-*s %9s %5s %5s  %-9s %-*s", rw, "rk", cw, "candidate", "solo",
+                 "bound", "added", "status", vw, "round two");
     int rows = table_rows(t);
     if (t->fit_sel >= p->n_cands)
         t->fit_sel = p->n_cands - 1;
@@ -268,13 +299,13 @@ void screen_fit_draw(tui_t *t)
                 break;
         }
         const fit_cand_t *c = &p->cands[i];
-        char solo[32] = "-", ratio[16] = "-", cost[32], verdict[32] = "";
+        char solo[32] = "-", ratio[16] = "-", cost[32], verdict[64] = "";
         if (wide)
             units_format_flops(c->cost, cost, sizeof cost);
         else
             tui_flops_short(c->cost, false, cost, sizeof cost);
         if (r2)
-            trace_round_two_text(&r2[i], !wide, verdict, sizeof verdict);
+            verdict_text(t, &r2[i], wide, vw, verdict, sizeof verdict);
         if (c->solo >= 0) {
             char b[24];
             units_format_bytes(c->relief < 0 ? -c->relief : c->relief, b, sizeof b);
@@ -296,23 +327,29 @@ void screen_fit_draw(tui_t *t)
         snprintf(rank, sizeof rank, c->rank ? "%d" : "-", (int)c->rank);
         const char *mark = here ? tui_glyph(t, "▶", ">") : " ", *stn = fit_status_name((fit_status_t)st);
         char nm[200]; /* a cut name ends in the ellipsis: multiply.442 read as another node */
-        tui_clip_name(t, r->nodes[c->node].name, wide ? nw : 12, nm, sizeof nm);
+        tui_clip_name(t, r->nodes[c->node].name, cw, nm, sizeof nm);
         if (wide)
-            tui_putf(t, TABLE_Y + k, 1, lw, a, "%3s %s %9s %11s %9s%c %7.7s %s%-9s %-16s", rank, nm, solo, cost, rec,
+            tui_putf(t, TABLE_Y + k, 1, lw, a, "%*s %s %9s %11s %9s%c %7.7s %s%-9s %s", rw, rank, nm, solo, cost, rec,
                      bad, ratio, mark, stn, verdict);
         else
-            tui_putf(t, TABLE_Y + k, 1, lw, a, "%3s %s %9s %5s %5s%c%s%-9s %-11s", rank, nm, solo, cost, rec, bad, mark,
-                     stn, verdict);
+            tui_putf(t, TABLE_Y + k, 1, lw, a, "%*s %s %9s %5s %5s%c%s%-9s %s", rw, rank, nm, solo, cost, rec, bad,
+                     mark, stn, verdict);
     }
     tui_answer_marks_free(&fm);
     free(status);
     free(r2);
-    if (t->show_best && t->best.kind) {
-        draw_best(t);
-    } else {
-        draw_event_arena(t);
-    }
+    draw_pane(t);
     draw_sentence(t);
+}
+
+/* Beside either table (candidates or origins): x / I's answer while it is
+ * shown, else the event's arena (x under g searched and showed nothing). */
+static void draw_pane(tui_t *t)
+{
+    if (t->show_best && t->best.kind)
+        draw_best(t);
+    else
+        draw_event_arena(t);
 }
 
 /* The event's sentence, with the scores it compared. */
@@ -507,11 +544,19 @@ static void draw_best(tui_t *t)
 /* x / I: computes the best or improved plan once per fit, then toggles it. */
 static void toggle_best(tui_t *t, best_kind_t kind)
 {
-    if (t->best.kind == kind) {
+    bool ran = t->best.kind != kind;
+    if (ran)
+        tui_best_run(t, kind);
+    else
         t->show_best = !t->show_best;
+    /* under g the answer goes beside the origins: said, as the table is not the candidates */
+    if (!t->fit_origins || !t->show_best || t->best.kind != kind || t->status_error)
         return;
-    }
-    tui_best_run(t, kind);
+    if (ran)
+        tui_status_append(t, " (shown beside the flips by origin; g the candidates)");
+    else
+        tui_status(t, false, "the %s plan shown beside the flips by origin (g the candidates)",
+                   kind == BEST_EXACT ? "best" : "improved");
 }
 
 static void follow(tui_t *t)
@@ -632,9 +677,7 @@ int screen_fit_key(tui_t *t, action_t a, int key)
 {
     (void)key;
     if (a == ACT_RUN_FIT) {
-        char buf[64];
-        if (tui_answer_ask_fit(t, buf, sizeof buf))
-            tui_run_fit(t, buf);
+        tui_fit_ask(t);
         return KEY_REDRAW;
     }
     if (a == ACT_SET_CAP) {

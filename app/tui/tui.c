@@ -151,24 +151,28 @@ static void draw_status(tui_t *t)
     const char *bar = tui_glyph(t, "│", "|");
     const char *routine = t->open ? t->open_name : "-", *prof = t->profile >= 0 ? t->profiles[t->profile].name : "none";
     const char *layout = layout_strategy_name(t->tgt.cfg.layout);
-    /* narrower, the labels go first, then the routine's name is cut (to
-     * 12 columns at least), then the layout; the reuse counters and
-     * "? help" stay to 60 columns */
-    char v[4][512], rs[32];
+    /* narrower, the labels of the routine and the layout go first (their
+     * values say what they are; "none" alone could be the profile or the
+     * budget, so those keep theirs), then the routine's name is cut (to 12
+     * columns at least), then the layout, then the profile; the reuse
+     * counters and "? help" stay to 60 columns but beside a long budget */
+    char v[5][512], rs[32];
     snprintf(rs, sizeof rs, "%lld/%lld", (long long)reused, (long long)lowered);
     snprintf(v[0], sizeof v[0], " routine %s %s profile %s %s budget %s %s layout %s %s reuse %s %s ? help", routine,
              bar, prof, bar, bud, bar, layout, bar, rs, bar);
-    snprintf(v[1], sizeof v[1], " %s %s %s %s %s %s %s reuse %s %s ? help", bar, prof, bar, bud, bar, layout, bar,
-             rs, bar); /* all but the routine */
+    snprintf(v[1], sizeof v[1], " %s profile %s %s budget %s %s %s %s reuse %s %s ? help", bar, prof, bar, bud, bar,
+             layout, bar, rs, bar); /* all but the routine */
     int room = t->cols - tui_cols(v[1]) - 1, len = tui_cols(routine);
     char clip[160];
     tui_clip(t, routine, room < 12 ? 12 : room < len ? room : len, clip, sizeof clip);
-    snprintf(v[1], sizeof v[1], " %s %s %s %s %s %s %s %s reuse %s %s ? help", clip, bar, prof, bar, bud, bar, layout,
+    snprintf(v[1], sizeof v[1], " %s %s profile %s %s budget %s %s %s %s reuse %s %s ? help", clip, bar, prof, bar,
+             bud, bar, layout, bar, rs, bar);
+    snprintf(v[2], sizeof v[2], " %s %s profile %s %s budget %s %s reuse %s %s ? help", clip, bar, prof, bar, bud,
              bar, rs, bar);
-    snprintf(v[2], sizeof v[2], " %s %s %s %s %s %s reuse %s %s ? help", clip, bar, prof, bar, bud, bar, rs, bar);
-    snprintf(v[3], sizeof v[3], " %s %s %s %s ? help", clip, bar, bud, bar);
-    const char *vs[4] = { v[0], v[1], v[2], v[3] };
-    tui_put_fit(t, y, 0, t->cols, t->attr[T_STATUS], vs, 4);
+    snprintf(v[3], sizeof v[3], " %s %s budget %s %s reuse %s %s ? help", clip, bar, bud, bar, rs, bar);
+    snprintf(v[4], sizeof v[4], " %s %s budget %s %s ? help", clip, bar, bud, bar); /* a long budget's words */
+    const char *vs[5] = { v[0], v[1], v[2], v[3], v[4] };
+    tui_put_fit(t, y, 0, t->cols, t->attr[T_STATUS], vs, 5);
     if (t->status[0]) {
         /* a reply longer than the row takes the row above too, as a
          * question does: its end ("(f fits again)") was what got cut */

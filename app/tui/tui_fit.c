@@ -101,8 +101,9 @@ static int fit_work(tui_job_t *job, void *ud, rs_error_t *err)
 void tui_budget_offer(const tui_t *t, char *buf, size_t n)
 {
     const char *configured = config_text(t->cmdline->config, CONFIG_MEMORY_BUDGET);
-    snprintf(buf, n, "%s", t->plan || t->budget >= 0 ? t->budget_text
-                           : t->last_budget[0]   ? t->last_budget
+    snprintf(buf, n, "%s", t->unfitted_budget[0]       ? t->unfitted_budget
+                           : t->plan || t->budget >= 0 ? t->budget_text
+                           : t->last_budget[0]         ? t->last_budget
                            : configured          ? configured
                                                  : "");
 }
@@ -126,6 +127,7 @@ static void install_fit(tui_t *t, fit_context_t *ctx, fit_plan_t *plan, int64_t 
     snprintf(t->budget_text, sizeof t->budget_text, "%s", budget);
     snprintf(t->fit_budget_text, sizeof t->fit_budget_text, "%s", budget);
     snprintf(t->last_budget, sizeof t->last_budget, "%s", budget);
+    t->unfitted_budget[0] = 0; /* fitted: the fit's budget is what is offered now */
     char floor[64];
     units_format_bytes(t->plan->floor.bytes, floor, sizeof floor);
     const fit_plan_t *p = t->plan;
@@ -382,14 +384,15 @@ static int save_work(tui_job_t *job, void *ud, rs_error_t *err)
  * §12), the best (x) or improved (I) plan shown beside p, which `show`
  * and Plans say with it: ", with the best plan x found beside it (6.41
  * MiB, 254 KiB less)", "(...; not proved)", ", with the best plan x
- * looked for beside it: no subset of the candidates fits the budget". */
+ * looked for beside it: no subset of the candidates fits the budget" (a
+ * search that stopped: "none found in the time limit (not proved)"). */
 static void gap_said(const fit_plan_t *p, const best_plan_t *g, char *buf, size_t n)
 {
     bool exact = g->kind == BEST_EXACT;
     const char *who = exact ? "the best plan x" : "the improved plan I";
     if (!g->found) {
-        snprintf(buf, n, ", with %s looked for beside it: no subset of the candidates fits the budget%s", who,
-                 g->proved ? "" : " (not proved)");
+        snprintf(buf, n, ", with %s looked for beside it: %s", who,
+                 g->proved ? "no subset of the candidates fits the budget" : "none found in the time limit (not proved)");
         return;
     }
     char size[32], d[32], than[48];

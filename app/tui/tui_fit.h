@@ -25,7 +25,8 @@ void tui_plan_saved(tui_t *t, const fit_plan_t *p);
  * best plan beside it (Compare's rows stay: they are Compare's). */
 void tui_fit_close(tui_t *t);
 
-/* The budget a Fit prompt offers: the shown fit's (or the budget line's),
+/* The budget a Fit prompt offers: the one typed at the last prompt when it
+ * was not fitted (tui_fit_ask), else the shown fit's (or the budget line's),
  * else the last fit's on any routine ("60%" means the same share of every
  * routine), else the config file's memory_budget (DESIGN §11), else none. */
 void tui_budget_offer(const tui_t *t, char *buf, size_t n);

@@ -15,7 +15,8 @@
 #include "tui/tui_widgets.h"
 
 /* The pane's two sentences: the two-round plan's totals and the best (or
- * improved) plan's, or that no subset fits, each in n bytes. */
+ * improved) plan's, or that no subset fits (proved) or none was found in
+ * the time limit, each in n bytes. */
 static void best_lines(const tui_t *t, char *two_text, char *best_text, size_t n)
 {
     const fit_plan_t *p = t->plan;
@@ -26,8 +27,12 @@ static void best_lines(const tui_t *t, char *two_text, char *best_text, size_t n
     snprintf(two_text, n, "two-round %s, recompute %s, %s", two, rec, text_count(p->n_flips, "flip", NULL));
     const char *what = b->kind == BEST_EXACT ? (b->proved ? "best (proved)" : "best found (not proved)")
                                              : (b->proved ? "improved (local optimum)" : "improved (stopped)");
-    if (!b->found) {
-        snprintf(best_text, n, "%s: no subset of the %s fits", what, text_count(b->n_cands, "candidate", NULL));
+    if (!b->found) { /* only a search that finished may say none fits: 337 subsets of 9324 candidates prove nothing */
+        if (b->proved)
+            snprintf(best_text, n, "%s: no subset of the %s fits", what, text_count(b->n_cands, "candidate", NULL));
+        else
+            snprintf(best_text, n, "best: none found in the time limit (not proved; %s of the %s scored)",
+                     text_count(b->explored, "subset", NULL), text_count(b->n_cands, "candidate", NULL));
         return;
     }
     units_format_bytes(b->final.total, bst, sizeof bst);

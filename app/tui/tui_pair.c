@@ -20,7 +20,7 @@
 #include "tui/tui_widgets.h"
 
 #define WIDE_COLS 120 /* from here the flip lists go beside the arena, a third of the width */
-#define HEAD_ROWS 4
+#define HEAD_ROWS 4 /* title, totals, peaks and the counts' first row (narrow, they take more) */
 #define MAX_BUF_LINES 1000 /* buffers named in the text, the biggest first */
 
 static void free_lines(char **l, int n)
@@ -270,6 +270,24 @@ static void draw_flips(tui_t *t, int y, int x, int h, int w)
     }
 }
 
+/* The counts line at row y, its three groups as fields: narrow, it wraps
+ * between groups (at 80 columns a 13.5k-instruction step's was cut,
+ * "same …", its number lost).  Returns the rows it took. */
+static int draw_counts(tui_t *t, int y)
+{
+    const tui_pair_t *p = &t->pair;
+    char g[3][96];
+    snprintf(g[0], sizeof g[0], "+ new %d, extended %d", p->count[VIEW_NEW], p->count[VIEW_EXTENDED]);
+    snprintf(g[1], sizeof g[1], "%s freed %d, cut %d", tui_glyph(t, "░", "."), p->n_freed,
+             p->arena.n_gone - p->n_freed);
+    snprintf(g[2], sizeof g[2], "moved %d, shortened %d, same %d", p->count[VIEW_MOVED], p->count[VIEW_SHORTENED],
+             p->count[VIEW_SAME]);
+    const char *fields[3] = { g[0], g[1], g[2] };
+    int rows = tui_put_fields(t, y, 1, t->cols - 2, 3, 2, t->attr[T_DIM], fields, 3, "   ");
+    tui_put(t, y, 1, 1, t->attr[T_HELD], "+");
+    return rows;
+}
+
 void tui_pair_draw(tui_t *t)
 {
     const tui_pair_t *p = &t->pair;
@@ -291,12 +309,7 @@ void tui_pair_draw(tui_t *t)
                  b1, (long long)p->fp[1].peak_step);
     }
     tui_put(t, 4, 1, t->cols - 2, t->attr[T_NORMAL], peaks);
-    tui_putf(t, 5, 1, t->cols - 2, t->attr[T_DIM],
-             "+ new %d, extended %d   %s freed %d, cut %d   moved %d, shortened %d, same %d",
-             p->count[VIEW_NEW], p->count[VIEW_EXTENDED], tui_glyph(t, "░", "."), p->n_freed,
-             p->arena.n_gone - p->n_freed, p->count[VIEW_MOVED], p->count[VIEW_SHORTENED], p->count[VIEW_SAME]);
-    tui_put(t, 5, 1, 1, t->attr[T_HELD], "+");
-    int y = 2 + HEAD_ROWS, bottom = t->rows - 3;
+    int y = 2 + HEAD_ROWS + draw_counts(t, 5) - 1, bottom = t->rows - 3;
     int ah, aw = t->cols, fy, fx = 0, fh, fw = t->cols;
     if (t->cols >= WIDE_COLS) {
         fw = t->cols / 3;

@@ -103,6 +103,8 @@ typedef struct tui {
     char **overlay;
     int n_overlay, overlay_top;
     int overlay_rows;        /* its rows once wrapped to the width last drawn at */
+    int overlay_hang;        /* where a wrapped row of a line indented by two goes on (the help's
+                              * description column), 0: 4 columns in, as for any line */
     char overlay_title[128];
 
     /* session */
@@ -140,6 +142,7 @@ typedef struct tui {
     char budget_text[64];
     char fit_budget_text[64]; /* the words the shown fit's budget was given in */
     char last_budget[64];   /* the last fit's, as typed, on any routine: what the prompt offers next */
+    char unfitted_budget[64]; /* typed at the Fit prompt and not fitted (n, Esc): offered before the rest */
 
     /* fit */
     fit_context_t *ctx;

@@ -50,7 +50,16 @@ void tui_overlay(tui_t *t, const char *title, char *const *lines, int n)
     for (int i = 0; i < n; i++)
         t->overlay[i] = strdup(lines[i]);
     t->n_overlay = n;
+    t->overlay_hang = 0;
     snprintf(t->overlay_title, sizeof t->overlay_title, "%s", title);
+}
+
+/* The column a wrapped row of line goes on at: under the help's
+ * descriptions for its key and column rows (at 80 columns they went on
+ * under the key column), else 4 columns in. */
+static int hanging_indent(const tui_t *t, const char *line)
+{
+    return t->overlay_hang > 0 && strncmp(line, "  ", 2) == 0 ? t->overlay_hang : 4;
 }
 
 void tui_draw_overlay(tui_t *t)
@@ -69,7 +78,7 @@ void tui_draw_overlay(tui_t *t)
         const char *s = t->overlay[i];
         do {
             const char *next;
-            int in = s == t->overlay[i] ? 0 : 4;
+            int in = s == t->overlay[i] ? 0 : hanging_indent(t, t->overlay[i]);
             size_t n = tui_wrap(s, w - 4 - in, &next);
             if (rows >= t->overlay_top && rows - t->overlay_top < shown) {
                 char row[1024];
@@ -84,6 +93,8 @@ void tui_draw_overlay(tui_t *t)
     tui_putf(t, y0 + h - 1, x0 + 2, w - 4, t->attr[T_HELP], " Esc/q close  Up/Down/PgUp/PgDn scroll  %d-%d of %d ",
              rows ? t->overlay_top + 1 : 0, t->overlay_top + shown < rows ? t->overlay_top + shown : rows, rows);
 }
+
+#define HELP_KEY_COLS 16 /* the help's key column, a description after it */
 
 void tui_help_overlay(tui_t *t) { tui_help_overlay_for(t, NULL, NULL, 0); }
 
@@ -143,7 +154,7 @@ void tui_help_overlay_for(tui_t *t, const char *view, const help_row_t *rows, in
                     w += (size_t)snprintf(keys + w, sizeof keys - w, "%s%s", w ? " " : "", k[j].key_name);
             }
             const char *help = pass == 0 && rows ? view_row(k[i].action, rows, n_rows)->help : k[i].help;
-            snprintf(buf, sizeof buf, "  %-16s %s", keys, help);
+            snprintf(buf, sizeof buf, "  %-*s %s", HELP_KEY_COLS, keys, help);
             lines[m++] = strdup(buf);
         }
         lines[m++] = strdup("");
@@ -156,7 +167,7 @@ void tui_help_overlay_for(tui_t *t, const char *view, const help_row_t *rows, in
             lines = more;
             lines[m++] = strdup("the table's columns");
             for (int i = 0; i < nc; i++) {
-                snprintf(buf, sizeof buf, "  %-16s %s", cols[i].heading, cols[i].meaning);
+                snprintf(buf, sizeof buf, "  %-*s %s", HELP_KEY_COLS, cols[i].heading, cols[i].meaning);
                 lines[m++] = strdup(buf);
             }
             lines[m++] = strdup("");
@@ -167,6 +178,7 @@ void tui_help_overlay_for(tui_t *t, const char *view, const help_row_t *rows, in
     char title[64];
     snprintf(title, sizeof title, "Help: %s", view ? view : keymap_screen_name(t->screen));
     tui_overlay(t, title, lines, m);
+    t->overlay_hang = 2 + HELP_KEY_COLS + 1; /* the description column */
     for (int i = 0; i < m; i++)
         free(lines[i]);
     free(lines);

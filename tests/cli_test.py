@@ -904,6 +904,25 @@ def events_name_a_big_group_once():
 
 
 @test
+def exact_says_none_found_unless_proved():
+    """An exact search stopped before it found a plan within the budget
+    says none was found, not that none exists (it read as a proof after 337
+    subsets); a finished one says no subset fits, proved.  show says the same
+    of the saved gap."""
+    db = os.path.join(TMP, "exactnone.db")
+    for name, iters, want in (("unet_small", "50", "none found within the budget before the search stopped (not "
+                                                    "proved)"),
+                              ("transformer_small", "100000", "no subset of the candidates fits the budget (proved)")):
+        routine = os.path.join(SAMPLES, "gen", name + ".routine")
+        rc, out, err = run("fit", routine, "--budget", "30%", "--exact", "--iterations", iters, "--max-candidates",
+                           "all", "--save", "--db", db)
+        check(rc == 0 and "\n  " + want + "\n" in out, out + err)
+        pid = re.search(r"saved as plan (\d+)", out)
+        rc, shown, err = run("show", pid.group(1) if pid else "0", "--db", db)
+        check(rc == 0 and "\nexact: " + want + "\n" in shown, shown + err)
+
+
+@test
 def hlo_bad_inputs():
     """Bad HLO: exit 2, one FILE:LINE:COL line, nothing imported."""
     with open(BERT) as f:

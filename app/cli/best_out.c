@@ -64,8 +64,10 @@ void best_out_print(const fit_plan_t *p, const best_plan_t *b)
         printf("\nimproved: %s from the two-round plan, %s (%lld scored, %.3f s)\n", text_count(b->moves, "move", NULL),
                b->proved ? "a local optimum" : "stopped by the time limit", (long long)b->explored,
                (double)b->elapsed_us / 1e6);
-    if (!b->found) {
-        printf("  no subset of the candidates fits the budget\n");
+    if (!b->found) { /* only a search that finished may say none exists */
+        printf(b->kind == BEST_EXACT && b->proved ? "  no subset of the candidates fits the budget (proved)\n"
+                                                  : "  none found within the budget before the search stopped (not "
+                                                    "proved)\n");
         return;
     }
     char fl[32], dfl[32];

@@ -338,7 +338,9 @@ static void show_gap(const stored_plan_t *p)
     if (!g->kind[0])
         return;
     if (!g->found) {
-        printf("\n%s: no subset of the candidates fits the budget%s\n", g->kind, g->proved ? " (proved)" : "");
+        printf("\n%s: %s\n", g->kind, strcmp(g->kind, "exact") == 0 && g->proved
+                                         ? "no subset of the candidates fits the budget (proved)"
+                                         : "none found within the budget before the search stopped (not proved)");
         return;
     }
     printf("\n%s plan%s: final %lld B (%+lld), compute %lld (%+lld); flips %s\n", g->kind,

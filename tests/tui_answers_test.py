@@ -646,6 +646,23 @@ def why_names_a_big_group_once_last():
         t.close()
 
 
+@test
+def compare_says_what_makes_a_budget_jump():
+    """Compare's diff line counts the flips that differ and names the
+    biggest group the row committed: ring's Minimize takes all eight flips
+    at once, one group (seven held and a7) relieving 10 B, where 20 B takes
+    none (a new user saw 7 flips become 3,878 with nothing saying why)."""
+    t = Tui("cmpjump", w=120, h=40)
+    try:
+        t.wait("Routines")
+        open_routine(t, "ring")
+        add_budgets(t, "20B", "minimize")
+        t.keys("G")
+        t.wait("row 2 vs the row above (+8 -0 flips, its biggest group 8 flips for 10 B): +a0")
+    finally:
+        t.close()
+
+
 shutil.rmtree(TMP, ignore_errors=True) if not failed() else None
 tmux("kill-server", check=False)
 finish()

@@ -1382,7 +1382,7 @@ def compare_two_budgets():
         s = t.wait(re.compile(r"2 minimize\s+4\.00 MiB"))
         check(re.search(r"1 50MiB\s+4\.00 MiB\s+4194304\s+2", s), s)
         check("2 budgets on pair_peak, one search: reuse" in s, s)
-        check("row 2 vs the row above: the same flips" in s, s)
+        check("row 2 vs the row above (+0 -0 flips): the same flips" in s, s)
     finally:
         t.close()
 

@@ -1606,7 +1606,7 @@ def compare_sorted_units_diff_and_save():
         check("+0%" in s, s)
         # any two rows: mark row 1, select row 3
         t.keys("g", "space", "G")
-        s = t.wait("row 3 vs row 1:")
+        s = t.wait("row 3 vs row 1 (")
         t.keys("S")
         t.type("from compare")
         t.keys("Enter")
@@ -2051,7 +2051,7 @@ def two_rows_of_compare_on_one_arena():
         check("only in row 1: none" in s and "only in row 2: gw" in s, s)
         t.keys("Escape", "Escape")
         s = t.wait("2 budgets on rejected_accumulated")
-        check("row 2 vs row 1: +gw" in s, s)
+        check("row 2 vs row 1 (+1 -0 flips): +gw" in s, s)
     finally:
         t.close()
 

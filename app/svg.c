@@ -284,17 +284,17 @@ static void write_legend(FILE *f, const svg_arena_t *a, const picture_t *p, bool
     int32_t listed = 0;
     for (int k = 0; k < a->frame.n_roles; k++)
         listed += p->role_count[k];
-    /* the legend counts every buffer; the picture draws those with bytes in view */
-    char not_drawn[96] = "";
+    /* the legend counts every buffer; the picture draws those with bytes in
+     * view.  One line within the picture's width: the 13.5k step's ran to
+     * 1,500 px of 1,200 */
+    char not_drawn[64] = "";
     if (listed > p->drawn)
-        snprintf(not_drawn, sizeof not_drawn, " (%d more hold no bytes or lie outside the view)",
-                 (int)(listed - p->drawn));
+        snprintf(not_drawn, sizeof not_drawn, ", %d empty or out of view", (int)(listed - p->drawn));
     fprintf(f,
-            "<text x=\"%d\" y=\"%d\" fill=\"#666666\">%d buffer%s drawn as %d rectangle%s%s; %d under a pixel "
-            "drawn together; sizes aligned; a role's bytes summed over all its buffers, not at one step; hover for "
-            "a buffer</text>\n",
+            "<text x=\"%d\" y=\"%d\" fill=\"#666666\">%d buffer%s in %d rectangle%s (%d under a pixel merged%s); "
+            "sizes aligned; role bytes summed over all steps; hover for a buffer</text>\n",
             (int)p->plot_x, (int)(a->frame.height_px - 10), (int)p->drawn, p->drawn == 1 ? "" : "s", (int)p->n_rects,
-            p->n_rects == 1 ? "" : "s", not_drawn, (int)p->merged);
+            p->n_rects == 1 ? "" : "s", (int)p->merged, not_drawn);
 }
 
 /* The buffers live at step, the biggest first (ties: the lower index):

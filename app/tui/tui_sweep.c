@@ -200,7 +200,7 @@ static void say_search(tui_t *t, int fitted, int asked, int kept, bool stopped)
         return;
     char also[48] = "";
     if (kept)
-        snprintf(also, sizeof also, "; %s kept as they were", text_count(kept, "row", NULL));
+        snprintf(also, sizeof also, "; %s kept as %s", text_count(kept, "row", NULL), kept == 1 ? "it was" : "they were");
     if (!stopped)
         tui_status(t, false, "Compare fitted %s%s", text_count(fitted, "budget", NULL), also);
     else if (!fitted && !kept)

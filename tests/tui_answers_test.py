@@ -630,7 +630,7 @@ def why_names_a_big_group_once_last():
         t.keys("/")
         t.type("a7")
         t.keys("Enter")
-        time.sleep(0.3)
+        t.wait("a7: candidate 8 of 8, fit: committed")  # the search says what it found
         t.keys("Enter")
         s = t.wait("Why: a7")
         rows = [r for r in (m.group(1).strip() for m in re.finditer(r"│(.*)│", s)) if r]

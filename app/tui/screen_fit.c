@@ -738,10 +738,14 @@ int screen_fit_key(tui_t *t, action_t a, int key)
         if (!q[0])
             return KEY_REDRAW;
         int i = tui_find(t, t->plan->n_cands, a == ACT_SEARCH ? 0 : t->fit_sel + 1, cand_name, q);
-        if (i >= 0)
+        if (i >= 0) { /* said, as the Arena's search says what it found */
             t->fit_sel = i;
-        else
+            const fit_cand_t *c = &t->plan->cands[i];
+            tui_status(t, false, "%s: candidate %d of %d, fit: %s", text_shown(t->tgt.routine->nodes[c->node].name), i + 1,
+                       (int)t->plan->n_cands, fit_status_name((fit_status_t)c->status));
+        } else {
             tui_status(t, true, "no candidate matches '%s'", q);
+        }
         return KEY_REDRAW;
     }
     default:

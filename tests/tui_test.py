@@ -2160,7 +2160,7 @@ def fit_verdicts_fit_their_column():
                     t.keys("f", "C-u")
                     t.type("minimize")
                     t.keys("Enter")
-                s = t.wait(f"event 0/{events}")
+                s = t.wait(f"event 0/{events}", timeout=60)
                 for ev in range(1, events + 1):
                     t.keys("n")
                     s = t.wait(f"event {ev}/{events}")
@@ -2174,7 +2174,7 @@ def fit_verdicts_fit_their_column():
                 t.type(budget)
                 t.keys("Enter")
                 fit_anyway(t, timeout=30)
-                t.wait("event 0/", timeout=30)
+                t.wait("event 0/", timeout=180)  # transformer_32 under ASan on a busy machine
                 t.keys("e")
                 s = t.wait(re.compile(r"event (\d+)/\1 "))
                 seen |= fit_table_verdicts(s, cols)

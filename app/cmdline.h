@@ -22,12 +22,15 @@ typedef struct cmdline {
     int64_t max_depth;       /* -1: not given */
     const char **inlines;
     int n_inlines;
+    const char **remats;     /* score: DESIGN §14's remat flips (--remat NODE) */
+    int n_remats;
     bool no_aliasing;
     bool no_mouse;           /* the TUI */
     const char *layout;
     /* per command */
     bool json, events, save, audit, log_budget;
     bool exact, improve;     /* fit: DESIGN §12 */
+    const char *planner;     /* fit, sweep: "two-round" (DESIGN §5, the default) or "frontier" (§14) */
     bool no_progress;        /* fit, sweep, verify: no progress line on a terminal's stderr */
     const char *budget, *budgets, *label, *strategy, *output, *what;
     const char *name;        /* import: the routine's name in the store, not its text's */
@@ -45,5 +48,11 @@ typedef struct cmdline {
     const char **pos;        /* positional arguments */
     int n_pos;
 } cmdline_t;
+
+/* Copies of c's positional arguments, each a path tidied (path_tidy:
+ * "dumps//llama/" is "dumps/llama"), for the FILEs import and the TUI
+ * read; NULL when out of memory.  Free with cmdline_tidy_free. */
+char **cmdline_tidy_paths(const cmdline_t *c);
+void cmdline_tidy_free(char **paths, int n);
 
 #endif

@@ -11,6 +11,7 @@
 #include "lower/score.h"
 #include "model/lex.h"
 #include "rfile.h"
+#include "util/path.h"
 #include "theme.h"
 
 static const char *KEY_NAMES[CONFIG_N_KEYS] = {
@@ -187,12 +188,27 @@ bool config_default_path(char *buf, size_t n)
     const char *xdg = getenv("XDG_CONFIG_HOME");
     const char *home = getenv("HOME");
     if (xdg && *xdg)
-        snprintf(buf, n, "%s/rematscope/config", xdg);
+        path_join(buf, n, xdg, "rematscope/config");
     else if (home && *home)
-        snprintf(buf, n, "%s/.config/rematscope/config", home);
+        path_join(buf, n, home, ".config/rematscope/config");
     else
         return false;
     return true;
+}
+
+/* err, a theme's error, placed at what named the theme (file, line, col)
+ * with the theme file's own FILE:LINE:COL kept before its message, as
+ * every error of a file says where it stands. */
+static int theme_error(rs_error_t *err, const char *file, int line, int col, const char *what)
+{
+    char at[300] = "";
+    if (err->file[0] && err->line)
+        snprintf(at, sizeof at, "%s:%d:%d: ", err->file, err->line, err->col);
+    else if (err->file[0])
+        snprintf(at, sizeof at, "%s: ", err->file);
+    char msg[sizeof err->msg];
+    snprintf(msg, sizeof msg, "%s", err->msg);
+    return error_set(err, RS_EINPUT, file, line, col, "%s%s%s", what, at, msg);
 }
 
 int config_load(const char *path, const char *themes_dir, config_t *out, rs_error_t *err)
@@ -218,8 +234,7 @@ int config_load(const char *path, const char *themes_dir, config_t *out, rs_erro
     if (!rc && out->set[CONFIG_THEME]) {
         theme_t t;
         if (theme_load(out->text[CONFIG_THEME], themes_dir, &t, err))
-            rc = error_set(err, RS_EINPUT, out->path, out->line[CONFIG_THEME], out->col[CONFIG_THEME],
-                           "theme: %s%s%s%s", err->msg, err->file[0] ? " (" : "", err->file, err->file[0] ? ")" : "");
+            rc = theme_error(err, out->path, out->line[CONFIG_THEME], out->col[CONFIG_THEME], "theme: ");
     }
     if (rc)
         config_free(out);
@@ -349,8 +364,7 @@ int settings_resolve(const cmdline_t *c, const config_t *f, const profile_t *p, 
     if (c->theme) { /* checked as the file's is, so config says what the TUI will */
         theme_t th;
         if (theme_load(c->theme, theme_dir(), &th, err))
-            return error_set(err, RS_EINPUT, "--theme", 0, 0, "%s%s%s%s", err->msg, err->file[0] ? " (" : "",
-                             err->file, err->file[0] ? ")" : "");
+            return theme_error(err, "--theme", 0, 0, "");
         out->theme = c->theme;
         put(out, CONFIG_THEME, SRC_COMMAND_LINE, "%s", c->theme);
     } else if (from_file(out, f, CONFIG_THEME)) {

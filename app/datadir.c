@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/path.h"
+
 /* Set by CMake: the data folder relative to the installed binary's folder
  * (GNUInstallDirs' DATADIR/rematscope from BINDIR), and the source tree's
  * folders for a binary run where it was built. */
@@ -54,7 +56,7 @@ static bool beside_binary(const char *sub, char *buf, size_t n)
         else if (strcmp(part, ".") != 0 && len + strlen(part) + 2 < sizeof exe)
             snprintf(exe + len, sizeof exe - len, "%s%s", len && exe[len - 1] == '/' ? "" : "/", part);
     }
-    return (size_t)snprintf(buf, n, "%s/%s", exe, sub) < n;
+    return path_join(buf, n, exe, sub);
 }
 
 /* The installed folder when it is there, else the source tree's when that

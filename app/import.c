@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "import.h"
+#include "xla_report.h"
 #include "library.h"
 #include "minimalloc.h"
 #include "model/hlo.h"
@@ -24,6 +25,7 @@ typedef enum item_kind { ITEM_ROUTINE, ITEM_PROFILES, ITEM_LAYOUT } item_kind_t;
 typedef struct item {
     item_kind_t kind;
     char *path;
+    int64_t xla_bytes;     /* routine: XLA's "Total bytes:" from the report beside it, -1 none */
     char *text;            /* routine */
     size_t len;
     routine_t *routine;
@@ -38,6 +40,8 @@ typedef struct import {
     ino_t *seen_ino;
     int n_seen, cap_seen;
     const import_progress_t *progress;
+    char *skipped;         /* what dump folders held besides their modules, said at the end */
+    size_t n_skipped;
 } import_t;
 
 static void say(const import_t *im, const char *doing, const char *path, int done, int total)
@@ -49,9 +53,10 @@ static void say(const import_t *im, const char *doing, const char *path, int don
 /* What a CSV holds, from its first line. */
 static int csv_kind(const char *path, item_kind_t *kind, rs_error_t *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return error_set(err, RS_EINPUT, path, 0, 0, "cannot open: %s", strerror(errno));
+    FILE *f;
+    int rc = rfile_open(path, &f, NULL, err);
+    if (rc)
+        return rc;
     char line[256] = "";
     if (!fgets(line, sizeof line, f))
         line[0] = 0;
@@ -70,13 +75,23 @@ static int csv_kind(const char *path, item_kind_t *kind, rs_error_t *err)
  * beside other text): its first 64 KiB are enough to tell. */
 static bool hlo_file(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    FILE *f;
+    rs_error_t err;
+    if (rfile_open(path, &f, NULL, &err))
         return false;
     char buf[65536];
     size_t n = fread(buf, 1, sizeof buf, f);
     fclose(f);
     return hlo_sniff(buf, n);
+}
+
+/* Whether path is a module dumped before XLA's passes (--xla_dump_to's
+ * *before_optimizations.txt, or a before.* beside an after.*). */
+static bool before_passes(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    return strstr(b, "before_optimizations") || strncmp(b, "before.", 7) == 0;
 }
 
 static int load_item(item_t *it, rs_error_t *err)
@@ -88,6 +103,18 @@ static int load_item(item_t *it, rs_error_t *err)
             rc = hlo_read_any(it->path, it->text, it->len, &it->routine, err);
         if (rc)
             return rc;
+        /* one module's two stages are two routines, not two versions of one */
+        if (it->routine->format == ROUTINE_HLO && before_passes(it->path)) {
+            size_t n = strlen(it->routine->name) + 8;
+            char *name = malloc(n);
+            if (!name)
+                return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+            snprintf(name, n, "%s.before", it->routine->name);
+            rc = routine_set_name(it->routine, name, err);
+            free(name);
+            if (rc)
+                return rc;
+        }
         /* a routine must lower under its own bindings to be worth keeping */
         bindings_t b;
         lowering_t *l = NULL;
@@ -107,6 +134,77 @@ static int load_item(item_t *it, rs_error_t *err)
 }
 
 static int add_path(import_t *im, const char *path, bool from_dir, rs_error_t *err);
+
+/* An --xla_dump_to folder: it holds a module dumped after XLA's passes. */
+static bool dump_folder(char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (names[i] && text_ends_with(names[i], "after_optimizations.txt"))
+            return true;
+    return false;
+}
+
+/* In a dump folder: what a file that is not a module after XLA's passes is,
+ * for the line that says what was skipped. */
+static const char *dump_skip_kind(const char *name)
+{
+    static const struct {
+        const char *part, *what;
+    } K[] = { { "before_optimizations", "before XLA's passes" },
+              { "buffer-assignment", "buffer assignment" },
+              { "memory-usage-report", "memory usage report" },
+              { ".ptx", "PTX" },
+              { ".ll", "LLVM IR" } };
+    for (size_t k = 0; k < sizeof K / sizeof K[0]; k++)
+        if (strstr(name, K[k].part))
+            return K[k].what;
+    return "other";
+}
+
+/* Notes in im->skipped: "FOLDER: an XLA dump, N modules after XLA's
+ * passes; skipped K files (a before XLA's passes, b ...)". */
+static void note_dump(import_t *im, const char *path, char *const *names, int n)
+{
+    static const char *KINDS[] = { "before XLA's passes", "buffer assignment", "memory usage report", "PTX",
+                                   "LLVM IR", "other" };
+    int count[6] = { 0 }, modules = 0, skipped = 0;
+    for (int i = 0; i < n; i++) {
+        if (!names[i])
+            continue;
+        if (text_ends_with(names[i], "after_optimizations.txt")) {
+            modules++;
+            continue;
+        }
+        const char *k = dump_skip_kind(names[i]);
+        for (int j = 0; j < 6; j++)
+            if (strcmp(k, KINDS[j]) == 0)
+                count[j]++;
+        skipped++;
+    }
+    char line[1024];
+    size_t w = (size_t)snprintf(line, sizeof line, "%s: an XLA dump folder, %d module%s after XLA's passes imported",
+                                text_shown(path), modules, modules == 1 ? "" : "s");
+    if (skipped) {
+        w += (size_t)snprintf(line + w, sizeof line - w, "; skipped %d file%s (", skipped, skipped == 1 ? "" : "s");
+        for (int j = 0, first = 1; j < 6 && w < sizeof line; j++)
+            if (count[j]) {
+                w += (size_t)snprintf(line + w, sizeof line - w, "%s%d %s", first ? "" : ", ", count[j], KINDS[j]);
+                first = 0;
+            }
+        if (w < sizeof line)
+            w += (size_t)snprintf(line + w, sizeof line - w, ")");
+    }
+    if (w >= sizeof line)
+        w = sizeof line - 1;
+    char *grown = realloc(im->skipped, im->n_skipped + w + 2);
+    if (!grown)
+        return;
+    im->skipped = grown;
+    memcpy(im->skipped + im->n_skipped, line, w);
+    im->n_skipped += w;
+    im->skipped[im->n_skipped++] = '\n';
+    im->skipped[im->n_skipped] = 0;
+}
 
 static int walk_dir(import_t *im, const char *path, const struct stat *st, rs_error_t *err)
 {
@@ -142,14 +240,20 @@ static int walk_dir(import_t *im, const char *path, const struct stat *st, rs_er
             names[j] = names[j - 1];
             names[j - 1] = t;
         }
+    /* a folder --xla_dump_to wrote: its modules after XLA's passes only */
+    bool dump = dump_folder(names, n);
+    if (dump)
+        note_dump(im, path, names, n);
     for (int i = 0; i < n; i++) {
-        if (!rc && names[i]) {
+        if (!rc && names[i] && (!dump || text_ends_with(names[i], "after_optimizations.txt"))) {
             size_t len = strlen(path) + strlen(names[i]) + 2;
             char *child = malloc(len);
             if (!child) {
                 rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
             } else {
-                snprintf(child, len, "%s/%s", path, names[i]);
+                /* a folder named with its '/' keeps one */
+                size_t pl = strlen(path);
+                snprintf(child, len, "%s%s%s", path, pl && path[pl - 1] == '/' ? "" : "/", names[i]);
                 rc = add_path(im, child, true, err);
                 free(child);
             }
@@ -183,6 +287,7 @@ static int add_path(import_t *im, const char *path, bool from_dir, rs_error_t *e
     item_t *it = &im->items[im->n++];
     memset(it, 0, sizeof *it);
     it->kind = kind;
+    it->xla_bytes = kind == ITEM_ROUTINE ? xla_report_bytes(path) : -1;
     it->path = strdup(path);
     if (!it->path)
         return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
@@ -201,6 +306,7 @@ static void import_free(import_t *im)
         minimalloc_free(&it->layout);
     }
     free(im->items);
+    free(im->skipped);
     free(im->seen_dev);
     free(im->seen_ino);
 }
@@ -231,6 +337,8 @@ static int write_routine(store_t *s, const item_t *it, const char *name, FILE *r
                   : library_routine_put_own(s, it->routine->name, it->text, it->len, it->path, it->routine->n_steps,
                                             it->routine->n_nodes, &id, &version, &was_new, &stored_as, err);
     const char *as = name ? name : it->routine->name;
+    if (!rc && it->xla_bytes >= 0)
+        rc = library_routine_set_xla(s, id, it->xla_bytes, err);
     if (!rc && first && !first->any) {
         first->any = true;
         snprintf(first->name, sizeof first->name, "%s", stored_as ? stored_as : as);
@@ -260,8 +368,8 @@ static int write_routine(store_t *s, const item_t *it, const char *name, FILE *r
     return rc;
 }
 
-static int write_items(store_t *s, import_t *im, const char *routine_name, FILE *report, import_routine_t *first,
-                       rs_error_t *err)
+static int write_held(store_t *s, import_t *im, const char *routine_name, FILE *report, import_routine_t *first,
+                      rs_error_t *err)
 {
     say(im, "writing", im->n ? im->items[0].path : "", 0, im->n); /* the store may be busy: it waits there */
     int rc = store_begin(s, err);
@@ -288,6 +396,30 @@ static int write_items(store_t *s, import_t *im, const char *routine_name, FILE 
         rc = store_commit(s, err);
     else
         store_rollback(s);
+    if (!rc && report && im->skipped)
+        fputs(im->skipped, report);
+    return rc;
+}
+
+/* Writes every item in one transaction.  What it says of each goes to
+ * report only once the commit succeeded: a full disk at the commit saves
+ * nothing, and the report must not have said otherwise first. */
+static int write_items(store_t *s, import_t *im, const char *routine_name, FILE *report, import_routine_t *first,
+                       rs_error_t *err)
+{
+    char *said = NULL;
+    size_t said_len = 0;
+    FILE *held = report ? open_memstream(&said, &said_len) : NULL;
+    if (report && !held)
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    int rc = write_held(s, im, routine_name, held, first, err);
+    if (held) {
+        if (fclose(held) != 0 && !rc)
+            rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+        if (!rc)
+            fwrite(said, 1, said_len, report);
+        free(said);
+    }
     return rc;
 }
 

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "datadir.h"
+#include "xla_report.h"
 #include "library.h"
 #include "model/hlo.h"
 #include "plan/fit.h"
@@ -63,8 +64,13 @@ static int read_routine(const cmdline_t *c, const char *arg, target_t *t, bool *
     *stored = false;
     struct stat st;
     bool looks_like_file = strchr(arg, '/') || library_name_is_file(arg);
-    if (stat(arg, &st) == 0 || looks_like_file || !store_exists(c))
-        return rfile_read(arg, &t->text, &t->len, err);
+    t->xla_bytes = -1;
+    if (stat(arg, &st) == 0 || looks_like_file || !store_exists(c)) {
+        int rc = rfile_read(arg, &t->text, &t->len, err);
+        if (!rc && hlo_sniff(t->text, t->len))
+            t->xla_bytes = xla_report_bytes(arg);
+        return rc;
+    }
     int rc = target_store(c, t, err);
     bool found = false;
     char *path = NULL;
@@ -72,6 +78,8 @@ static int read_routine(const cmdline_t *c, const char *arg, target_t *t, bool *
     if (!rc)
         rc = library_routine_find(t->store, arg, &id, &t->text, &t->len, &path, &found, err);
     free(path);
+    if (!rc && found)
+        rc = library_routine_xla(t->store, arg, &t->xla_bytes, err);
     if (!rc && !found)
         rc = error_set(err, RS_EINPUT, arg, 0, 0, "no such file, and no routine of that name in %s",
                        store_path(t->store));
@@ -122,6 +130,7 @@ int target_settings(const cmdline_t *c, target_t *t, rs_error_t *err)
 int target_open(const cmdline_t *c, const char *arg, target_t *t, rs_error_t *err)
 {
     memset(t, 0, sizeof *t);
+    t->xla_bytes = -1;
     score_config_default(&t->cfg);
     bool stored;
     int rc = read_routine(c, arg, t, &stored, err);
@@ -136,7 +145,8 @@ int target_open(const cmdline_t *c, const char *arg, target_t *t, rs_error_t *er
     if (rc)
         goto fail;
     t->prefs = calloc(t->routine->n_nodes ? (size_t)t->routine->n_nodes : 1, 1);
-    if (!t->prefs) {
+    t->remat = calloc(t->routine->n_nodes ? (size_t)t->routine->n_nodes : 1, 1);
+    if (!t->prefs || !t->remat) {
         rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
         goto fail;
     }
@@ -148,6 +158,15 @@ int target_open(const cmdline_t *c, const char *arg, target_t *t, rs_error_t *er
             goto fail;
         }
         t->prefs[id] = 1;
+    }
+    for (int i = 0; i < c->n_remats; i++) {
+        int32_t id = routine_find_node(t->routine, c->remats[i]);
+        if (id < 0) {
+            rc = error_set(err, RS_EINPUT, "--remat", 0, 0, "routine '%s' has no node '%s'", t->routine->name,
+                           c->remats[i]);
+            goto fail;
+        }
+        t->remat[id] = 1;
     }
     if ((rc = lower_routine(t->routine, &t->bind, &t->lowering, err)))
         goto fail;
@@ -170,6 +189,7 @@ void target_free(target_t *t)
     bindings_free(&t->bind);
     routine_free(t->routine);
     free(t->prefs);
+    free(t->remat);
     free(t->text);
     store_close(t->store);
     memset(t, 0, sizeof *t);

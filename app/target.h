@@ -27,8 +27,10 @@ typedef struct target {
     profile_t profile;
     bool has_profile;
     uint8_t *prefs;        /* per node: --inline preferences */
+    uint8_t *remat;        /* per node: --remat flips (DESIGN §14) */
     lowering_t *lowering;  /* lowered once, for the caller's first use */
     settings_t settings;   /* what cfg and the profile came from (DESIGN §11) */
+    int64_t xla_bytes;     /* XLA's own total for an HLO dump (§10), -1 when not known */
 } target_t;
 
 /* Reads and lowers the routine named by arg (a file path, or else the name

@@ -116,6 +116,42 @@ int text_floor_below(int64_t budget, const floor_fit_t *ff, char *buf, size_t n)
     return 0;
 }
 
+bool text_cap_hides(const fit_plan_t *p, const char *spec, const char *how, char *buf, size_t n)
+{
+    if (n)
+        buf[0] = 0;
+    if (p->minimize || p->dropped <= 0 || p->budget < p->floor.bytes || p->budget >= p->floor_cap.bytes)
+        return false;
+    char b[32], fl[32];
+    if (spec && spec[0])
+        snprintf(b, sizeof b, "%.31s", spec);
+    else
+        units_format_bytes(p->budget, b, sizeof b);
+    units_format_bytes(p->floor.bytes, fl, sizeof fl);
+    snprintf(buf, n, "the cap of %d keeps %s out of reach; every candidate reaches down to %s: %s",
+             (int)(p->cap > 0 ? p->cap : p->considered),
+             b, fl, how);
+    return true;
+}
+
+bool text_free_flips(const fit_plan_t *p, int32_t n_flips, int64_t total, int64_t compute, char *buf, size_t n)
+{
+    if (n)
+        buf[0] = 0;
+    if (p->minimize || p->n_flips || p->baseline.total > p->budget)
+        return false;
+    char saved[32], f[32], added[48] = "no compute";
+    units_format_bytes(p->baseline.total - total, saved, sizeof saved);
+    if (compute != p->baseline.compute) {
+        units_format_flops(compute - p->baseline.compute, f, sizeof f);
+        snprintf(added, sizeof added, "%s%s", compute > p->baseline.compute ? "+" : "", f);
+    }
+    const char *s = n_flips == 1 ? "s" : "";
+    if (n_flips > 0 && total < p->baseline.total)
+        snprintf(buf, n, "%s that add%s %s save%s %s", text_count(n_flips, "flip", NULL), s, added, s, saved);
+    return true;
+}
+
 bool text_below_floor(const fit_plan_t *p)
 {
     return !p->within_budget && !p->minimize && p->budget < p->floor.bytes;

@@ -48,6 +48,23 @@ int text_floor_below(int64_t budget, const struct floor_fit *ff, char *buf, size
 struct fit_plan;
 const char *text_within(const struct fit_plan *p);
 
+/* Whether the candidate cap alone kept p's byte budget out of reach: the
+ * floor under the cap is above the budget and the floor is not (issue 43:
+ * the default cap of 32 hid the answer on real steps).  Then buf says it
+ * in one line, the budget as typed (spec; NULL or "": its bytes), the
+ * floor with every candidate, and how (the CLI's "--max-candidates all",
+ * the TUI's "C all"): "the cap of 32 keeps 8GB out of reach; every
+ * candidate reaches down to 1.98 GiB: --max-candidates all".  False (buf
+ * "") otherwise. */
+bool text_cap_hides(const struct fit_plan *p, const char *spec, const char *how, char *buf, size_t n);
+
+/* Whether p's byte budget was met by its baseline already (no flip was
+ * needed); then a plan beside it (the best plan, x) of n_flips flips to
+ * total bytes and compute is said for what it is: "40 flips that add no
+ * compute save 16.0 KiB" (issue 43: "40 flips +0" read as a plan the
+ * budget needed), "" when it saves nothing.  False (buf "") otherwise. */
+bool text_free_flips(const struct fit_plan *p, int32_t n_flips, int64_t total, int64_t compute, char *buf, size_t n);
+
 /* Whether p missed a byte budget below its floor (no plan, whatever the
  * cap, could have met it): text_within's "no, floor". */
 bool text_below_floor(const struct fit_plan *p);

@@ -1,11 +1,15 @@
 #include "theme.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "datadir.h"
+#include "rfile.h"
 #include "model/lex.h"
+#include "util/path.h"
 
 static const char *SLOTS[T_COUNT] = { "normal", "header", "status", "selected", "help", "error", "dim", "peak",
                                       "budget", "curve", "resident", "intermediate", "output", "candidate",
@@ -114,24 +118,36 @@ static int parse_line(theme_t *t, lex_t *lx, rs_error_t *err)
 int theme_load(const char *name, const char *dir, theme_t *t, rs_error_t *err)
 {
     theme_builtin(t);
-    size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-");
+    size_t n = strspn(name, THEME_NAME_CHARS);
     if (!name[0] || name[n] || n >= sizeof t->name)
         return error_set(err, RS_EINPUT, NULL, 0, 0, "'%.40s%s' is not a theme name: a theme is the name of a "
                          "file NAME.theme in %s (letters, digits, - and _), never a path", name,
                          strlen(name) > 40 ? "..." : "", dir);
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s.theme", dir, name);
-    FILE *f = fopen(path, "r");
-    if (!f)
+    char file[320];
+    snprintf(file, sizeof file, "%s.theme", name);
+    path_join(path, sizeof path, dir, file);
+    struct stat st;
+    if (stat(path, &st) != 0 && errno == ENOENT)
         return error_set(err, RS_EINPUT, path, 0, 0, "no such theme (themes are %s/*.theme)", dir);
+    /* read as every file is (rfile: a regular file, capped) and cut into
+     * lines as every format is (LF, CRLF or a lone CR; any length) */
+    char *text;
+    size_t len;
+    int rc = rfile_read(path, &text, &len, err);
+    if (rc)
+        return rc;
     snprintf(t->name, sizeof t->name, "%s", name);
-    char line[512];
-    int rc = RS_OK;
-    for (int ln = 1; !rc && fgets(line, sizeof line, f); ln++) {
-        line[strcspn(line, "\n")] = 0;
-        lex_t lx = { .file = path, .s = line, .len = strlen(line), .line = ln };
-        rc = parse_line(t, &lx, err);
+    size_t at = 0, next;
+    for (int ln = 1; !rc && at < len; ln++, at = next) {
+        size_t span = lex_line_span(text, len, at, &next);
+        const char *nul = memchr(text + at, 0, span);
+        if (nul)
+            rc = error_set(err, RS_EINPUT, path, ln, (int)(nul - (text + at)) + 1, "a NUL byte");
+        lex_t lx = { .file = path, .s = text + at, .len = span, .line = ln };
+        if (!rc)
+            rc = parse_line(t, &lx, err);
     }
-    fclose(f);
+    free(text);
     return rc;
 }

@@ -22,6 +22,9 @@ typedef struct theme {
     unsigned attr[T_COUNT];
 } theme_t;
 
+/* The characters a theme's name is made of (what theme_load takes). */
+#define THEME_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
+
 /* Reads a theme: name is the name of a file NAME.theme in dir, letters,
  * digits, - and _ only (a theme is a name, never a path: `--theme
  * ../../etc/passwd` reads nothing).  Errors name the file, line and

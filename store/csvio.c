@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rfile.h"
 #include "util/vec.h"
 
 typedef struct reader {
@@ -196,10 +197,11 @@ static void on_row(int term, void *ud)
 
 int csvio_read_file(const char *path, csvio_row_fn fn, void *ud, rs_error_t *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return error_set(err, RS_EINPUT, path, 0, 0, "cannot open: %s", strerror(errno));
-    int rc = csvio_read_stream(f, path, fn, ud, err);
+    FILE *f;
+    int rc = rfile_open(path, &f, NULL, err);
+    if (rc)
+        return rc;
+    rc = csvio_read_stream(f, path, fn, ud, err);
     fclose(f);
     return rc;
 }

@@ -90,39 +90,34 @@ static int write_plans(FILE *f, const stored_plan_t *plans, int n)
     return bad;
 }
 
-/* The source column: where node came from in routine r (may be NULL). */
-static const char *origin(const routine_t *r, const char *node, char *buf, size_t n)
-{
-    int32_t i = r && node && *node ? routine_find_node(r, node) : -1;
-    buf[0] = 0;
-    return i < 0 ? buf : routine_node_origin(r, i, buf, n);
-}
-
 /* Where node came from, apart as --json has it: its HLO name, op_name
  * and source file:line ("" each when not said). */
 static routine_origin_t origin_parts(const routine_t *r, const char *node)
 {
     int32_t i = r && node && *node ? routine_find_node(r, node) : -1;
     routine_origin_t o = i < 0 ? routine_no_origin : *r->nodes[i].origin;
-    return (routine_origin_t){ o.hlo ? o.hlo : "", o.op_name ? o.op_name : "", o.source ? o.source : "" };
+    return (routine_origin_t){ o.hlo ? o.hlo : "", o.op_name ? o.op_name : "", o.source ? o.source : "",
+                               o.function ? o.function : "" };
 }
 
 /* A plan's recompute (a flip's, an origin's): empty for a plan saved
  * before flips kept theirs. */
 static int recompute(FILE *f, const stored_plan_t *p, long long v) { return p->recompute_known ? num(f, v, false) : fputc(',', f) == EOF; }
 
-/* The flips CSV keeps where a node came from in three columns, as --json
- * does (the events and layout CSVs keep the one joined source text). */
+/* Every CSV that describes nodes (flips, events, layouts) keeps where a
+ * node came from in the same four columns, as --json does: hlo, op_name,
+ * source (file:line) and function. */
 static int write_flips(FILE *f, const stored_plan_t *plans, routine_t *const *routines, int n)
 {
-    int bad = fputs("plan_id,seq,node,relief,cost,recompute,hlo,op_name,source\n", f) < 0;
+    int bad = fputs("plan_id,seq,node,relief,cost,recompute,hlo,op_name,source,function\n", f) < 0;
     for (int i = 0; i < n && !bad; i++)
         for (int32_t k = 0; k < plans[i].n_flips && !bad; k++) {
             const stored_flip_t *fl = &plans[i].flips[k];
             routine_origin_t o = origin_parts(routines[i], fl->node);
             bad |= num(f, plans[i].id, false) | num(f, k, false) | field(f, fl->node, false) |
                    num(f, fl->relief, false) | num(f, fl->cost, false) | recompute(f, &plans[i], fl->recompute) |
-                   field(f, o.hlo, false) | field(f, o.op_name, false) | field(f, o.source, true);
+                   field(f, o.hlo, false) | field(f, o.op_name, false) | field(f, o.source, false) |
+                   field(f, o.function, true);
         }
     return bad;
 }
@@ -131,7 +126,7 @@ static int write_flips(FILE *f, const stored_plan_t *plans, routine_t *const *ro
  * biggest relief first, ties by the origin's byte order. */
 static int write_origins(FILE *f, const stored_plan_t *plans, routine_t *const *routines, int n, rs_error_t *err)
 {
-    int bad = fputs("plan_id,rank,origin,flips,relief,recompute\n", f) < 0;
+    int bad = fputs("plan_id,rank,origin,function,flips,relief,recompute\n", f) < 0;
     for (int i = 0; i < n && !bad; i++) {
         fit_flip_t *fl;
         answer_origin_t *g;
@@ -144,7 +139,7 @@ static int write_origins(FILE *f, const stored_plan_t *plans, routine_t *const *
             return -rc;
         for (int32_t k = 0; k < ng && !bad; k++)
             bad |= num(f, plans[i].id, false) | num(f, k + 1, false) | field(f, g[k].origin, false) |
-                   num(f, g[k].flips, false) | num(f, g[k].relief, false) |
+                   field(f, g[k].function ? g[k].function : "", false) | num(f, g[k].flips, false) | num(f, g[k].relief, false) |
                    (plans[i].recompute_known ? num(f, g[k].recompute, true) : fputc('\n', f) == EOF);
         free(g);
     }
@@ -160,8 +155,8 @@ static int write_events(FILE *f, const stored_plan_t *plans, routine_t *const *r
     int64_t all = 0, done = 0;
     for (int i = 0; i < n; i++)
         all += plans[i].n_events;
-    int bad = fputs("plan_id,seq,round,kind,node,reason,alone,with,cur,relief,cost,rank,members,text,source\n", f) < 0;
-    char src[1024];
+    int bad = fputs("plan_id,seq,round,kind,node,reason,alone,with,cur,relief,cost,rank,members,text,hlo,op_name,source,"
+                    "function\n", f) < 0;
     strbuf_t members;
     strbuf_init(&members);
     int rc = RS_OK;
@@ -178,8 +173,10 @@ static int write_events(FILE *f, const stored_plan_t *plans, routine_t *const *r
                    field(f, e->kind, false) | field(f, e->node, false) | field(f, e->reason, false) |
                    opt(f, e->alone, false) | opt(f, e->with, false) | opt(f, e->cur, false) |
                    num(f, e->relief, false) | opt(f, e->cost, false) | opt(f, e->rank, false) |
-                   field(f, members.s, false) | field(f, e->text, false) |
-                   field(f, origin(routines[i], e->node, src, sizeof src), true);
+                   field(f, members.s, false) | field(f, e->text, false);
+            routine_origin_t og = origin_parts(routines[i], e->node);
+            bad |= field(f, og.hlo, false) | field(f, og.op_name, false) | field(f, og.source, false) |
+                   field(f, og.function, true);
         }
     if (!rc && !bad && o->progress && o->progress(o->progress_ud, all, all)) /* the bar ends full */
         rc = error_set(err, RS_ECANCELED, NULL, 0, 0, "stopped");
@@ -189,7 +186,7 @@ static int write_events(FILE *f, const stored_plan_t *plans, routine_t *const *r
 
 static void free_sources(char **sources, int32_t n)
 {
-    for (int32_t i = 0; sources && i < n; i++)
+    for (int32_t i = 0; sources && i < MINIMALLOC_ORIGIN_N * n; i++)
         free(sources[i]);
     free(sources);
 }
@@ -228,18 +225,20 @@ static int layout_problem(store_t *s, const stored_plan_t *p, minimalloc_problem
     int32_t N = rb.lowering->n_nodes;
     if (!rc) {
         *offsets = calloc((size_t)N + 1, sizeof **offsets);
-        *sources = calloc((size_t)N + 1, sizeof **sources);
+        *sources = calloc(MINIMALLOC_ORIGIN_N * ((size_t)N + 1), sizeof **sources);
         if (!*offsets || !*sources)
             rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     }
     for (int32_t i = 0; !rc && i < N; i++) {
         if (d.place.is_inline[i])
             continue;
-        char src[1024];
         (*offsets)[mp->n] = d.offset[i];
         /* an HLO op_name is text from the model: the writer defuses it */
-        if (!((*sources)[mp->n] = strdup(routine_node_origin(rb.routine, i, src, sizeof src))))
-            rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+        routine_origin_t o = origin_parts(rb.routine, rb.routine->nodes[i].name);
+        const char *parts[MINIMALLOC_ORIGIN_N] = { o.hlo, o.op_name, o.source, o.function };
+        for (int k = 0; !rc && k < MINIMALLOC_ORIGIN_N; k++)
+            if (!((*sources)[MINIMALLOC_ORIGIN_N * mp->n + k] = strdup(parts[k])))
+                rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
         if (minimalloc_add(mp, rb.routine->nodes[i].name,
                            (arena_buf_t){ rb.lowering->bytes[i], d.live.start[i], d.live.end[i] }, false, 0))
             rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");

@@ -7,6 +7,7 @@
 
 #include "model/hlo.h"
 #include "store_int.h"
+#include "util/utf8.h"
 #include "util/vec.h"
 
 void library_hash(const char *text, size_t len, char out[33])
@@ -131,16 +132,39 @@ bool library_name_is_file(const char *name)
     return ends_with(name, n, ".routine") || ends_with(name, n, ".hlo");
 }
 
+/* The one rule for a routine's name (import --name, the Session
+ * screen's rename): what a table, a terminal and a command line show as it
+ * is.  So no byte a terminal acts on (C0, DEL, C1 controls: U+009B is CSI),
+ * none that is not UTF-8, no blank (it splits a command line), no '/'. */
 int library_routine_name_check(const char *name, const char *what, rs_error_t *err)
 {
+    static const char RULE[] = "a name is 1 to 127 bytes of UTF-8 without blanks, control characters or '/', not "
+                               "ending in .routine or .hlo (those read as files)";
     size_t n = strlen(name);
-    bool bad = n == 0 || n > 127 || strchr(name, '/') || library_name_is_file(name);
-    for (size_t i = 0; i < n && !bad; i++)
-        bad = (unsigned char)name[i] <= ' ' || name[i] == 0x7f;
-    if (bad)
-        return error_set(err, RS_EINPUT, what, 0, 0,
-                         "expected a name of 1 to 127 characters without blanks or '/', not ending in .routine or "
-                         ".hlo (those read as files)");
+    char why[96] = "";
+    if (n == 0)
+        snprintf(why, sizeof why, "is empty");
+    else if (n > 127)
+        snprintf(why, sizeof why, "has %zu bytes", n);
+    else if (library_name_is_file(name))
+        snprintf(why, sizeof why, "ends in .routine or .hlo");
+    for (size_t i = 0, len; i < n && !why[0]; i += len) {
+        unsigned char c = (unsigned char)name[i];
+        len = utf8_seq_len(name + i, n - i);
+        if (len == 0)
+            snprintf(why, sizeof why, "has a byte that is not UTF-8 (0x%02x) at byte %zu", c, i + 1);
+        else if (c == ' ')
+            snprintf(why, sizeof why, "has a blank at byte %zu", i + 1);
+        else if (c < ' ' || c == 0x7f)
+            snprintf(why, sizeof why, "has a control character (0x%02x) at byte %zu", c, i + 1);
+        else if (utf8_is_c1(name + i, len))
+            snprintf(why, sizeof why, "has a control character (U+%04X) at byte %zu",
+                     (unsigned)(((c & 0x1f) << 6) | ((unsigned char)name[i + 1] & 0x3f)), i + 1);
+        else if (c == '/')
+            snprintf(why, sizeof why, "has a '/' at byte %zu", i + 1);
+    }
+    if (why[0])
+        return error_set(err, RS_EINPUT, what, 0, 0, "'%.40s%s' %s: %s", name, n > 40 ? "..." : "", why, RULE);
     return RS_OK;
 }
 
@@ -307,6 +331,33 @@ static void routine_row(sqlite3_stmt *st, void *elem)
     r->path = store_col_text(st, 6);
     r->imported_at = store_col_text(st, 7);
     r->kind = store_col_text(st, 8);
+    r->xla_bytes = sqlite3_column_int64(st, 9);
+}
+
+int library_routine_set_xla(store_t *s, int64_t id, int64_t bytes, rs_error_t *err)
+{
+    sqlite3_stmt *st;
+    int rc = store_prepare(s, "UPDATE routines SET xla_bytes = ?2 WHERE id = ?1", &st, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int64(st, 2, bytes);
+    return store_exec_stmt(s, st, "saving XLA's figure", err);
+}
+
+int library_routine_xla(store_t *s, const char *name, int64_t *bytes, rs_error_t *err)
+{
+    sqlite3_stmt *st;
+    *bytes = -1;
+    int rc = store_prepare(s, "SELECT coalesce(xla_bytes, -1) FROM routines WHERE name = ?1 ORDER BY version DESC LIMIT 1",
+                           &st, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        *bytes = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return RS_OK;
 }
 
 void library_routine_row_free(routine_row_t *r)
@@ -323,8 +374,8 @@ static void routine_row_free(void *elem) { library_routine_row_free(elem); }
 int library_routine_list(store_t *s, routine_row_t **rows, int *n, rs_error_t *err)
 {
     return store_collect(s,
-                         "SELECT id, name, version, steps, nodes, hash, coalesce(path, ''), imported_at, kind "
-                         "FROM routines ORDER BY name, version",
+                         "SELECT id, name, version, steps, nodes, hash, coalesce(path, ''), imported_at, kind, "
+                         "coalesce(xla_bytes, -1) FROM routines ORDER BY name, version",
                          sizeof **rows, routine_row, routine_row_free, (void **)rows, n, "listing routines", err);
 }
 

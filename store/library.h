@@ -20,6 +20,7 @@ typedef struct routine_row {
     char *path;
     char *imported_at;
     char *kind;          /* "routine" (§1 text) or "hlo" (XLA HLO text, §10) */
+    int64_t xla_bytes;   /* XLA's buffer assignment's total beside the dump, -1 when none */
 } routine_row_t;
 
 typedef struct layout_row {
@@ -47,6 +48,12 @@ int library_routine_put(store_t *s, const char *name, const char *source, size_t
 int library_routine_put_own(store_t *s, const char *name, const char *source, size_t len, const char *path,
                             int32_t steps, int32_t nodes, int64_t *id, int32_t *version, bool *was_new,
                             char **stored_as, rs_error_t *err);
+
+/* Records XLA's own figure (its memory-usage report's total) for routine
+ * row id (inside a transaction). */
+int library_routine_set_xla(store_t *s, int64_t id, int64_t bytes, rs_error_t *err);
+/* XLA's figure for routine name's newest version, -1 when none. */
+int library_routine_xla(store_t *s, const char *name, int64_t *bytes, rs_error_t *err);
 
 /* The file version of routine name came from (a new string, "" when not
  * recorded); *found false when there is no such version. */

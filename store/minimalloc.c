@@ -15,7 +15,7 @@ typedef struct mm_reader {
     minimalloc_problem_t *p;
     bool header_seen;
     bool has_offset;
-    bool has_source;  /* a sixth column, `source`, written by export and ignored */
+    int n_origin;     /* columns after offset written by export and ignored: 1 (`source`, older) or 4 */
 } mm_reader_t;
 
 static bool field_is(const csvio_row_t *row, int k, const char *name)
@@ -32,12 +32,19 @@ static int on_header(mm_reader_t *r, const csvio_row_t *row, rs_error_t *err)
         if (k >= row->n || !field_is(row, k, want[k]))
             return error_set(err, RS_EINPUT, row->path, row->line, k < row->n ? row->col[k] : csvio_col_after(row),
                              "expected the header id,lower,upper,size (column %d should be '%s')", k + 1, want[k]);
-    if (row->n >= 5 && row->n <= 6 && field_is(row, 4, "offset") && (row->n == 5 || field_is(row, 5, "source"))) {
+    /* after offset: where each buffer's node came from, as export writes
+     * it (hlo,op_name,source,function; an older export wrote one source) */
+    static const char *origin[] = { "hlo", "op_name", "source", "function" };
+    bool older = row->n == 6 && field_is(row, 5, "source"), ours = row->n == 9;
+    for (int k = 0; ours && k < 4; k++)
+        ours = field_is(row, 5 + k, origin[k]);
+    if (row->n >= 5 && field_is(row, 4, "offset") && (row->n == 5 || older || ours)) {
         r->has_offset = true;
-        r->has_source = row->n == 6;
+        r->n_origin = row->n - 5;
     } else if (row->n > 4)
         return error_set(err, RS_EINPUT, row->path, row->line, row->col[4],
-                         "unknown column '%.40s' (expected id,lower,upper,size[,offset[,source]])", row->field[4]);
+                         "unknown column '%.40s' (expected id,lower,upper,size[,offset[,hlo,op_name,source,function]])",
+                         row->field[4]);
     r->header_seen = true;
     return RS_OK;
 }
@@ -47,7 +54,7 @@ static int on_row(void *ud, const csvio_row_t *row, rs_error_t *err)
     mm_reader_t *r = ud;
     if (!r->header_seen)
         return on_header(r, row, err);
-    int want = r->has_offset ? 5 + r->has_source : 4;
+    int want = r->has_offset ? 5 + r->n_origin : 4;
     int rc = csvio_check_count(row, want, err);
     if (rc)
         return rc;
@@ -172,13 +179,14 @@ int minimalloc_write_solution(const char *path, const char *store, const minimal
     int rc = wfile_open(&w, path, store, "the solution", err);
     if (rc)
         return rc;
-    bool ok = fputs(sources ? "id,lower,upper,size,offset,source\n" : "id,lower,upper,size,offset\n", w.f) >= 0;
+    bool ok = fputs(sources ? "id,lower,upper,size,offset," MINIMALLOC_ORIGIN_COLUMNS "\n" : "id,lower,upper,size,offset\n",
+                    w.f) >= 0;
     for (int32_t i = 0; i < p->n && ok; i++) {
         ok = csvio_write_cell(w.f, p->ids[i], raw) == 0;
         ok = ok && fprintf(w.f, ",%lld,%lld,%lld,%lld", (long long)p->bufs[i].start, (long long)p->bufs[i].end + 1,
                            (long long)p->bufs[i].size, (long long)offsets[i]) >= 0;
-        if (ok && sources) {
-            const char *src = sources[i] ? sources[i] : "";
+        for (int k = 0; ok && sources && k < MINIMALLOC_ORIGIN_N; k++) {
+            const char *src = sources[MINIMALLOC_ORIGIN_N * i + k] ? sources[MINIMALLOC_ORIGIN_N * i + k] : "";
             ok = fputc(',', w.f) != EOF && csvio_write_cell(w.f, src, raw) == 0;
         }
         ok = ok && fputc('\n', w.f) != EOF;

@@ -43,6 +43,11 @@ void minimalloc_free(minimalloc_problem_t *p);
  * file goes through wfile_open (never over the store at store; written
  * whole to a temporary name and renamed, so a failure leaves no partial
  * file). */
+/* The columns a layout export adds after offset, and how many: where each
+ * buffer's node came from, as every CSV that describes nodes names them. */
+#define MINIMALLOC_ORIGIN_COLUMNS "hlo,op_name,source,function"
+#define MINIMALLOC_ORIGIN_N 4
+
 int minimalloc_write_solution(const char *path, const char *store, const minimalloc_problem_t *p,
                               const int64_t *offsets, const char *const *sources, bool raw, rs_error_t *err);
 

@@ -243,17 +243,33 @@ int plans_sweep_put(store_t *s, int64_t routine_id, const char *budgets, int64_t
 
 #define PLAN_COLS                                                                                         \
     "p.id, coalesce(p.label, ''), r.name, r.version, r.id, p.context_id, coalesce(p.child_context_id, 0), " \
-    "coalesce(p.sweep_id, 0), coalesce(pr.name, ''), coalesce(pr.flops_per_s, 0), c.bindings, c.config, "   \
-    "c.prefs, coalesce(cc.prefs, ''), p.budget_kind, coalesce(p.budget_bytes, -1), p.cap, "               \
+    "coalesce(p.sweep_id, 0), coalesce(pr.name, ''), coalesce(pr.flops_per_s, 0) AS flops_per_s, c.bindings, c.config, "   \
+    "c.prefs, coalesce(cc.prefs, ''), p.budget_kind, coalesce(p.budget_bytes, -1) AS budget_bytes, p.cap, "               \
     "p.baseline_total, p.baseline_live_peak, p.baseline_peak_step, p.baseline_buffers, p.baseline_compute, " \
     "p.final_total, p.final_live_peak, p.final_peak_step, p.final_buffers, p.final_compute, "              \
     "p.considered, p.dropped, p.within_budget, p.elapsed_us, p.reused, p.lowered, p.created_at, p.n_flips, " \
     "p.audit, "                                                                                            \
-    "coalesce(p.gap_kind, ''), coalesce(p.gap_found, 0), coalesce(p.gap_total, -1), "                      \
-    "coalesce(p.gap_compute, -1), coalesce(p.gap_flips, ''), coalesce(p.gap_proved, 0), "                  \
-    "coalesce(p.gap_explored, 0), coalesce(p.budget_spec, ''), coalesce(r.path, '') "                                            \
+    "coalesce(p.gap_kind, ''), coalesce(p.gap_found, 0), coalesce(p.gap_total, -1) AS gap_total, "                      \
+    "coalesce(p.gap_compute, -1) AS gap_compute, coalesce(p.gap_flips, ''), coalesce(p.gap_proved, 0), "                  \
+    "coalesce(p.gap_explored, 0) AS gap_explored, coalesce(p.budget_spec, ''), coalesce(r.path, '') "                                            \
     "FROM plans p JOIN contexts c ON c.id = p.context_id JOIN routines r ON r.id = c.routine_id "         \
     "LEFT JOIN profiles pr ON pr.id = c.profile_id LEFT JOIN contexts cc ON cc.id = p.child_context_id "
+
+/* Column k of st as an integer in [lo, hi]; a value outside it (a size
+ * or compute of INT64_MIN: the file was damaged or edited) is noted in
+ * p->damaged, the first one, for the reader to refuse the plan. */
+static int64_t ranged(sqlite3_stmt *st, int k, int64_t lo, int64_t hi, stored_plan_t *p)
+{
+    int64_t v = sqlite3_column_int64(st, k);
+    if ((v < lo || v > hi) && !p->damaged[0]) {
+        snprintf(p->damaged, sizeof p->damaged, "%s", sqlite3_column_name(st, k));
+        p->damaged_value = v;
+    }
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+#define NONNEG(k) ranged(st, k, 0, INT64_MAX, p)
+#define NONNEG32(k) (int32_t) ranged(st, k, 0, INT32_MAX, p)
 
 static void read_plan_row(sqlite3_stmt *st, stored_plan_t *p)
 {
@@ -268,41 +284,51 @@ static void read_plan_row(sqlite3_stmt *st, stored_plan_t *p)
     p->child_context_id = sqlite3_column_int64(st, k++);
     p->sweep_id = sqlite3_column_int64(st, k++);
     p->profile = store_col_text(st, k++);
-    p->flops_per_s = sqlite3_column_int64(st, k++);
+    p->flops_per_s = NONNEG(k++);
     p->bindings = store_col_text(st, k++);
     p->config = store_col_text(st, k++);
     p->prefs = store_col_text(st, k++);
     p->child_prefs = store_col_text(st, k++);
     p->budget_kind = store_col_text(st, k++);
-    p->budget_bytes = sqlite3_column_int64(st, k++);
-    p->cap = sqlite3_column_int(st, k++);
+    p->budget_bytes = ranged(st, k++, -1, INT64_MAX, p); /* -1: minimize */
+    p->cap = (int32_t)ranged(st, k++, -1, INT32_MAX, p);  /* -1: none */
     footprint_t *fps[2] = { &p->baseline, &p->final };
     for (int f = 0; f < 2; f++) {
-        fps[f]->total = sqlite3_column_int64(st, k++);
-        fps[f]->live_peak = sqlite3_column_int64(st, k++);
-        fps[f]->peak_step = sqlite3_column_int(st, k++);
-        fps[f]->buffers = sqlite3_column_int(st, k++);
-        fps[f]->compute = sqlite3_column_int64(st, k++);
+        fps[f]->total = NONNEG(k++);
+        fps[f]->live_peak = NONNEG(k++);
+        fps[f]->peak_step = (int32_t)ranged(st, k++, -1, INT32_MAX, p);
+        fps[f]->buffers = NONNEG32(k++);
+        fps[f]->compute = NONNEG(k++);
     }
-    p->considered = sqlite3_column_int(st, k++);
-    p->dropped = sqlite3_column_int(st, k++);
+    p->considered = NONNEG32(k++);
+    p->dropped = NONNEG32(k++);
     p->within_budget = sqlite3_column_int(st, k++) != 0;
-    p->elapsed_us = sqlite3_column_int64(st, k++);
-    p->reused = sqlite3_column_int64(st, k++);
-    p->lowered = sqlite3_column_int64(st, k++);
+    p->elapsed_us = NONNEG(k++);
+    p->reused = NONNEG(k++);
+    p->lowered = NONNEG(k++);
     p->created_at = store_col_text(st, k++);
-    p->n_flips = sqlite3_column_int(st, k++); /* until the flips are loaded: their count */
+    p->n_flips = NONNEG32(k++); /* until the flips are loaded: their count */
     p->audit = sqlite3_column_type(st, k) == SQLITE_NULL ? NULL : store_col_text(st, k);
     k++;
     p->gap.kind = store_col_text(st, k++);
     p->gap.found = sqlite3_column_int(st, k++) != 0;
-    p->gap.total = sqlite3_column_int64(st, k++);
-    p->gap.compute = sqlite3_column_int64(st, k++);
+    p->gap.total = ranged(st, k++, -1, INT64_MAX, p); /* -1: none */
+    p->gap.compute = ranged(st, k++, -1, INT64_MAX, p);
     p->gap.flips = store_col_text(st, k++);
     p->gap.proved = sqlite3_column_int(st, k++) != 0;
-    p->gap.explored = sqlite3_column_int64(st, k++);
+    p->gap.explored = NONNEG(k++);
     p->budget_spec = store_col_text(st, k++);
     p->routine_path = store_col_text(st, k++);
+}
+
+/* RS_ESTORE naming plan p and its column when read_plan_row found one out
+ * of its range, as for the other damage a read finds. */
+static int refuse_damaged(store_t *s, const stored_plan_t *p, rs_error_t *err)
+{
+    if (!p->damaged[0])
+        return RS_OK;
+    return error_set(err, RS_ESTORE, store_path(s), 0, 0, "plan %lld is damaged: its %s is %lld, out of range",
+                     (long long)p->id, p->damaged, (long long)p->damaged_value);
 }
 
 const char *plans_budget_text(const stored_plan_t *p, char *buf, size_t n)
@@ -475,7 +501,9 @@ int plans_load(store_t *s, int64_t id, bool with_events, stored_plan_t *out, rs_
     }
     read_plan_row(st, out);
     sqlite3_finalize(st);
-    rc = load_flips(s, out, err);
+    rc = refuse_damaged(s, out, err);
+    if (!rc)
+        rc = load_flips(s, out, err);
     if (!rc && with_events)
         rc = load_events(s, out, err);
     if (!rc && with_events)
@@ -530,8 +558,15 @@ static void plan_row_free(void *elem) { free_fields(elem); }
 
 int plans_list(store_t *s, stored_plan_t **out, int *n, rs_error_t *err)
 {
-    return store_collect(s, "SELECT " PLAN_COLS "ORDER BY p.id DESC", sizeof **out, plan_row, plan_row_free,
-                         (void **)out, n, "listing plans", err);
+    int rc = store_collect(s, "SELECT " PLAN_COLS "ORDER BY p.id DESC", sizeof **out, plan_row, plan_row_free,
+                           (void **)out, n, "listing plans", err);
+    for (int i = 0; !rc && i < *n; i++)
+        if ((rc = refuse_damaged(s, &(*out)[i], err)) != RS_OK) {
+            plans_list_free(*out, *n);
+            *out = NULL;
+            *n = 0;
+        }
+    return rc;
 }
 
 void plans_list_free(stored_plan_t *p, int n)

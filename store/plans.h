@@ -94,6 +94,8 @@ typedef struct stored_plan {
     int32_t n_events;
     char **members;         /* with the events: the held groups' members, in the planner's shared runs */
     int32_t n_members;
+    char damaged[32];       /* read: the first column out of its range (plans_load and plans_list refuse it) */
+    int64_t damaged_value;
 } stored_plan_t;
 
 /* Event e of p (loaded with its events): its group members as one

@@ -21,36 +21,56 @@ typedef struct prof_reader {
     strmap_t *seen; /* name -> row index, for "given twice" in constant time */
 } prof_reader_t;
 
-/* "312e12", "4096": an exact non-negative integer, field k of row
- * (blanks around it skipped). */
-static bool parse_sci(const csvio_row_t *row, int k, long long *out)
+/* What parse_sci found: a whole number, text that is no number, or a
+ * number with a fraction left ("1.5e0" is 1.5). */
+enum { SCI_OK, SCI_BAD, SCI_FRACTION };
+
+/* "312e12", "4096", "15.7e12": an exact non-negative integer, field k of
+ * row (blanks around it skipped); a decimal mantissa is taken when its
+ * exponent leaves no fraction (issue 43: a spec sheet's "15.7 TFLOP/s" is
+ * 15.7e12, refused until then). */
+static int parse_sci(const csvio_row_t *row, int k, long long *out)
 {
     long long m = 0;
-    int e = 0;
+    int e = 0, frac = 0;
     size_t n;
     const char *p = csvio_field_trim(row, k, &n), *end = p + n;
     if (p == end || *p < '0' || *p > '9')
-        return false;
-    for (; p < end && *p >= '0' && *p <= '9'; p++)
+        return SCI_BAD;
+    for (bool dot = false; p < end && ((*p >= '0' && *p <= '9') || (*p == '.' && !dot)); p++) {
+        if (*p == '.') {
+            dot = true;
+            if (p + 1 == end || p[1] < '0' || p[1] > '9')
+                return SCI_BAD; /* "15." */
+            continue;
+        }
         if (__builtin_mul_overflow(m, 10, &m) || __builtin_add_overflow(m, *p - '0', &m))
-            return false;
+            return SCI_BAD;
+        frac += dot;
+    }
     if (p < end && (*p == 'e' || *p == 'E')) {
         p++;
         if (p == end || *p < '0' || *p > '9')
-            return false;
+            return SCI_BAD;
         for (; p < end && *p >= '0' && *p <= '9'; p++) {
             e = e * 10 + (*p - '0');
             if (e > 30)
-                return false;
+                return SCI_BAD;
         }
     }
     if (p != end)
-        return false;
-    for (int i = 0; i < e; i++)
+        return SCI_BAD;
+    /* the digits after the point the exponent does not cover must be zeros */
+    for (; frac > e; frac--) {
+        if (m % 10)
+            return SCI_FRACTION;
+        m /= 10;
+    }
+    for (int i = 0; i < e - frac; i++)
         if (__builtin_mul_overflow(m, 10, &m))
-            return false;
+            return SCI_BAD;
     *out = m;
-    return true;
+    return SCI_OK;
 }
 
 static int on_row(void *ud, const csvio_row_t *row, rs_error_t *err)
@@ -95,10 +115,15 @@ static int on_row(void *ud, const csvio_row_t *row, rs_error_t *err)
     long long v[NCOLS];
     for (int k = 1; k < NCOLS; k++) {
         int i = r->map[k];
-        if (!parse_sci(row, i, &v[k]))
+        int how = parse_sci(row, i, &v[k]);
+        if (how == SCI_FRACTION)
             return error_set(err, RS_EINPUT, row->path, row->line, row->col[i],
-                             "expected a non-negative integer (or 312e12) for %s, found '%.40s'", COLS[k],
-                             row->field[i]);
+                             "%s must be a whole number, found '%.40s', which has a fraction (15.7e12 is whole, "
+                             "1.5e0 is not)", COLS[k], row->field[i]);
+        if (how != SCI_OK)
+            return error_set(err, RS_EINPUT, row->path, row->line, row->col[i],
+                             "expected a non-negative integer (4096, 312e12 or 15.7e12) for %s, found '%.40s'",
+                             COLS[k], row->field[i]);
     }
     if (v[COL_ALIGN] < 1)
         return error_set(err, RS_EINPUT, row->path, row->line, row->col[r->map[COL_ALIGN]], "alignment must be >= 1");

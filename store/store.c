@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "store_int.h"
+#include "util/path.h"
 #include "util/vec.h"
 
 /* Each entry takes a store from version i to i + 1.  Version 1 is the
@@ -103,6 +104,9 @@ static const char *MIGRATIONS[STORE_SCHEMA_VERSION] = {
     "  node TEXT NOT NULL, PRIMARY KEY(plan_id, seq));"
     "ALTER TABLE events ADD COLUMN group_off INTEGER;"
     "ALTER TABLE events ADD COLUMN group_n INTEGER;",
+    /* 8 -> 9: XLA's own figure for an HLO dump (DESIGN §10): the "Total
+     * bytes" of the memory-usage report beside the file; NULL when none */
+    "ALTER TABLE routines ADD COLUMN xla_bytes INTEGER;",
 };
 
 static int busy_timeout_ms(void)
@@ -335,14 +339,14 @@ int store_default_path(char *buf, size_t n, bool create_dir, rs_error_t *err)
     const char *home = getenv("HOME");
     char dir[4096];
     if (xdg && *xdg)
-        snprintf(dir, sizeof dir, "%s/rematscope", xdg);
+        path_join(dir, sizeof dir, xdg, "rematscope"); /* XDG_DATA_HOME=/tmp/: no "/tmp//" */
     else if (home && *home)
-        snprintf(dir, sizeof dir, "%s/.local/share/rematscope", home);
+        path_join(dir, sizeof dir, home, ".local/share/rematscope");
     else
         return error_set(err, RS_ESTORE, NULL, 0, 0, "no store location: set XDG_DATA_HOME or HOME, or give --db PATH");
     if (create_dir && mkdirs(dir) != 0)
         return error_set(err, RS_ESTORE, dir, 0, 0, "cannot create the store's folder: %s", strerror(errno));
-    snprintf(buf, n, "%s/session.db", dir);
+    path_join(buf, n, dir, "session.db");
     return RS_OK;
 }
 
@@ -380,6 +384,29 @@ static int check_identity(store_t *s, bool *fresh, rs_error_t *err)
     return RS_OK;
 }
 
+/* The schema version of the store s holds: 0 for an empty database;
+ * RS_ESTORE when it is someone else's file or a newer rematscope's. */
+static int read_version(store_t *s, int *v, rs_error_t *err)
+{
+    bool fresh = false;
+    int rc = check_identity(s, &fresh, err);
+    if (rc)
+        return rc;
+    *v = fresh ? 0 : store_schema_version(s);
+    if (*v > STORE_SCHEMA_VERSION)
+        return error_set(err, RS_ESTORE, s->path, 0, 0, "made by a newer rematscope (schema %d); this one reads up to %d",
+                         *v, STORE_SCHEMA_VERSION);
+    if (!fresh && *v < 1)
+        return error_set(err, RS_ESTORE, s->path, 0, 0, "not a rematscope session store: %s", s->path);
+    return RS_OK;
+}
+
+/* Migrates the store from the version it holds under the write lock: the
+ * version read before it (from) may be stale, as another process opening
+ * the same new or older store at once may have created or migrated it
+ * meanwhile (each then ran the same CREATE TABLE and ALTER TABLE twice).
+ * BEGIN IMMEDIATE waits for that process as every writer does (the busy
+ * handler). */
 static int migrate(store_t *s, int from, rs_error_t *err)
 {
     if (s->readonly)
@@ -387,7 +414,10 @@ static int migrate(store_t *s, int from, rs_error_t *err)
                          "the store has schema %d and needs migrating to %d, but it is read-only", from,
                          STORE_SCHEMA_VERSION);
     int rc = exec_sql(s, "BEGIN IMMEDIATE", "migrating the store", err);
-    for (int v = from; !rc && v < STORE_SCHEMA_VERSION; v++) {
+    int v = from;
+    if (!rc)
+        rc = read_version(s, &v, err);
+    for (; !rc && v < STORE_SCHEMA_VERSION; v++) {
         rc = exec_sql(s, MIGRATIONS[v], "migrating the store", err);
         if (!rc) {
             char sql[64];
@@ -502,23 +532,50 @@ int store_open(const char *path, store_t **out, rs_error_t *err)
             return rc;
         }
     }
-    bool fresh = false;
-    rc = check_identity(s, &fresh, err);
+    int v = 0;
+    rc = read_version(s, &v, err);
     if (!rc) {
-        int v = fresh ? 0 : store_schema_version(s);
-        if (v > STORE_SCHEMA_VERSION)
-            rc = error_set(err, RS_ESTORE, path, 0, 0, "made by a newer rematscope (schema %d); this one reads up to %d",
-                           v, STORE_SCHEMA_VERSION);
-        else if (!fresh && v < 1)
-            rc = error_set(err, RS_ESTORE, path, 0, 0, "not a rematscope session store: %s", path);
-        else if (!s->readonly && (rc = exec_sql(s, "PRAGMA foreign_keys = ON", "opening the store", err)) == RS_OK &&
-                 !memory)
+        if (!s->readonly && (rc = exec_sql(s, "PRAGMA foreign_keys = ON", "opening the store", err)) == RS_OK &&
+            !memory)
             rc = exec_sql(s, "PRAGMA journal_mode = WAL", "opening the store", err);
         if (!rc && s->readonly)
             rc = exec_sql(s, "PRAGMA foreign_keys = ON", "opening the store", err);
         if (!rc && v < STORE_SCHEMA_VERSION)
             rc = migrate(s, v, err);
     }
+    if (rc) {
+        store_close(s);
+        return rc;
+    }
+    *out = s;
+    return RS_OK;
+}
+
+int store_open_read(const char *path, store_t **out, rs_error_t *err)
+{
+    *out = NULL;
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return error_set(err, RS_ESTORE, path, 0, 0, "no store here: %s", path);
+    store_t *s = calloc(1, sizeof *s);
+    if (!s || !(s->path = strdup(path))) {
+        free(s);
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    s->readonly = true;
+    int rc = open_db(s, SQLITE_OPEN_READONLY);
+    if (rc == SQLITE_OK) {
+        sqlite3_busy_handler(s->db, busy_wait, s);
+        sqlite3_extended_result_codes(s->db, 1);
+    }
+    rc = rc != SQLITE_OK ? store_fail(s, rc, "opening the store", err)
+                         : exec_sql(s, "PRAGMA query_only = 1", "opening the store", err);
+    int v = 0;
+    if (!rc)
+        rc = read_version(s, &v, err);
+    if (!rc && v != STORE_SCHEMA_VERSION) /* an empty file, or a schema only a migration would read */
+        rc = error_set(err, RS_ESTORE, path, 0, 0, "the store has schema %d; this reads %d without migrating", v,
+                       STORE_SCHEMA_VERSION);
     if (rc) {
         store_close(s);
         return rc;

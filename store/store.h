@@ -10,7 +10,7 @@
 
 #include "util/error.h"
 
-#define STORE_SCHEMA_VERSION 8
+#define STORE_SCHEMA_VERSION 9
 
 typedef struct store store_t;
 
@@ -21,6 +21,13 @@ typedef struct store store_t;
  * fail with the reason). */
 int store_open(const char *path, store_t **out, rs_error_t *err);
 void store_close(store_t *s);
+
+/* Opens the existing store at path only to read it, as completion lists
+ * names: SQLITE_OPEN_READONLY and query_only, so it never creates a file,
+ * never migrates and never writes.  A path that is not a regular file, an
+ * empty database or a schema other than STORE_SCHEMA_VERSION (older ones
+ * read only once migrated) is RS_ESTORE. */
+int store_open_read(const char *path, store_t **out, rs_error_t *err);
 
 /* While stop is set, a wait for another process's lock (up to the busy
  * timeout) also ends as soon as stop(ud) returns nonzero, and what was

@@ -591,7 +591,8 @@ def recompute_in_flops_and_time():
     check(rc == 0 and re.search(r"recompute +\+6\.00 kFLOPs \(\+85\.714%\) +\+0 FLOPs \(\+0\.000%\)", out), out + err)
     check(re.search(r"est\. time +\+6\.00 ms on slow +-\n", out), out)
     rc, out, err = run("sweep", src, "--budgets", "100%,minimize", "--profile", "slow", env=env)
-    check(rc == 0 and re.search(r"minimize .* \+6\.00 kFLOPs +\+85\.714% +yes", out), out + err)
+    # with a profile sweep says the time too, as fit does (issue 43): 6000 FLOPs at 1e6 FLOP/s
+    check(rc == 0 and re.search(r"minimize .* \+6\.00 kFLOPs +\+85\.714% +\+6\.00 ms yes", out), out + err)
 
 
 @test
@@ -741,7 +742,8 @@ def hlo_bench_files_score():
         for b in j["buffers"][:50]:
             check("%" + b["hlo"] + " = " in text or b["hlo"] + " = " in text, b)
     check(names["linear_adam.hlo"] == ("SyncTensorsGraph.119", 62), names)
-    check(names["bert_tiny_train_fwd_bwd.hlo"] == ("SyncTensorsGraph.1724", 730), names)
+    # its three scatters write in place (§10): further definitions, not nodes
+    check(names["bert_tiny_train_fwd_bwd.hlo"] == ("SyncTensorsGraph.1724", 727), names)
     check(names["gpt2_2layer_train.hlo"][0] == "FullyUnrolled.381", names)
     # fused_mlp by hand: dot 2*256*16, the fusion's four 256-element ops,
     # reduce 256; residents x w b and a constant
@@ -751,12 +753,16 @@ def hlo_bench_files_score():
     byname = {b["node"]: b for b in j["buffers"]}
     check(byname["dot.4"]["source"] == "/home/user/model.py:12" and byname["dot.4"]["hlo"] == "dot.4", byname["dot.4"])
     check(byname["fusion"]["bytes"] == 1024 and byname["fusion"]["end"] == 2, byname["fusion"])
-    # scan_cond: while (129 + 1) x 10, conditional 128, s4 negate 1001, abs 16
+    # scan_cond: while (129 + 1) x 10, the conditional's working memory 1,
+    # conditional 128, s4 negate 1001, abs 16; the while holds its body's
+    # working memory (sin, 256 B: the body's outputs hold none) and the
+    # conditional's is the else branch's e1 (256 B)
     rc, out, err = run("score", os.path.join(SAMPLES, "hlo", "scan_cond.hlo"), "--json", "--db", ":memory:")
     j = json.loads(out)
-    check(j["footprint"]["compute"] == 1300 + 128 + 1001 + 16, j["footprint"])
+    check(j["footprint"]["compute"] == 1300 + 1 + 128 + 1001 + 16, j["footprint"])
     byname = {b["node"]: b for b in j["buffers"]}
-    check(byname["q"]["bytes"] == 501 and byname["loop"]["bytes"] == 260 and byname["d"]["bytes"] == 64, byname)
+    check(byname["q"]["bytes"] == 501 and byname["loop"]["bytes"] == 256 and byname["d"]["bytes"] == 64, byname)
+    check(byname["branch.work"]["bytes"] == 256 and byname["branch"]["bytes"] == 256, byname)
 
 
 def same_json(args_a, args_b, what):
@@ -764,7 +770,9 @@ def same_json(args_a, args_b, what):
     check(rc == 0, f"{args_a}: {err}")
     rc, b, err = run(*args_b)
     check(rc == 0, f"{args_b}: {err}")
-    check(json.loads(a) == json.loads(b), f"{what}: {a[:300]} != {b[:300]}")
+    ja, jb = json.loads(a), json.loads(b)
+    ja.pop("after_xla_passes", None)  # the HLO module's stage: a §1 routine is no module
+    check(ja == jb, f"{what}: {a[:300]} != {b[:300]}")
 
 
 @test
@@ -853,8 +861,9 @@ def hlo_in_the_store():
         check(rc == 0, err)
         with open(path) as f:
             rows = list(csv.DictReader(f))
-        check("source" in rows[0], rows[0])
-        check(any(".py:" in r["source"] for r in rows), what)
+        # every CSV that describes nodes: the same four columns, apart (issue 43)
+        check(list(rows[0].keys())[-4:] == ["hlo", "op_name", "source", "function"], (what, rows[0]))
+        check(any(re.fullmatch(r".*\.py:\d+", r["source"]) for r in rows), what)
     rc, out, err = run("layout", os.path.join(TMP, "hlo_layout.csv"), "--json")
     check(rc == 0, err)
 
@@ -978,7 +987,8 @@ def json_budget_spec_csv_origins_and_long_lists():
     rc, out, err = run("--db", db, "export", "1", "--what", "flips", "--output", path)
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
-    check(list(rows[0].keys()) == ["plan_id", "seq", "node", "relief", "cost", "recompute", "hlo", "op_name", "source"], rows[0])
+    check(list(rows[0].keys()) == ["plan_id", "seq", "node", "relief", "cost", "recompute", "hlo", "op_name", "source",
+                                   "function"], rows[0])
     for r, fl in zip(rows, flips):
         check(r["node"] == fl["node"] and r["op_name"] == fl.get("op_name", "") and r["source"] == fl.get("source", ""),
               (r, fl))
@@ -988,7 +998,7 @@ def json_budget_spec_csv_origins_and_long_lists():
     m = re.search(r"\.\.\. and (\d+) more \(\+(\d+) -(\d+) in all\)$", cell)
     check(m and len(cell) < 300, cell)
     shown = len(re.findall(r"[+-]\S+", cell.split(" yes ", 1)[1].split(" ... ")[0]))
-    check(shown + int(m.group(1)) == int(m.group(2)) + int(m.group(3)) == 144, (shown, cell))
+    check(shown + int(m.group(1)) == int(m.group(2)) + int(m.group(3)) == 142, (shown, cell))
     rc, out, err = run("--db", db, "fit", BERT, "--budget", "90%", "--profile", "a100-80gb", "--max-candidates", "1000",
                        "--save")
     rc, out, err = run("--db", db, "compare", "1", "2")
@@ -998,6 +1008,6 @@ def json_budget_spec_csv_origins_and_long_lists():
     only = out.split("flips only in plan 1:")[1]
     m = re.search(r"\n\((\d+) flips only in plan 1\)", only)
     named = re.findall(r"[^\s,]+", only[:m.start()]) if m else []
-    check(m and int(m.group(1)) == len(named) == 144 and "\n " in only[:m.start()], only[:300])
+    check(m and int(m.group(1)) == len(named) == 142 and "\n " in only[:m.start()], only[:300])
 
 finish()

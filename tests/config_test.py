@@ -89,7 +89,8 @@ def precedence_case_by_case():
         check(s[k] == {"value": v, "source": "command line"}, (k, s[k]))
     # a --theme that names no theme is refused as the file's is, naming the flag
     rc, out, err = run("config", "--theme", "nosuch", home_config=home)
-    check(rc == 2 and err.startswith("rematscope: --theme: no such theme (themes are ") and out == "", (rc, err))
+    check(rc == 2 and err.startswith("rematscope: --theme: ") and "nosuch.theme: no such theme (themes are " in err
+          and out == "", (rc, err))
     # --profile '' is no profile, over the file's: alignment is the file's, depth the default
     s = settings("--profile", "", home_config=home)["settings"]
     check(s["profile"] == {"value": "none", "source": "command line"}, s["profile"])

@@ -373,10 +373,10 @@ def completes_the_words_an_option_takes():
 @test
 def completes_files_for_file_arguments():
     setup_store()
-    check(sorted(complete("export", "1", "--output", "")) == ["a.csv", "apple.routine", "outdir"], "--output")
+    check(sorted(complete("export", "1", "--output", "")) == ["a.csv", "apple.routine", "outdir/"], "--output")
     check(complete("layout", "a") == ["a.csv", "apple.routine"], complete("layout", "a"))
-    check(complete("import", "o") == ["outdir"], complete("import", "o"))
-    check(complete("--db", "ou") == ["outdir"], "--db takes a path")
+    check(complete("import", "o") == ["outdir/"], complete("import", "o"))
+    check(complete("--db", "ou") == ["outdir/"], "--db takes a path")
     check(complete("-o", "a.") == ["a.csv"], "-o too")
 
 
@@ -408,7 +408,7 @@ def completes_theme_profile_routine_and_plan_names():
     rc, out, _ = run("--db", DB, "routines", "--json")
     names = sorted({r["name"] for r in json.loads(out)})
     got = complete("--db", DB, "fit", "")
-    check(sorted(set(got) - {"a.csv", "apple.routine", "outdir"}) == names, f"routines: {got}")
+    check(sorted(set(got) - {"a.csv", "apple.routine", "outdir/"}) == names, f"routines: {got}")
     check(complete("--db", DB, "fit", "mlp_s") == ["mlp_step"], complete("--db", DB, "fit", "mlp_s"))
 
 

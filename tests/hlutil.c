@@ -1,6 +1,7 @@
 /* hlutil: see hlutil.h. */
 #include "hlutil.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,4 +47,19 @@ void expect_hlo_error(const char *text, size_t len, int line, int col, const cha
     if (err.line != line || err.col != col || !strstr(err.msg, needle) || strcmp(err.file, "bad.hlo") != 0)
         fail_msg("got %s:%d:%d: %s; want %d:%d containing '%s'", err.file, err.line, err.col, err.msg, line, col,
                  needle);
+}
+
+/* The arguments of name's first definition, as "a,b,c". */
+void expect_args(const hl_t *h, const char *name, const char *want)
+{
+    int32_t i = hl_node(h, name);
+    int32_t s = h->l->first_def[i];
+    assert_true(s >= 0);
+    char got[512] = "";
+    size_t w = 0;
+    for (int32_t a = h->l->arg_off[s]; a < h->l->arg_off[s + 1]; a++)
+        w += (size_t)snprintf(got + w, sizeof got - w, "%s%s", a > h->l->arg_off[s] ? "," : "",
+                              h->r->nodes[h->l->args[a]].name);
+    if (strcmp(got, want) != 0)
+        fail_msg("args of %s: got '%s', want '%s'", name, got, want);
 }

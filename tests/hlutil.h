@@ -30,6 +30,9 @@ int64_t bytes_of(const hl_t *h, const char *name);
  * RS_EINPUT at line:col with a message containing needle. */
 void expect_hlo_error(const char *text, size_t len, int line, int col, const char *needle);
 
+/* Expects the arguments of name's first definition to be want ("a,b,c"). */
+void expect_args(const hl_t *h, const char *name, const char *want);
+
 /* expect_hlo_error of a string literal, its length taken from the literal
  * (so NUL bytes inside count). */
 #define BAD(text, line, col, needle) expect_hlo_error(text, sizeof text - 1, line, col, needle)

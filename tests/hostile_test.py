@@ -225,7 +225,8 @@ def a_donated_tuple_of_200k_leaves():
     rc, out, err, rss = run("score", p)
     check(rc == 0 and "donated    200000 of 200000 aliased outputs, 1.53 MiB (1600000 B)" in out, err[:300] + out[:300])
     print(f"  200,000 pairs into one tuple: peak RSS {rss / 1024:.0f} MiB ({rss / size_kib:.1f}x the file)")
-    check(rss < 8 * size_kib, f"peak RSS {rss} KiB for a {size_kib:.0f} KiB file")
+    # each leaf is a node and a step of its own (§10's leaves): about 10x
+    check(rss < 14 * size_kib, f"peak RSS {rss} KiB for a {size_kib:.0f} KiB file")
 
 
 @test

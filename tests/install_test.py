@@ -166,7 +166,7 @@ def imports_the_installed_samples():
     got = sorted(r["name"] for r in json.loads(out))
     check(len(got) == len(want) and len(got) >= 19, f"{len(got)} routines stored, {len(want)} files")
     rc, out, _ = run("--db", db, "profiles", "--json")
-    check([p["name"] for p in json.loads(out)][:2] == ["a100-80gb", "a100-40gb"] and len(json.loads(out)) == 7,
+    check([p["name"] for p in json.loads(out)][:3] == ["h200-141gb", "a100-80gb", "h100-80gb"] and len(json.loads(out)) == 9,
           out[:200])
     rc, out, err = run("--db", db, "fit", "mlp_step", "--budget", "60%", "--json")
     check(rc == 0, err)

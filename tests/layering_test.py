@@ -3,7 +3,9 @@
 things are"): libc only, never a header of store/ or app/; each folder
 includes only itself and the folders below it; an internal header (*_int.h)
 only from its own module; inside layout/, bestfit, timeline and canon build
-on arena and tight on them, never the other way; no .c file over 700 lines.
+on arena and tight on them, never the other way; no .c file of core/,
+store/ or app/ over 700 lines (app/tui/screen_fit.c grew to 786 unseen
+while only core/ was counted: issue 43).
 Usage: layering_test.py SOURCE_DIR.  Prints each violation as FILE:LINE:
 message and exits 1; exits 0 when there is none."""
 import os
@@ -47,6 +49,23 @@ def check_include(folder, stem, kind, name):
     return None
 
 
+def long_files(root):
+    """Every .c file of store/ and app/ (core/'s are counted with their
+    includes) over MAX_LINES, as FILE:LINE: message."""
+    out = []
+    for top in ('store', 'app'):
+        for d, _, names in sorted(os.walk(os.path.join(root, top))):
+            for f in sorted(names):
+                if not f.endswith('.c'):
+                    continue
+                with open(os.path.join(d, f), encoding='utf-8') as fh:
+                    n = len(fh.read().rstrip('\n').split('\n'))
+                if n > MAX_LINES:
+                    rel = os.path.relpath(os.path.join(d, f), root)
+                    out.append(f'{rel}:{n}: {n} lines, over {MAX_LINES}: split it by responsibility')
+    return out
+
+
 def main():
     core = os.path.join(sys.argv[1], 'core')
     problems, files = [], 0
@@ -73,6 +92,7 @@ def main():
                     problems.append(f'{rel}:{no}: {why}')
             if f.endswith('.c') and len(lines) > MAX_LINES:
                 problems.append(f'{rel}:{len(lines)}: {len(lines)} lines, over {MAX_LINES}: split it by responsibility')
+    problems += long_files(sys.argv[1])
     for p in problems:
         print(p)
     print(f'{files} files of core/: {len(problems)} layering violations')

@@ -329,6 +329,50 @@ static void test_pinned(void **state)
     bestfit_free(p);
 }
 
+/* An engine keeps its tree across layouts and is told only what changed.
+ * Leaves at steps 0, 1, 3, 5, 7 (5 and 7 start nothing at first: extra
+ * leaves change no conflict).  A (id 0, 4 bytes, steps 0-3), B (id 1, 2,
+ * steps 1-2), C (id 2, 4, steps 3-5), id 3 without bytes.  §3's order is
+ * A (the longer span), C, B: A at 0; C meets A at step 3, on top at 4; B
+ * meets A only, on top at 4: height 8.  C moved to steps 7-9 meets nothing
+ * and drops to 0, B stays at 4: height 6.  With A pinned at 2, B fits the
+ * 2-byte gap under it.  A start that is no leaf is refused. */
+static void test_engine(void **state)
+{
+    (void)state;
+    int64_t coords[] = { 0, 1, 3, 5, 7 };
+    bestfit_t *p;
+    rs_error_t err;
+    assert_int_equal(bestfit_engine_new(4, coords, 5, &p, &err), RS_OK);
+    assert_true(bestfit_engine_set(p, 0, 4, 0, 3));
+    assert_true(bestfit_engine_set(p, 1, 2, 1, 2));
+    assert_true(bestfit_engine_set(p, 2, 4, 3, 5));
+    assert_true(bestfit_engine_set(p, 3, 0, 99, 99)); /* no bytes: its span is not looked at */
+    int32_t order[] = { 0, 2, 1 };
+    int64_t off[4] = { -1, -1, -1, -1 }, h;
+    assert_int_equal(bestfit_engine_place(p, order, 3, 0, off, &h, &err), RS_OK);
+    assert_int_equal(off[0], 0);
+    assert_int_equal(off[2], 4);
+    assert_int_equal(off[1], 4);
+    assert_int_equal(h, 8);
+    assert_true(bestfit_engine_set(p, 2, 4, 7, 9));
+    assert_int_equal(bestfit_engine_place(p, order, 3, 0, off, &h, &err), RS_OK);
+    assert_int_equal(off[0], 0);
+    assert_int_equal(off[2], 0);
+    assert_int_equal(off[1], 4);
+    assert_int_equal(h, 6);
+    off[0] = 2;
+    assert_int_equal(bestfit_engine_place(p, order, 3, 1, off, &h, &err), RS_OK);
+    assert_int_equal(off[0], 2);
+    assert_int_equal(off[2], 0);
+    assert_int_equal(off[1], 0);
+    assert_int_equal(h, 6);
+    assert_false(bestfit_engine_set(p, 1, 2, 2, 2)); /* step 2 starts no leaf */
+    assert_int_equal(bestfit_engine_place(p, order, 3, 0, off, &h, &err), RS_OK);
+    assert_int_equal(off[1], 4); /* B kept its span */
+    bestfit_free(p);
+}
+
 /* Above 2,048 buffers tight re-packs windows of time: F (a perfect packing
  * the greedy leaves at 1,433,600, 37% above its 1,048,576 bound) with
  * 2,000 small buffers after it is too big for the search as a whole, but
@@ -406,6 +450,7 @@ int main(void)
         cmocka_unit_test(test_matches_reference),
         cmocka_unit_test(test_tight),
         cmocka_unit_test(test_pinned),
+        cmocka_unit_test(test_engine),
         cmocka_unit_test(test_tight_windows),
         cmocka_unit_test(test_height_overflow_agrees),
     };

@@ -7,20 +7,6 @@
 
 #include "hlutil.h"
 
-/* The arguments of name's (only) step, as "a,b,c". */
-static void expect_args(const hl_t *h, const char *name, const char *want)
-{
-    int32_t i = hl_node(h, name);
-    int32_t s = h->l->first_def[i];
-    assert_true(s >= 0);
-    char got[512] = "";
-    size_t w = 0;
-    for (int32_t a = h->l->arg_off[s]; a < h->l->arg_off[s + 1]; a++)
-        w += (size_t)snprintf(got + w, sizeof got - w, "%s%s", a > h->l->arg_off[s] ? "," : "",
-                              h->r->nodes[h->l->args[a]].name);
-    if (strcmp(got, want) != 0)
-        fail_msg("args of %s: got '%s', want '%s'", name, got, want);
-}
 
 /* ---- the FLOP rules, one by one --------------------------------------------- */
 
@@ -146,8 +132,10 @@ static void cost_rules(void **state)
     /* then §1's clamp to at least 1 */
     assert_int_equal(cost_of(&h, "empty"), 1);
     assert_int_equal(cost_of(&h, "out"), 20);
+    /* a while holds its body's working memory (§10): here nothing, its
+     * two results being the body's outputs */
+    assert_int_equal(bytes_of(&h, "loop"), 0);
     /* a tuple-shaped node is one buffer of all its leaves */
-    assert_int_equal(bytes_of(&h, "loop"), 4 + 32);
     assert_int_equal(bytes_of(&h, "srt"), 16 + 16);
     const routine_node_t *srt = &h.r->nodes[hl_node(&h, "srt")];
     assert_int_equal(srt->dtype, DT_U8);
@@ -286,7 +274,17 @@ static void pinned_classes(void **state)
                 " %l = f32[4] call(%a), to_apply=%b\n ROOT %z = f32[4] add(%w, %k) }\n");
     assert_true(flags_of(&h, "w") & FLAG_PINNED);
     assert_true(flags_of(&h, "k") & FLAG_PINNED);
+    /* a call is pure unless its computation pins (jnp.where's `call`) */
+    assert_false(flags_of(&h, "l") & FLAG_PINNED);
+    hl_free(&h);
+    hl_load(&h, "HloModule w\n%r { %s = f32[4] parameter(0)\n ROOT %t = f32[4] rng(%s, %s), distribution=rng_uniform }\n"
+                "%f { %u = f32[4] parameter(0)\n ROOT %v = f32[4] call(%u), to_apply=%r }\n"
+                "%g { %x = f32[4] parameter(0)\n ROOT %y = f32[4] fusion(%x), kind=kLoop, calls=%f }\n"
+                "ENTRY %e { %a = f32[4] parameter(0)\n %l = f32[4] call(%a), to_apply=%g\n"
+                " ROOT %z = f32[4] negate(%l) }\n");
+    /* pinned through a fusion and a call to an rng */
     assert_true(flags_of(&h, "l") & FLAG_PINNED);
+    assert_true(flags_of(&h, "l.work") & FLAG_PINNED);
     assert_false(flags_of(&h, "z") & FLAG_PINNED);
     hl_free(&h);
 }

@@ -71,6 +71,38 @@ static const char *tmp_n(const char *content, size_t n)
 /* Issue 24 items 4, 11: a lone CR ends a line for error locations too; a
  * name holding a NUL is refused (it was stored cut short, "dev"); blanks
  * around a header word, a name or a number are skipped. */
+/* issue 43: a decimal mantissa whose value is whole is read exactly
+ * (15.7e12 = 157 * 10^11; 1.50e1 = 15; 0.25e2 = 25); one that leaves a
+ * fraction is refused at its cell, as is a point with no digit after. */
+static void test_decimal_mantissa(void **state)
+{
+    (void)state;
+    profile_list_t l;
+    rs_error_t err;
+    const char *path = tmp("name,memory_bytes,alignment,max_inline_depth,flops_per_s,bytes_per_s\n"
+                           "orin,8589934592,256,6,15.7e12,0.25e2\n"
+                           "x,1.50e1,1,1,1,1\n");
+    assert_int_equal(profiles_read(path, &l, &err), RS_OK);
+    const profile_t *o = profiles_find(&l, "orin");
+    assert_non_null(o);
+    assert_int_equal(o->flops_per_s, 15700000000000LL);
+    assert_int_equal(o->bytes_per_s, 25);
+    assert_int_equal(profiles_find(&l, "x")->memory_bytes, 15);
+    profiles_free(&l);
+    path = tmp("name,memory_bytes,alignment,max_inline_depth,flops_per_s,bytes_per_s\n"
+               "x,1,1,1,1.5e0,1\n");
+    assert_int_equal(profiles_read(path, &l, &err), RS_EINPUT);
+    assert_int_equal(err.line, 2);
+    assert_int_equal(err.col, 9); /* "x,1,1,1," is 8 characters */
+    assert_non_null(strstr(err.msg, "flops_per_s must be a whole number, found '1.5e0'"));
+    path = tmp("name,memory_bytes,alignment,max_inline_depth,flops_per_s,bytes_per_s\n"
+               "x,1,1,1,15.e12,1\n");
+    assert_int_equal(profiles_read(path, &l, &err), RS_EINPUT);
+    assert_int_equal(err.col, 9);
+    assert_non_null(strstr(err.msg, "expected a non-negative integer"));
+    unlink(path);
+}
+
 static void test_line_ends_nul_and_blanks(void **state)
 {
     (void)state;
@@ -117,6 +149,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_decimal_mantissa),
         cmocka_unit_test(test_bundled),
         cmocka_unit_test(test_line_ends_nul_and_blanks),
     };

@@ -375,6 +375,93 @@ static void test_random_changes(void **state)
     assert_true(made > 50);
 }
 
+/* A work keeps one layout engine for its layouts from scratch, told only
+ * what changed since its last run, across runs against other references:
+ * on random sets (no budget, so every run lays out from scratch around
+ * the prefix no change reaches) it gives the offsets of a fresh work and
+ * of the greedy from scratch, and makes its engine once while no start
+ * changes (sizes, ends and presence do), again when one does. */
+static void test_engine_reused(void **state)
+{
+    (void)state;
+    int64_t runs = 0, remade = 0;
+    for (unsigned t = 0; t < 120; t++) {
+        unsigned s = t * 104729u + 7;
+        int32_t n = 5 + (int32_t)(rnd(&s) % 150);
+        int64_t alignment = 1 + rnd(&s) % 4, steps = 2 + rnd(&s) % 60;
+        arena_buf_t *b = malloc((size_t)n * sizeof *b), *c = malloc((size_t)n * sizeof *c);
+        uint8_t *p = malloc((size_t)n), *q = malloc((size_t)n);
+        int64_t *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y);
+        for (int32_t i = 0; i < n; i++) {
+            b[i].start = rnd(&s) % (unsigned)steps;
+            b[i].end = b[i].start + rnd(&s) % (1 + rnd(&s) % (unsigned)steps);
+            b[i].size = rnd(&s) % 20 == 0 ? 0 : 1 + rnd(&s) % 64;
+            p[i] = rnd(&s) % 5 != 0;
+        }
+        relayout_t *r;
+        relayout_work_t *w;
+        rs_error_t err;
+        relayout_stats_t st;
+        assert_int_equal(relayout_new(b, p, n, alignment, &r, &err), RS_OK);
+        assert_int_equal(relayout_work_new(n, &w, &err), RS_OK);
+        bool starts_moved = false;
+        for (int it = 0; it < 30; it++) {
+            memcpy(c, b, (size_t)n * sizeof *b);
+            memcpy(q, p, (size_t)n);
+            int k = 1 + (int)(rnd(&s) % 6);
+            for (int j = 0; j < k; j++) { /* flips: presence, ends and sizes; now and then a start */
+                int32_t i = (int32_t)(rnd(&s) % (unsigned)n);
+                switch (rnd(&s) % 4) {
+                case 0: q[i] = !q[i]; break;
+                case 1: c[i].end = c[i].start + rnd(&s) % (unsigned)steps; break;
+                case 2: c[i].size = rnd(&s) % 80; break;
+                default:
+                    if (rnd(&s) % 8 == 0) {
+                        c[i].start += 1 + rnd(&s) % 3;
+                        c[i].end = c[i].start + rnd(&s) % 4;
+                        starts_moved = true;
+                    }
+                    break;
+                }
+            }
+            char what[64];
+            snprintf(what, sizeof what, "engine trial %u run %d", t, it);
+            expect_same(r, w, c, q, n, alignment, 0, what);
+            relayout_offsets(r, w, x);
+            relayout_work_t *f;
+            int64_t hf;
+            assert_int_equal(relayout_work_new(n, &f, &err), RS_OK);
+            assert_int_equal(relayout_run_budget(r, f, c, q, 0, &hf, &err), RS_OK);
+            relayout_offsets(r, f, y);
+            relayout_work_free(f);
+            assert_memory_equal(x, y, (size_t)n * sizeof *x);
+            relayout_work_stats(w, &st);
+            if (!starts_moved)
+                assert_true(st.engines <= 1);
+            runs++;
+            if (rnd(&s) % 4 == 0) { /* another reference, the same work */
+                relayout_free(r);
+                memcpy(b, c, (size_t)n * sizeof *b);
+                memcpy(p, q, (size_t)n);
+                assert_int_equal(relayout_new(b, p, n, alignment, &r, &err), RS_OK);
+            }
+        }
+        relayout_work_stats(w, &st);
+        assert_true(st.full > 0);
+        remade += st.engines > 1;
+        relayout_work_free(w);
+        relayout_free(r);
+        free(b);
+        free(c);
+        free(p);
+        free(q);
+        free(x);
+        free(y);
+    }
+    assert_int_equal(runs, 3600);
+    assert_true(remade > 10); /* a new start made the engine again, and it stayed exact */
+}
+
 /* ---- cover profiles --------------------------------------------------------------- */
 
 static void expect_pieces(const rl_list_t *l, const rl_seg_t *want, int32_t n)
@@ -544,6 +631,7 @@ int main(void)
         cmocka_unit_test(test_rebase_of_another_version),
         cmocka_unit_test(test_lazy_reference),
         cmocka_unit_test(test_random_changes),
+        cmocka_unit_test(test_engine_reused),
         cmocka_unit_test(test_profile_sums),
         cmocka_unit_test(test_minimalloc_files),
         cmocka_unit_test(test_real_files),

@@ -225,7 +225,7 @@ static void test_routine_names(void **state)
     assert_int_equal(library_routine_rename(s, "Sync.1", "second", NULL, &n, &err), RS_EINPUT); /* taken */
     assert_non_null(strstr(err.msg, "stored already"));
     assert_int_equal(library_routine_rename(s, "none", "x", NULL, &n, &err), RS_EINPUT);
-    const char *bad[] = { "", "a/b", "b.hlo", "c.routine", "with blank", "tab\there" };
+    const char *bad[] = { "", "a/b", "b.hlo", "c.routine", "with blank", "tab\there", "c1\xc2\x9b", "ff\xff", "e\x1b" };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
         assert_int_equal(library_routine_name_check(bad[i], "--name", &err), RS_EINPUT);
     assert_int_equal(library_routine_name_check("SyncTensorsGraph.1724-b", "--name", &err), RS_OK);
@@ -262,9 +262,10 @@ static void test_export_origins(void **state)
     /* ROUTINE_HARMFUL's flips P and Y are both f(x): one origin, f */
     assert_int_equal(r.n, 2);
     assert_string_equal(r.cells[1][2], "f");
-    assert_int_equal(num(r.cells[1][3]), f.plan->n_flips);
-    assert_int_equal(num(r.cells[1][4]), f.plan->baseline.total - f.plan->final.total);
-    assert_int_equal(num(r.cells[1][5]), f.plan->final.compute - f.plan->baseline.compute);
+    assert_string_equal(r.cells[0][3], "function");
+    assert_int_equal(num(r.cells[1][4]), f.plan->n_flips);
+    assert_int_equal(num(r.cells[1][5]), f.plan->baseline.total - f.plan->final.total);
+    assert_int_equal(num(r.cells[1][6]), f.plan->final.compute - f.plan->baseline.compute);
     rows_free(&r);
     stored_plan_free(&p);
     tf_free(&f);

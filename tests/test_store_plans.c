@@ -89,7 +89,8 @@ static void test_migration_from_1(void **state)
     "UPDATE events SET members = coalesce((SELECT group_concat(node, ' ') FROM (SELECT node FROM group_members g " \
     "WHERE g.plan_id = events.plan_id AND g.seq >= events.group_off AND g.seq < events.group_off + "                \
     "events.group_n ORDER BY g.seq)), '');"                                                                       \
-    "DROP TABLE group_members; ALTER TABLE events DROP COLUMN group_off; ALTER TABLE events DROP COLUMN group_n;"
+    "DROP TABLE group_members; ALTER TABLE events DROP COLUMN group_off; ALTER TABLE events DROP COLUMN group_n;"   \
+    "ALTER TABLE routines DROP COLUMN xla_bytes;"
 
 /* A store of schema 6 (before flips kept their recompute): migrating adds
  * the column, the old plan's flips have none (recompute_known false, an

@@ -142,7 +142,8 @@ static void test_format_flops_and_time(void **state)
 }
 
 /* A budget for a person: a share or the device with what it came to; a
- * size as its bytes; minimize as itself. */
+ * size as its bytes when they say it exactly, else as typed with them;
+ * minimize as itself. */
 static void test_format_budget(void **state)
 {
     (void)state;
@@ -153,6 +154,15 @@ static void test_format_budget(void **state)
     assert_string_equal(buf, "device = 80.0 GiB");
     units_format_budget("48MiB", false, 48LL << 20, buf, sizeof buf);
     assert_string_equal(buf, "48.0 MiB");
+    /* issue 43: 8e9 B is 7.450580... GiB, so "7.45 GiB" alone hid the 8GB typed */
+    units_format_budget("8GB", false, 8000000000LL, buf, sizeof buf);
+    assert_string_equal(buf, "8GB = 7.45 GiB");
+    units_format_budget("9927424", false, 9927424, buf, sizeof buf); /* 9.47 MiB is 9930014 B */
+    assert_string_equal(buf, "9927424 = 9.47 MiB");
+    units_format_budget("1000", false, 1000, buf, sizeof buf);
+    assert_string_equal(buf, "1000 B");
+    units_format_budget("1.5KiB", false, 1536, buf, sizeof buf);
+    assert_string_equal(buf, "1.50 KiB");
     units_format_budget(NULL, false, 48LL << 20, buf, sizeof buf);
     assert_string_equal(buf, "48.0 MiB");
     units_format_budget("", false, 1000, buf, sizeof buf);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "util/path.h"
 #include "util/strmap.h"
 #include "util/strpool.h"
 
@@ -98,9 +99,36 @@ static void strmap_many_keys(void **state)
     strmap_free(m);
 }
 
+/* issue 43: a message named "/tmp/uxd//sub/bad.routine" when the folder
+ * was typed with its '/' (and "/tmp//rematscope" from XDG_DATA_HOME=/tmp/). */
+static void path_join_and_tidy(void **state)
+{
+    (void)state;
+    char b[32];
+    assert_true(path_join(b, sizeof b, "/tmp/", "rematscope"));
+    assert_string_equal(b, "/tmp/rematscope");
+    assert_true(path_join(b, sizeof b, "/tmp", "rematscope"));
+    assert_string_equal(b, "/tmp/rematscope");
+    assert_true(path_join(b, sizeof b, "dumps/", "/a.hlo"));
+    assert_string_equal(b, "dumps/a.hlo");
+    assert_true(path_join(b, sizeof b, "", "a.hlo"));
+    assert_string_equal(b, "a.hlo");
+    assert_true(path_join(b, sizeof b, "/", "a"));
+    assert_string_equal(b, "/a");
+    assert_false(path_join(b, 8, "/tmp/", "rematscope"));
+    assert_string_equal(b, "/tmp/re");
+    char p[][32] = { "dumps//llama/", "/", "//", "a", "a///b//", "./x/" };
+    const char *want[] = { "dumps/llama", "/", "/", "a", "a/b", "./x" };
+    for (int i = 0; i < 6; i++) {
+        path_tidy(p[i]);
+        assert_string_equal(p[i], want[i]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(path_join_and_tidy),
         cmocka_unit_test(strpool_strings_stay_put),
         cmocka_unit_test(strmap_put_get_replace),
         cmocka_unit_test(strmap_many_keys),

@@ -717,6 +717,8 @@ def fit_header_says_its_cap():
         t.keys("f", "C-u")
         t.type("90%")
         t.keys("Enter")
+        t.wait("a fit to 90% replaces the fit to 90% you did not save")  # with another cap: another plan
+        t.keys("y")
         s = t.wait(re.compile(r"within budget, [0-9]+ flips, cap all, layout greedy"), timeout=90)
         check("dropped" not in s.split("\n")[2], s.split("\n")[2])
     finally:

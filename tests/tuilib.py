@@ -135,7 +135,8 @@ def open_routine(t, name):
 
 def fit_anyway(t, timeout=10.0):
     """After Enter on the Fit prompt: answers y when the TUI asks whether to
-    fit a budget below the floor (DESIGN §13); whether it asked."""
+    fit a budget below the floor (DESIGN §13), and y when it asks whether
+    the new fit may replace an unsaved one; whether it asked the first."""
     # the question may wrap (a y/n question keeps its end on the rows
     # above), and it comes after the floor is found, a moment after the
     # prompt goes: until the fit shows it has started, it may still come
@@ -145,7 +146,20 @@ def fit_anyway(t, timeout=10.0):
         s = t.screen()
         if re.search(r"anyway\?\s+\(y/n\)", s):
             t.keys("y")
+            # the question whether it may replace an unsaved fit comes after
+            end2 = time.time() + timeout
+            while time.time() < end2:
+                s = t.screen()
+                if re.search(r"you did not save: go on\?\s+\(S on Fit saves it\)\s+\(y/n\)", s):
+                    t.keys("y")
+                    return True
+                if "anyway?" not in s and started.search(s):
+                    return True
+                time.sleep(0.05)
             return True
+        if re.search(r"you did not save: go on\?\s+\(S on Fit saves it\)\s+\(y/n\)", s):
+            t.keys("y")
+            return False
         if "fit to budget (" not in s and started.search(s):
             return False
         time.sleep(0.05)
@@ -196,4 +210,4 @@ def add_budgets(t, *budgets):
         t.keys("a")
         t.type(b)
         t.keys("Enter")
-        t.wait(re.compile(r"[0-9] %s " % re.escape(b)))
+        t.wait(re.compile(r"[0-9] %s[ =]" % re.escape(b)))  # "90%=35.1M" at 80 columns

@@ -87,9 +87,47 @@ static void print_origins(const answer_flips_t *a)
             signed_flops(g[k].recompute, c, sizeof c);
         else
             snprintf(c, sizeof c, "-");
-        printf("  %5d %12s %14lld %16s  %s\n", (int)g[k].flips, r, (long long)g[k].relief, c, text_shown(g[k].origin));
+        printf("  %5d %12s %14lld %16s  %s", (int)g[k].flips, r, (long long)g[k].relief, c, text_shown(g[k].origin));
+        if (g[k].function)
+            printf(" (%s)", text_shown(g[k].function));
+        printf("\n");
     }
     free(g);
+}
+
+/* Whether each node of r is accumulated (more than one defining step,
+ * `+=`): a flip of one is the virtualizer's to reject (DESIGN §2, §4: the
+ * candidate list keeps them), so it stays a buffer.  NULL without r. */
+static uint8_t *accumulated_nodes(const routine_t *r)
+{
+    if (!r)
+        return NULL;
+    uint8_t *defs = calloc((size_t)r->n_nodes + 1, 1);
+    for (int32_t s = 0; defs && s < r->n_steps; s++)
+        if (defs[r->steps[s].node] < 2)
+            defs[r->steps[s].node]++;
+    for (int32_t i = 0; defs && i < r->n_nodes; i++)
+        defs[i] = defs[i] > 1;
+    return defs;
+}
+
+/* "2 of the 212 flips are on accumulated nodes (+=): ..." when any is. */
+static void print_accumulated(const answer_flips_t *a)
+{
+    uint8_t *acc = accumulated_nodes(a->r);
+    int32_t k = 0;
+    for (int32_t i = 0; acc && i < a->n; i++)
+        k += a->f[i].node >= 0 && acc[a->f[i].node];
+    if (k) {
+        printf("%d of the %d flips %s, which the virtualizer rejects (DESIGN §2): %s:", (int)k, (int)a->n,
+               k == 1 ? "is on an accumulated node (+=)" : "are on accumulated nodes (+=)",
+               k == 1 ? "it stays a buffer and changes nothing" : "they stay buffers and change nothing");
+        for (int32_t i = 0, said = 0; i < a->n && said < 8; i++)
+            if (a->f[i].node >= 0 && acc[a->f[i].node])
+                printf(" %s#%d %s", said++ ? ", " : "", (int)i + 1, text_shown(name_of(a, i)));
+        printf("%s\n", k > 8 ? " …" : "");
+    }
+    free(acc);
 }
 
 void answer_out_flips(const answer_flips_t *a)
@@ -145,6 +183,7 @@ void answer_out_flips(const answer_flips_t *a)
                (int)members, (int)a->n, (int)groups, groups == 1 ? "" : "s");
     free(closer);
     free(held);
+    print_accumulated(a);
     if (marked)
         print_unpaid(a, unpaid, marked);
     free(unpaid);
@@ -178,10 +217,13 @@ void answer_out_json_flips(json_t *j, const answer_flips_t *a)
     uint8_t *unpaid = calloc((size_t)a->n + 1, 1);
     if (unpaid && a->recompute_known)
         answer_unpaid(a->f, a->n, a->baseline.total, a->baseline.compute, unpaid);
+    uint8_t *acc = accumulated_nodes(a->r);
     json_arr_begin(j, "flips");
     for (int32_t i = 0; i < a->n; i++) {
         json_obj_begin(j, NULL);
         json_str(j, "node", name_of(a, i));
+        if (acc && a->f[i].node >= 0 && acc[a->f[i].node])
+            json_bool(j, "accumulated", true); /* rejected by the virtualizer: stays a buffer */
         json_int(j, "relief", a->f[i].relief);
         json_int(j, "cost", a->f[i].cost);
         if (a->recompute_known && unpaid) {
@@ -197,6 +239,7 @@ void answer_out_json_flips(json_t *j, const answer_flips_t *a)
     }
     json_arr_end(j);
     free(unpaid);
+    free(acc);
 }
 
 void answer_out_json_origins(json_t *j, const answer_flips_t *a)
@@ -210,6 +253,8 @@ void answer_out_json_origins(json_t *j, const answer_flips_t *a)
     for (int32_t k = 0; k < n; k++) {
         json_obj_begin(j, NULL);
         json_str(j, "origin", g[k].origin);
+        if (g[k].function)
+            json_str(j, "function", g[k].function);
         json_int(j, "flips", g[k].flips);
         json_int(j, "relief", g[k].relief);
         if (a->recompute_known)

@@ -24,12 +24,12 @@ typedef struct cmd_entry {
 } cmd_entry_t;
 
 static const cmd_entry_t COMMANDS[CMD_COUNT] = {
-    [CMD_SCORE] = { "score", "ROUTINE [common] [--json]", "footprint and per-buffer table", cmd_score, 1, 1 },
+    [CMD_SCORE] = { "score", "ROUTINE [common] [--remat NODE]... [--json]", "footprint and per-buffer table", cmd_score, 1, 1 },
     [CMD_LAYOUT] = { "layout", "BUFFERS.csv [--alignment N] [--strategy greedy|timeline|tight] [--time-limit S] [--iterations N] [--output SOLUTION.csv] [--svg F.svg] [--json]",
                      "lay out a MiniMalloc buffer CSV", cmd_layout, 1, 1 },
-    [CMD_FIT] = { "fit", "ROUTINE [--budget B] [--max-candidates N|all] [--scoring full] [common] [--events] [--json] [--audit] [--exact] [--improve] [--time-limit S] [--iterations N] [--log-memory-budget] [--no-progress] [--save [--label L]]",
+    [CMD_FIT] = { "fit", "ROUTINE [--budget B] [--max-candidates N|all] [--scoring full] [common] [--events] [--json] [--audit] [--exact] [--improve] [--planner two-round|frontier] [--time-limit S] [--iterations N] [--log-memory-budget] [--no-progress] [--save [--label L]]",
                   "run the recompute-vs-store planner", cmd_fit, 1, 1 },
-    [CMD_SWEEP] = { "sweep", "ROUTINE --budgets B1,B2,... [--max-candidates N|all] [--scoring full] [common] [--json] [--audit] [--log-memory-budget] [--no-progress] [--save [--label L]]",
+    [CMD_SWEEP] = { "sweep", "ROUTINE --budgets B1,B2,... [--max-candidates N|all] [--scoring full] [--planner two-round|frontier] [--time-limit S] [--iterations N] [common] [--json] [--audit] [--log-memory-budget] [--no-progress] [--save [--label L]]",
                     "several budgets as one search (one reuse cell)", cmd_sweep, 1, 1 },
     [CMD_GEN] = { "gen", "KIND [--layers N] [--bind K=V]... [--dtype T] [-o FILE]",
                   "write a training-step routine: transformer, resnet, unet, chain, mlp", cmd_gen, 1, 1 },
@@ -76,6 +76,7 @@ static const opt_entry_t OPTIONS[] = {
     { "--alignment", NULL, OPT_INT, F(alignment), 0, COMMON | M(CMD_LAYOUT) | M(CMD_CONFIG), "N     buffer alignment in bytes" },
     { "--max-inline-depth", NULL, OPT_INT, F(max_depth), 0, COMMON | M(CMD_CONFIG), "N     inline depth limit" },
     { "--inline", NULL, OPT_LIST, F(inlines), F(n_inlines), COMMON, "NODE  a context inline preference (repeatable)" },
+    { "--remat", NULL, OPT_LIST, F(remats), F(n_remats), M(CMD_SCORE), "NODE  a remat flip: NODE recomputed once, before its later reads (§14)" },
     { "--no-aliasing", NULL, OPT_FLAG, F(no_aliasing), 0, COMMON | M(CMD_CONFIG), "      buffer_aliasing=off" },
     { "--layout", NULL, OPT_STR, F(layout), 0, COMMON | M(CMD_CONFIG), "S     layout: " LAYOUT_STRATEGY_NAMES " (greedy by default)" },
     { "--json", NULL, OPT_FLAG, F(json), 0, ANY, "      machine-readable output" },
@@ -95,12 +96,14 @@ static const opt_entry_t OPTIONS[] = {
     { "--no-progress", NULL, OPT_FLAG, F(no_progress), 0, M(CMD_FIT) | M(CMD_SWEEP) | M(CMD_VERIFY),
       "      no progress line on stderr (there is one only when it is a terminal)" },
     { "--strategy", NULL, OPT_STR, F(strategy), 0, M(CMD_LAYOUT), "S     layout strategy: " LAYOUT_STRATEGY_NAMES },
-    { "--time-limit", NULL, OPT_SECONDS, F(time_limit), 0, M(CMD_LAYOUT) | M(CMD_FIT),
-      "S     tight, fit --exact/--improve: stop searching after S seconds" },
+    { "--time-limit", NULL, OPT_SECONDS, F(time_limit), 0, M(CMD_LAYOUT) | M(CMD_FIT) | M(CMD_SWEEP),
+      "S     tight, fit --exact/--improve, --planner frontier: stop searching after S seconds" },
+    { "--planner", NULL, OPT_STR, F(planner), 0, M(CMD_FIT) | M(CMD_SWEEP),
+      "P     two-round (DESIGN §5, the default) or frontier (§14: inline and remat flips)" },
     { "--exact", NULL, OPT_FLAG, F(exact), 0, M(CMD_FIT), "      also the best plan over every candidate subset" },
     { "--improve", NULL, OPT_FLAG, F(improve), 0, M(CMD_FIT), "      also a local search from the two-round plan" },
-    { "--iterations", NULL, OPT_INT, F(iterations), 0, M(CMD_LAYOUT) | M(CMD_FIT),
-      "N     tight, fit --exact/--improve: the search's budget in steps or scorings (deterministic)" },
+    { "--iterations", NULL, OPT_INT, F(iterations), 0, M(CMD_LAYOUT) | M(CMD_FIT) | M(CMD_SWEEP),
+      "N     tight, fit --exact/--improve, --planner frontier: the search's budget in steps or scorings (deterministic)" },
     { "--output", "-o", OPT_STR, F(output), 0, M(CMD_LAYOUT) | M(CMD_GEN) | M(CMD_EXPORT) | M(CMD_CONVERT),
       "FILE  where to write (solution, routine, export)" },
     { "--svg", NULL, OPT_STR, F(svg), 0, M(CMD_LAYOUT), "F.svg the arena as an SVG picture" },
@@ -289,6 +292,7 @@ void cli_free(cmdline_t *c)
 {
     free(c->binds);
     free(c->inlines);
+    free(c->remats);
     free(c->pos);
     memset(c, 0, sizeof *c);
 }

@@ -6,6 +6,7 @@
 #include "audit.h"
 #include "cli/answer_out.h"
 #include "cli/best_out.h"
+#include "cli/frontier_out.h"
 #include "cli/cli.h"
 #include "cli/json.h"
 #include "cli/progress.h"
@@ -60,7 +61,7 @@ static answer_flips_t answers_of(const fit_plan_t *p)
  * carries spec, as it was asked for ("60%", "device", "48MiB"), as a
  * saved plan's does (show --json). */
 static void json_plan(json_t *j, const char *key, const fit_plan_t *p, bool events, int64_t plan_id,
-                      const best_plan_t *best, const char *spec)
+                      const best_plan_t *best, const char *spec, const frontier_result_t *fr, double fr_seconds)
 {
     json_obj_begin(j, key);
     json_str(j, "routine", p->routine->name);
@@ -94,6 +95,8 @@ static void json_plan(json_t *j, const char *key, const fit_plan_t *p, bool even
         json_int(j, "plan_id", plan_id);
     for (int k = 0; best && k < 2; k++)
         best_out_json(j, p, &best[k]);
+    if (fr)
+        frontier_out_json(j, p, fr, fr_seconds);
     if (events)
         json_events(j, p);
     json_obj_end(j);
@@ -107,22 +110,31 @@ static void print_recompute(const target_t *t, const fit_plan_t *p)
     printf("recompute  %s\n", r);
 }
 
-static void print_budget(const fit_plan_t *p)
+/* The budget as typed with what it came to, exactly: "8GB = 7.45 GiB
+ * (8000000000 B)", "60% = 5.68 MiB (5956303 B)", "48.0 MiB (50331648 B)". */
+static void print_budget(const fit_plan_t *p, const char *spec)
 {
-    char a[64];
+    char a[64], typed[128];
     if (p->minimize) {
         printf("minimize");
-    } else {
-        units_format_bytes_exact(p->budget, a, sizeof a);
-        printf("%s", a);
+        return;
     }
+    units_format_bytes_exact(p->budget, a, sizeof a);
+    units_format_budget(spec, false, p->budget, typed, sizeof typed);
+    const char *eq = strstr(typed, " = ");
+    if (eq)
+        printf("%.*s = %s", (int)(eq - typed), typed, a);
+    else
+        printf("%s", a);
 }
 
-static void print_plan(const target_t *t, const fit_plan_t *p, bool events)
+static void print_plan(const target_t *t, const fit_plan_t *p, bool events, const char *spec)
 {
-    char a[32], b[32], f[32];
-    printf("fit %s: budget ", p->routine->name);
-    print_budget(p);
+    char a[32], b[32], f[32], hides[256];
+    if (text_cap_hides(p, spec, "--max-candidates all", hides, sizeof hides))
+        printf("%s\n", hides);
+    printf("fit %s: budget ", text_shown(p->routine->name));
+    print_budget(p, spec);
     printf(", candidate cap %s\n", p->cap < 0              ? "none"
                                     : p->cap == FIT_CAP_ALL ? "all"
                                                             : (snprintf(a, sizeof a, "%d", (int)p->cap), a));
@@ -252,8 +264,9 @@ int cmd_fit(const cmdline_t *c)
     error_clear(&err);
     fit_options_t opt;
     budget_spec_t spec; /* a bad --budget is told before the routine is read */
-    bool full;
-    if ((c->budget && units_parse_budget(c->budget, "--budget", &spec, &err)) || parse_scoring(c, &full, &err))
+    bool full, frontier;
+    if ((c->budget && units_parse_budget(c->budget, "--budget", &spec, &err)) || parse_scoring(c, &full, &err) ||
+        frontier_out_wanted(c, &frontier, &err))
         return fail_print(&err);
     target_t t;
     if (target_open(c, c->pos[0], &t, &err))
@@ -295,6 +308,10 @@ int cmd_fit(const cmdline_t *c)
         rc = error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     if (!rc)
         rc = check_stop(&pg, best_out_run(c, plan, ctx, progress_best_watch, &pg, best, &err), &err);
+    frontier_result_t fr = { 0 };
+    double fr_seconds = 0;
+    if (!rc && frontier)
+        rc = check_stop(&pg, frontier_out_run(c, plan, ctx, &pg, &fr, &fr_seconds, &err), &err);
     if (!rc && c->save) {
         const char *asked[1] = { t.settings.value[CONFIG_MEMORY_BUDGET] };
         save_extra_t x = { .budgets = asked, .audits = &record };
@@ -310,12 +327,15 @@ int cmd_fit(const cmdline_t *c)
     } else if (c->json) {
         json_t j;
         json_init(&j, stdout);
-        json_plan(&j, NULL, plan, c->events, plan_id, best, t.settings.value[CONFIG_MEMORY_BUDGET]);
+        json_plan(&j, NULL, plan, c->events, plan_id, best, t.settings.value[CONFIG_MEMORY_BUDGET],
+                  frontier ? &fr : NULL, fr_seconds);
         json_finish(&j);
     } else {
-        print_plan(&t, plan, c->events);
+        print_plan(&t, plan, c->events, t.settings.value[CONFIG_MEMORY_BUDGET]);
         for (int k = 0; k < 2; k++)
             best_out_print(plan, &best[k]);
+        if (frontier)
+            frontier_out_print(&t, plan, &fr, fr_seconds);
         if (plan_id)
             printf("\nsaved as plan %lld in %s\n", (long long)plan_id, text_shown(store_path(t.store)));
     }
@@ -325,6 +345,7 @@ int cmd_fit(const cmdline_t *c)
     audit_free(&audit);
     best_plan_free(&best[0]);
     best_plan_free(&best[1]);
+    frontier_result_free(&fr);
     fit_plan_free(plan);
     fit_context_free(ctx);
     target_free(&t);
@@ -379,6 +400,7 @@ static bool has_flip(const fit_plan_t *p, int32_t node)
     return false;
 }
 
+#define SWEEP_TIME_W 10 /* "+3.69 ms", "+1.23 min" */
 #define CHANGES_COLS 72 /* the names a sweep's "flips changed" cell prints before its count */
 
 /* "+a +b -c": flips of p not in prev (NULL: the baseline), then those of
@@ -405,6 +427,26 @@ static void print_flip_changes(const target_t *t, const fit_plan_t *prev, const 
         printf(" ... and %d more (+%d -%d in all)", added + removed - shown, added, removed);
 }
 
+/* Before the table, one line for the budgets the cap alone kept out of
+ * reach (text_cap_hides): "the cap of 32 keeps 2.2GB, 2.3GB out of reach;
+ * every candidate reaches down to 1.98 GiB: --max-candidates all". */
+static void print_cap_hides(fit_plan_t *const *plans, const char *const *asked, int n)
+{
+    strbuf_t which;
+    strbuf_init(&which);
+    char one[256];
+    int first = -1;
+    for (int i = 0; i < n; i++)
+        if (text_cap_hides(plans[i], asked[i], "", one, sizeof one)) {
+            strbuf_printf(&which, "%s%s", first < 0 ? "" : ", ", text_shown(asked[i]));
+            first = first < 0 ? i : first;
+        }
+    if (first >= 0 && which.s && !which.oom)
+        printf("the cap of %d keeps %s out of reach; every candidate reaches down to %s: --max-candidates all\n",
+               (int)plans[first]->cap, which.s, (units_format_bytes(plans[first]->floor.bytes, one, sizeof one), one));
+    strbuf_free(&which);
+}
+
 int cmd_sweep(const cmdline_t *c)
 {
     rs_error_t err;
@@ -417,7 +459,8 @@ int cmd_sweep(const cmdline_t *c)
     const char **asked;
     char *asked_copy;
     int n;
-    if (parse_budgets(c->budgets, &specs, &asked, &asked_copy, &n, &err))
+    bool frontier;
+    if (frontier_out_wanted(c, &frontier, &err) || parse_budgets(c->budgets, &specs, &asked, &asked_copy, &n, &err))
         return fail_print(&err);
     target_t t;
     if (target_open(c, c->pos[0], &t, &err)) {
@@ -456,6 +499,13 @@ int cmd_sweep(const cmdline_t *c)
     rc = check_stop(&pg, rc, &err);
     if (!rc && t.cfg.log_memory_budget)
         progress_clear(&pg);
+    /* DESIGN §14: the frontier planner at each budget, seeded with its plan */
+    frontier_result_t *frs = frontier && !rc ? calloc((size_t)n, sizeof *frs) : NULL;
+    double *fr_seconds = frontier && !rc ? calloc((size_t)n, sizeof *fr_seconds) : NULL;
+    if (frontier && !rc && (!frs || !fr_seconds))
+        rc = error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    for (int i = 0; frontier && i < n && !rc; i++)
+        rc = check_stop(&pg, frontier_out_run(c, plans[i], ctx, &pg, &frs[i], &fr_seconds[i], &err), &err);
     for (int i = 0; i < n && !rc; i++) {
         log_dropped(&t, plans[i]);
         if (c->audit && !(records[i] = audit_record(&audits[i])))
@@ -477,7 +527,8 @@ int cmd_sweep(const cmdline_t *c)
         json_str(&j, "routine", t.routine->name);
         json_arr_begin(&j, "plans");
         for (int i = 0; i < n; i++)
-            json_plan(&j, NULL, plans[i], false, ids[i], NULL, asked[i]);
+            json_plan(&j, NULL, plans[i], false, ids[i], NULL, asked[i], frs ? &frs[i] : NULL,
+                      fr_seconds ? fr_seconds[i] : 0);
         json_arr_end(&j);
         int64_t reused, lowered;
         reuse_cell_counters(cell, &reused, &lowered);
@@ -491,11 +542,18 @@ int cmd_sweep(const cmdline_t *c)
         char a[32], b[32], f[32];
         units_format_bytes(plans[0]->baseline.total, a, sizeof a);
         units_format_flops(plans[0]->baseline.compute, f, sizeof f);
-        printf("sweep %s: %s, baseline %s (%lld B), compute %s\n", t.routine->name, text_count(n, "budget", NULL), a,
-               (long long)plans[0]->baseline.total, f);
+        printf("sweep %s: %s, baseline %s (%lld B), compute %s%s%s\n", text_shown(t.routine->name), text_count(n, "budget", NULL),
+               a, (long long)plans[0]->baseline.total, f, t.has_profile && t.profile.flops_per_s > 0 ? ", time on " : "",
+               t.has_profile && t.profile.flops_per_s > 0 ? text_shown(t.profile.name) : "");
         answer_out_floors(&plans[0]->floor, NULL, 0, 0);
-        printf("\n%-22s %12s %14s %6s %12s %10s %-9s %s\n", "budget", "final", "final B", "flips", "recompute", "",
-               "within", "flips changed from the budget above");
+        print_cap_hides(plans, asked, n);
+        /* with a profile, the recompute's time as fit says it (text_recompute) */
+        bool timed = t.has_profile && t.profile.flops_per_s > 0;
+        char time_head[96] = "";
+        if (timed)
+            snprintf(time_head, sizeof time_head, " %*s", SWEEP_TIME_W, "time");
+        printf("\n%-22s %12s %14s %6s %12s %10s%s %-9s %s\n", "budget", "final", "final B", "flips", "recompute", "",
+               time_head, "within", "flips changed from the budget above");
         for (int i = 0; i < n; i++) {
             const fit_plan_t *p = plans[i];
             char bud[48];
@@ -508,8 +566,15 @@ int cmd_sweep(const cmdline_t *c)
             char rec[40];
             units_format_flops(extra, f, sizeof f);
             snprintf(rec, sizeof rec, "%s%s", extra >= 0 ? "+" : "", f);
-            printf("%-22s %12s %14lld %6d %12s %+9.3f%% %-9s ", bud, b, (long long)p->final.total, (int)p->n_flips,
-                   rec, pct, text_within(p));
+            char secs[48] = "";
+            if (timed) {
+                char sv[32], signed_sv[40];
+                units_format_seconds((double)extra / (double)t.profile.flops_per_s, sv, sizeof sv);
+                snprintf(signed_sv, sizeof signed_sv, "%s%s", extra >= 0 ? "+" : "", sv);
+                snprintf(secs, sizeof secs, " %*s", SWEEP_TIME_W, signed_sv);
+            }
+            printf("%-22s %12s %14lld %6d %12s %+9.3f%%%s %-9s ", bud, b, (long long)p->final.total, (int)p->n_flips,
+                   rec, pct, secs, text_within(p));
             print_flip_changes(&t, i > 0 ? plans[i - 1] : NULL, p);
             printf("\n");
         }
@@ -532,6 +597,8 @@ int cmd_sweep(const cmdline_t *c)
                        (int)plans[i]->considered, all, all);
                 break;
             }
+        if (frs)
+            frontier_out_curve(&t, plans, asked, frs, n);
         int64_t reused, lowered;
         reuse_cell_counters(cell, &reused, &lowered);
         printf("\nreuse (one search): %lld reused, %lld lowered\n", (long long)reused, (long long)lowered);
@@ -544,6 +611,10 @@ int cmd_sweep(const cmdline_t *c)
         if (report_audit(&audits[i], what))
             status = 2;
     }
+    for (int i = 0; frs && i < n; i++)
+        frontier_result_free(&frs[i]);
+    free(frs);
+    free(fr_seconds);
     for (int i = 0; audits && i < n; i++)
         audit_free(&audits[i]);
     for (int i = 0; records && i < n; i++)

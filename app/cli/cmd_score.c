@@ -6,6 +6,7 @@
 #include "cli/answer_out.h"
 #include "cli/cli.h"
 #include "cli/json.h"
+#include "cli/remat_out.h"
 #include "fail.h"
 #include "model/units.h"
 #include "plan/cand.h"
@@ -58,6 +59,10 @@ static void print_json(const target_t *t, const footprint_t *fp, const score_det
     json_obj_begin(&j, NULL);
     json_str(&j, "routine", r->name);
     json_footprint(&j, "footprint", fp);
+    if (t->xla_bytes >= 0)
+        json_int(&j, "xla_bytes", t->xla_bytes);
+    if (r->format == ROUTINE_HLO)
+        json_bool(&j, "after_xla_passes", r->hlo_scheduled);
     json_arr_begin(&j, "buffers");
     for (int32_t i = 0; i < l->n_nodes; i++) {
         if (d->place.is_inline[i])
@@ -133,7 +138,7 @@ static void print_table(const target_t *t, const footprint_t *fp, const score_de
     const lowering_t *l = t->lowering;
     const routine_t *r = t->routine;
     char a[32], b[32], c[32];
-    printf("routine %s: %s, %s", r->name, text_count(l->n_steps, "step", NULL), text_count(l->n_nodes, "node", NULL));
+    printf("routine %s: %s, %s", text_shown(r->name), text_count(l->n_steps, "step", NULL), text_count(l->n_nodes, "node", NULL));
     if (t->has_profile)
         printf(", profile %s", text_shown(t->profile.name));
     printf(", alignment %lld, max inline depth %d%s\n", (long long)t->cfg.alignment, (int)t->cfg.max_inline_depth,
@@ -148,6 +153,25 @@ static void print_table(const target_t *t, const footprint_t *fp, const score_de
         printf(" (about %s on %s)", c, text_shown(t->profile.name));
     }
     printf("\n");
+    if (t->routine->format == ROUTINE_HLO && !t->routine->hlo_scheduled)
+        /* .lower().as_text() is the dump a JAX user has at hand: 1.6x XLA's
+         * peak on the Llama step, and nothing said so */
+        printf("stage      before XLA's passes (the module is not scheduled): XLA fuses, reorders and reuses buffers "
+               "after them, so what it allocates differs, usually less; --xla_dump_to's *after_optimizations.txt is "
+               "the module XLA runs\n");
+    if (t->xla_bytes >= 0) {
+        /* XLA's own buffer assignment beside the dump: does the model read
+         * the step as XLA does? */
+        units_format_bytes(t->xla_bytes, a, sizeof a);
+        units_format_bytes(fp->total, b, sizeof b);
+        printf("xla        XLA's allocation (its memory-usage report's Total bytes): %s (%lld B); this arena: %s, "
+               "%.3fx\n", a, (long long)t->xla_bytes, b, t->xla_bytes ? (double)fp->total / (double)t->xla_bytes : 0.0);
+        /* the figure a JAX user checks first is not in the dump: say which
+         * of ours it compares with (the walk read the arena against it) */
+        units_format_bytes(fp->live_peak, b, sizeof b);
+        printf("           XLA's peak (memory_analysis().peak_memory_in_bytes, not in the dump) compares with the live "
+               "peak: %s (%lld B)\n", b, (long long)fp->live_peak);
+    }
     if (t->has_profile && t->profile.memory_bytes > 0) {
         units_format_bytes(t->profile.memory_bytes, c, sizeof c);
         printf("device     %s memory: %s\n", c, fp->total <= t->profile.memory_bytes ? "fits" : "does not fit");
@@ -201,6 +225,11 @@ int cmd_score(const cmdline_t *c)
     if (rc)
         return fail_print(&err);
     target_drop_text(&t); /* score stores nothing: a big routine's source need not outlive its parse */
+    if (c->n_remats > 0) {
+        int st = remat_out_score(&t, c->json);
+        target_free(&t);
+        return st;
+    }
     footprint_t fp;
     score_detail_t d;
     flip_candidate_t *cand = NULL;

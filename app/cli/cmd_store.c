@@ -25,6 +25,7 @@
 #include "svg.h"
 #include "target.h"
 #include "text.h"
+#include "util/checked.h"
 
 /* ---- import ------------------------------------------------------------- */
 
@@ -32,7 +33,10 @@ int cmd_import(const cmdline_t *c)
 {
     rs_error_t err;
     error_clear(&err);
-    int rc = import_paths(c, NULL, c->pos, c->n_pos, stdout, NULL, NULL, &err);
+    char **tidy = cmdline_tidy_paths(c);
+    int rc = tidy ? import_paths(c, NULL, (const char *const *)tidy, c->n_pos, stdout, NULL, NULL, &err)
+                  : error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    cmdline_tidy_free(tidy, c->n_pos);
     return rc ? fail_print(&err) : 0;
 }
 
@@ -82,7 +86,7 @@ int cmd_routines(const cmdline_t *c)
         printf("%-28s %7s %-7s %7s %7s  %-20s  %s\n", "routine", "version", "kind", "steps", "nodes", "imported",
                "from");
         for (int i = 0; i < n; i++)
-            printf("%-28s %7d %-7s %7d %7d  %-20s  %s\n", rows[i].name, (int)rows[i].version, rows[i].kind,
+            printf("%-28s %7d %-7s %7d %7d  %-20s  %s\n", text_shown(rows[i].name), (int)rows[i].version, rows[i].kind,
                    (int)rows[i].steps, (int)rows[i].nodes, rows[i].imported_at, text_shown(rows[i].path));
         if (!n)
             printf("(no routines: rematscope import FILE...)\n");
@@ -138,6 +142,16 @@ int cmd_profiles(const cmdline_t *c)
     return 0;
 }
 
+/* s (escaped text) in a column of w: cut at a character, never inside one
+ * (a cut UTF-8 sequence is a byte a terminal shows as garbage), and padded. */
+static const char *cell(const char *s, int w, char *buf, size_t n)
+{
+    int cols;
+    size_t b = text_bytes_for_cols(s, w, &cols);
+    snprintf(buf, n, "%.*s%*s", (int)b, s, w - cols, "");
+    return buf;
+}
+
 int cmd_plans(const cmdline_t *c)
 {
     store_t *s;
@@ -180,10 +194,11 @@ int cmd_plans(const cmdline_t *c)
             plans_budget_text(&p[i], b, sizeof b);
             units_format_bytes(p[i].baseline.total, base, sizeof base);
             units_format_bytes(p[i].final.total, fin, sizeof fin);
-            snprintf(rname, sizeof rname, "%s v%d", p[i].routine, (int)p[i].routine_version);
-            char label[64];
+            snprintf(rname, sizeof rname, "%s v%d", text_shown(p[i].routine), (int)p[i].routine_version);
+            char label[64], lc[80], rc[80];
             text_escape(p[i].label, label, sizeof label);
-            printf("%5lld  %-16.16s %-22.22s %-18s %12s %12s %6d %6s  %s\n", (long long)p[i].id, label, rname, b,
+            printf("%5lld  %s %s %-18s %12s %12s %6d %6s  %s\n", (long long)p[i].id, cell(label, 16, lc, sizeof lc),
+                   cell(rname, 22, rc, sizeof rc), b,
                    base, fin, (int)p[i].n_flips, p[i].within_budget ? "yes" : "no", p[i].created_at);
         }
         if (!n)
@@ -278,7 +293,7 @@ static void show_plan(const stored_plan_t *p, const shown_t *w, bool events)
     units_format_bytes(p->final.total, a, sizeof a);
     units_format_flops(p->final.compute, f, sizeof f);
     printf("final      %-10s (%lld B), compute %s\n", a, (long long)p->final.total, f);
-    text_recompute(p->final.compute - p->baseline.compute, p->baseline.compute, p->flops_per_s, text_shown(p->profile), rec,
+    text_recompute(sat_sub(p->final.compute, p->baseline.compute), p->baseline.compute, p->flops_per_s, text_shown(p->profile), rec,
                    sizeof rec);
     printf("recompute  %s\n", rec);
     if (w->has_floors)
@@ -345,7 +360,7 @@ static void show_gap(const stored_plan_t *p)
     }
     printf("\n%s plan%s: final %lld B (%+lld), compute %lld (%+lld); flips %s\n", g->kind,
            strcmp(g->kind, "exact") == 0 ? (g->proved ? ", proved best" : ", not proved") : "", (long long)g->total,
-           (long long)(g->total - p->final.total), (long long)g->compute, (long long)(g->compute - p->final.compute),
+           (long long)sat_sub(g->total, p->final.total), (long long)g->compute, (long long)sat_sub(g->compute, p->final.compute),
            g->flips[0] ? g->flips : "(none)");
 }
 
@@ -455,8 +470,8 @@ int cmd_compare(const cmdline_t *c)
            (snprintf(b, sizeof b, "plan %lld", (long long)p[1].id), b));
     char la[64], lb[64];
     printf("%-16s %28s %28s\n", "label", text_escape(p[0].label, la, sizeof la), text_escape(p[1].label, lb, sizeof lb));
-    snprintf(a, sizeof a, "%s v%d", p[0].routine, (int)p[0].routine_version);
-    snprintf(b, sizeof b, "%s v%d", p[1].routine, (int)p[1].routine_version);
+    snprintf(a, sizeof a, "%s v%d", text_shown(p[0].routine), (int)p[0].routine_version);
+    snprintf(b, sizeof b, "%s v%d", text_shown(p[1].routine), (int)p[1].routine_version);
     printf("%-16s %28s %28s\n", "routine", a, b);
     /* what else makes two baselines differ: the profile and the alignment */
     printf("%-16s %28s %28s\n", "profile", p[0].profile[0] ? text_shown(p[0].profile) : "none",
@@ -474,7 +489,7 @@ int cmd_compare(const cmdline_t *c)
     /* recompute in FLOPs with its share, then the time on each plan's profile */
     char ra[2][192], rb[2][96];
     for (int k = 0; k < 2; k++) {
-        text_recompute(p[k].final.compute - p[k].baseline.compute, p[k].baseline.compute, p[k].flops_per_s,
+        text_recompute(sat_sub(p[k].final.compute, p[k].baseline.compute), p[k].baseline.compute, p[k].flops_per_s,
                        text_shown(p[k].profile), ra[k], sizeof ra[k]);
         char *about = strstr(ra[k], ", about ");
         snprintf(rb[k], sizeof rb[k], "%s", about ? about + 8 : "-");

@@ -18,6 +18,8 @@
 #include "profiles.h"
 #include "store.h"
 #include "target.h"
+#include "text.h"
+#include "theme.h"
 #include "version.h"
 
 /* ---- the words an argument takes ---------------------------------------- */
@@ -177,20 +179,33 @@ static void bash_options_of(FILE *f, int k)
     fprintf(f, "--help");
 }
 
+/* Every word reaches the command line quoted by printf %q, files and the
+ * names a store holds alike (a name like xq$(touch x) is a word, never
+ * code); nothing relies on readline's quoting of -o filenames, which a
+ * name offered beside files got only by accident. */
 static const char BASH_HELPERS[] =
-    "_rematscope_words() { local w; for w in $(compgen -W \"$1\" -- \"$cur\"); do COMPREPLY+=(\"$w\"); done; }\n"
+    "# every word offered is quoted (printf %q): a stored name is never run as code\n"
+    "_rematscope_add() { local q; printf -v q %q \"$1\"; COMPREPLY+=(\"$q\"); }\n"
+    "_rematscope_words() { local w; for w in $(compgen -W \"$1\" -- \"$cur\"); do _rematscope_add \"$w\"; done; }\n"
     "_rematscope_files() {\n"
-    "    local f\n"
-    "    compopt -o filenames 2>/dev/null\n"
-    "    while IFS= read -r f; do COMPREPLY+=(\"$f\"); done < <(compgen -f -- \"$cur\")\n"
+    "    local f d q\n"
+    "    while IFS= read -r f; do\n"
+    "        d=$f\n"
+    "        [[ $f == \"~/\"* ]] && d=$HOME/${f#\"~/\"}\n"
+    "        [[ -d $d ]] && { f+=/; compopt -o nospace 2>/dev/null; }\n"
+    "        if [[ $f == \"~/\"?* ]]; then printf -v q '~/%q' \"${f#\"~/\"}\"; COMPREPLY+=(\"$q\")\n"
+    "        else _rematscope_add \"$f\"; fi\n"
+    "    done < <(compgen -f -- \"$cur\")\n"
     "}\n"
     "# the names only a run knows, from the binary being completed (and the line's --db)\n"
     "_rematscope_names() {\n"
-    "    local bin=${COMP_WORDS[0]} w\n"
+    "    local bin=${COMP_WORDS[0]} w q\n"
     "    [[ $bin == \"~/\"* ]] && bin=$HOME/${bin#\"~/\"}\n"
     "    type -P \"$bin\" >/dev/null 2>&1 || bin=rematscope\n"
+    "    # what was typed may be the name or its quoted form (a TAB before put that there)\n"
     "    while IFS= read -r w; do\n"
-    "        [[ $w == \"$cur\"* ]] && COMPREPLY+=(\"$w\")\n"
+    "        printf -v q %q \"$w\"\n"
+    "        [[ $w == \"$cur\"* || $q == \"$cur\"* ]] && COMPREPLY+=(\"$q\")\n"
     "    done < <(\"$bin\" --names \"$1\" \"${db[@]}\" 2>/dev/null)\n"
     "}\n";
 
@@ -314,6 +329,14 @@ int completion_write_bash(FILE *f)
 
 /* ---- --names KIND ----------------------------------------------------------- */
 
+/* One name a line, escaped as every output is: a double-TAB lists these
+ * to the terminal. */
+static void say(FILE *f, const char *name)
+{
+    text_print(f, name);
+    fputc('\n', f);
+}
+
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* NAME for each NAME.theme in the themes folder, sorted. */
@@ -329,6 +352,9 @@ static void list_themes(FILE *f)
         size_t len = strlen(e->d_name);
         if (len <= 6 || e->d_name[0] == '.' || strcmp(e->d_name + len - 6, ".theme") != 0)
             continue;
+        /* only what --theme takes: a file named otherwise is no theme to offer */
+        if (strspn(e->d_name, THEME_NAME_CHARS) != len - 6)
+            continue;
         char **grown = realloc(names, (n + 1) * sizeof *names);
         if (!grown)
             break;
@@ -339,14 +365,15 @@ static void list_themes(FILE *f)
     closedir(d);
     qsort(names, n, sizeof *names, by_name);
     for (size_t i = 0; i < n; i++) {
-        fprintf(f, "%s\n", names[i]);
+        say(f, names[i]);
         free(names[i]);
     }
     free(names);
 }
 
-/* The store c names, opened only when it exists: completing never creates
- * one.  NULL when there is none. */
+/* The store c names, opened only to read it when it exists: completing
+ * never creates, migrates or writes one.  NULL when there is none (or it has
+ * another schema: it lists nothing until a command migrates it). */
 static store_t *existing_store(const cmdline_t *c)
 {
     char path[4096];
@@ -359,7 +386,7 @@ static store_t *existing_store(const cmdline_t *c)
         return NULL;
     store_t *s;
     rs_error_t err;
-    return store_open(path, &s, &err) == RS_OK ? s : NULL;
+    return store_open_read(path, &s, &err) == RS_OK ? s : NULL;
 }
 
 /* The store's profiles, then the bundled ones it lacks: what --profile finds. */
@@ -371,7 +398,7 @@ static void list_profiles(store_t *s, FILE *f)
     if (s && library_profile_list(s, &p, &n, &err))
         n = 0;
     for (int i = 0; i < n; i++)
-        fprintf(f, "%s\n", p[i].name);
+        say(f, p[i].name);
     profile_list_t l;
     if (target_bundled_profiles(&l, &err) == RS_OK) {
         for (int32_t i = 0; i < l.n; i++) {
@@ -379,7 +406,7 @@ static void list_profiles(store_t *s, FILE *f)
             for (int k = 0; k < n && !stored; k++)
                 stored = strcmp(p[k].name, l.items[i].name) == 0;
             if (!stored)
-                fprintf(f, "%s\n", l.items[i].name);
+                say(f, l.items[i].name);
         }
         profiles_free(&l);
     }
@@ -399,7 +426,7 @@ static void list_routines(store_t *s, FILE *f)
         for (int k = 0; k < i && !seen; k++)
             seen = strcmp(rows[k].name, rows[i].name) == 0;
         if (!seen)
-            fprintf(f, "%s\n", rows[i].name);
+            say(f, rows[i].name);
     }
     library_routine_rows_free(rows, n);
 }

@@ -133,9 +133,10 @@ void json_footprint(json_t *j, const char *key, const footprint_t *f)
 void json_node_origin(json_t *j, const routine_t *r, int32_t i)
 {
     const routine_node_t *nd = r && i >= 0 ? &r->nodes[i] : NULL;
-    if (!nd || (!nd->origin->hlo && !nd->origin->op_name && !nd->origin->source))
+    if (!nd || (!nd->origin->hlo && !nd->origin->op_name && !nd->origin->source && !nd->origin->function))
         return;
     json_str(j, "hlo", nd && nd->origin->hlo ? nd->origin->hlo : "");
     json_str(j, "op_name", nd && nd->origin->op_name ? nd->origin->op_name : "");
     json_str(j, "source", nd && nd->origin->source ? nd->origin->source : "");
+    json_str(j, "function", nd && nd->origin->function ? nd->origin->function : "");
 }

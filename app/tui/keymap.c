@@ -36,6 +36,7 @@ static const key_entry_t KEYS[] = {
     { KEYS_ALL, '4', "4", ACT_GO_COMPARE, "Compare budgets" },
     { KEYS_ALL, '5', "5", ACT_GO_PLANS, "Plans" },
     { KEYS_ALL, CTRL('l'), "^L", ACT_REDRAW, "redraw" },
+    { KEYS_ALL, CTRL('z'), "^Z", ACT_SUSPEND, "suspend to the shell (fg resumes)" },
 
     { S(SCR_SESSION), '\n', "Enter", ACT_OPEN, "open the routine / use the profile" },
     { S(SCR_SESSION), KEY_ENTER, "Enter", ACT_OPEN, "open the routine / use the profile" },
@@ -85,6 +86,7 @@ static const key_entry_t KEYS[] = {
     { S(SCR_FIT), 'I', "I", ACT_IMPROVE, "an improved plan (local search from the two-round plan) beside it" },
     { S(SCR_FIT), 'D', "D", ACT_DIFF, "the best (or improved) plan in full: both plans' totals and every flip that differs" },
     { S(SCR_ARENA) | S(SCR_FIT) | S(SCR_COMPARE), 'C', "C", ACT_SET_CAP, "candidate cap of the fits that follow (a number, all, empty: 32)" },
+    { S(SCR_COMPARE), 'A', "A", ACT_REFIT_ALL, "fit the rows that say no, cap (the cap alone kept them out of reach) again with every candidate" },
     { S(SCR_COMPARE), 'x', "x", ACT_BEST, "a best-plan row under every budget (exact search, up to 3 s each)" },
 
     { S(SCR_COMPARE), 'a', "a", ACT_ADD_BUDGET, "add budgets (several with commas: 90%,70%,50%)" },

@@ -21,16 +21,36 @@
 
 #define DETAILS_W 36
 
+static const char *buf_label(const tui_t *t, int32_t node, char *buf, size_t n);
+static const char *arena_buf_name(const void *ud, int i, char *buf, size_t n)
+{
+    const tui_t *t = ud;
+    return buf_label(t, t->arena.bufs[i].node, buf, n);
+}
+
 /* The right pane's width: 36 columns, wider from 120 columns on for a
  * routine whose nodes name their source lines (the inspector's source
  * column; the details' op_name): 72 at 160 columns (a 23-character name
- * and "xla_op_registry.py:44" whole), at most 84. */
+ * and "xla_op_registry.py:44" whole), at most 84.  Without sources, as
+ * wide as the longest buffer's name needs up to that (issue 43: a JAX
+ * step's opt_state_1__mu….1 was cut at 160 columns beside a wide
+ * picture; the inspector's other columns take 26). */
 static int pane_w(const tui_t *t)
 {
-    if (!t->origins || t->cols < 120)
+    if (t->cols < 120)
         return DETAILS_W;
     int w = DETAILS_W + (t->cols - 120) * 9 / 10;
-    return w > 84 ? 84 : w;
+    w = w > 84 ? 84 : w;
+    if (!t->open)
+        return t->origins ? w : DETAILS_W;
+    if (t->origins) {
+        /* with a source column: wider, up to 84, when the longest name and
+         * 12 of the source need it (a JAX step's parameter names run to 38) */
+        int need = 26 + 12 + tui_name_col((int)t->arena.n, arena_buf_name, t, DETAILS_W - 26, 84 - 38);
+        return need > w ? (need < 84 ? need : 84) : w;
+    }
+    int need = 26 + tui_name_col((int)t->arena.n, arena_buf_name, t, DETAILS_W - 26, w - 26);
+    return need < w ? need : w;
 }
 
 /* Where node i came from, as the pane shows it: the source file's last
@@ -112,6 +132,8 @@ static void details(tui_t *t, int y, int x, int w)
         tui_putf(t, y++, x, w, t->attr[T_NORMAL], "op_name %s", nd->origin->op_name);
     if (nd->origin->source)
         tui_putf(t, y++, x, w, t->attr[T_NORMAL], "source  %s", source_short(t, i));
+    if (nd->origin->function)
+        tui_putf(t, y++, x, w, t->attr[T_NORMAL], "in      %s", nd->origin->function);
     /* readers: the nodes whose steps read it */
     char rd[256] = "";
     size_t rw = 0;
@@ -170,9 +192,10 @@ static void details(tui_t *t, int y, int x, int w)
         tui_putf(t, y++, x + 3, w - 3, t->attr[T_DIM], "floor %s: no plan is below", lb);
     }
     if (t->budget >= 0) {
-        units_format_bytes(t->budget, lb, sizeof lb);
+        char typed[96]; /* as typed, with its bytes: "8GB = 7.45 GiB" */
+        units_format_budget(t->budget_text, false, t->budget, typed, sizeof typed);
         tui_put(t, y, x + 1, 1, t->attr[T_BUDGET], tui_glyph(t, "─", "-"));
-        tui_putf(t, y++, x + 3, w - 3, t->attr[T_DIM], "budget %s", lb);
+        tui_putf(t, y++, x + 3, w - 3, t->attr[T_DIM], "budget %s", typed);
     }
 }
 
@@ -316,7 +339,7 @@ static void inspector(tui_t *t, int y, int x, int w, int h)
         if (extra > 0 && w - 17 - ow - extra >= 20)
             ow += extra;
         live_names_t ln = { t, live };
-        int most = w - 17 - ow - 10 < w / 2 ? w - 17 - ow - 10 : w / 2;
+        int most = w - 17 - ow - 10 < w / 2 + 4 ? w - 17 - ow - 10 : w / 2 + 4;
         nw = tui_name_col((int)m, live_name, &ln, 10, most);
     } else if (extra > 0 && nw - extra >= 10) {
         nw -= extra, ow += extra;

@@ -40,13 +40,30 @@ static double best_overhead(const fit_plan_t *p, const best_plan_t *b)
                                : 0.0;
 }
 
-/* A row's budget as typed, with the bytes a share or the device came to
- * once it is fitted ("99% = 251 MiB", as Plans says it; "99%" alone hid them). */
+/* A row's budget as typed, with the bytes it came to once it is fitted
+ * ("99% = 251 MiB", "8GB = 7.45 GiB", as Plans says it; "99%" alone hid
+ * them). */
 static const char *row_budget(const compare_row_t *r, bool wide, char *buf, size_t n)
 {
-    bool share = strchr(r->budget, '%') || strcmp(r->budget, "device") == 0; /* bytes stay as typed */
-    if (r->plan && share && wide) /* narrow, the room is within's */
+    if (r->plan)
         units_format_budget(r->budget, r->plan->minimize, r->plan->budget, buf, n);
+    if (!r->plan || !strstr(buf, " = ")) { /* "20B" as typed where its bytes say no more */
+        snprintf(buf, n, "%s", r->budget);
+        return buf;
+    }
+    if (wide)
+        return buf;
+    /* narrow, the room is within's: "2.5GB=2.33G" in the 11 columns a
+     * budget has (a typed 2.5GB beside a final of 2.46 GiB read as met) */
+    char b[32], shortb[32];
+    units_format_bytes(r->plan->budget, b, sizeof b);
+    size_t k = 0;
+    for (const char *c = b; *c && k + 1 < sizeof shortb; c++)
+        if (*c != ' ' && *c != 'i' && *c != 'B')
+            shortb[k++] = *c;
+    shortb[k] = 0;
+    if (strlen(r->budget) + 1 + strlen(shortb) <= 12)
+        snprintf(buf, n, "%s=%s", r->budget, shortb);
     else
         snprintf(buf, n, "%s", r->budget);
     return buf;
@@ -55,18 +72,23 @@ static const char *row_budget(const compare_row_t *r, bool wide, char *buf, size
 /* The table row of budget i (a best row follows each when shown). */
 static int row_of(const tui_t *t, int i) { return TABLE_Y + 1 + i * (t->cmp_show_best ? 2 : 1); }
 
-/* A time with its unit: 12 ns, 3.4 µs, 120 ms, 2.5 s. */
+#define EST_W 10 /* the est. time column */
+
+/* A time with its unit, right-aligned in EST_W columns (not bytes: "µs"
+ * is one column of two bytes, and printf's width counted bytes, pulling
+ * the cap column after it out of line at 80 columns): "   +12 ns",
+ * "  +3.4 µs", "  +3.69 ms", "  +2.50 min" (units_format_seconds: never
+ * "+1.23e+03 s"). */
 static void format_seconds(const tui_t *t, double s, char *buf, size_t n)
 {
-    double a = s < 0 ? -s : s;
-    if (a < 1e-6)
-        snprintf(buf, n, "%+.3g ns", s * 1e9);
-    else if (a < 1e-3)
-        snprintf(buf, n, "%+.3g %s", s * 1e6, tui_glyph(t, "µs", "us"));
-    else if (a < 1)
-        snprintf(buf, n, "%+.3g ms", s * 1e3);
-    else
-        snprintf(buf, n, "%+.3g s", s);
+    char u[32], v[40];
+    units_format_seconds(s < 0 ? -s : s, u, sizeof u);
+    size_t l = strlen(u);
+    if (l > 3 && strcmp(u + l - 3, " us") == 0)
+        snprintf(u + l - 2, sizeof u - (l - 2), "%s", tui_glyph(t, "µs", "us"));
+    snprintf(v, sizeof v, "%s%s", s < 0 ? "-" : "+", u);
+    int pad = EST_W - tui_cols(v);
+    snprintf(buf, n, "%*s%s", pad > 0 ? pad : 0, "", v);
 }
 
 enum { CHART_MAX_COLS = 1024 }; /* the floor label's search looks at no more */
@@ -392,6 +414,25 @@ static void pair(tui_t *t)
     free(relief);
 }
 
+/* Above the rows, the budgets the cap alone kept out of reach (their
+ * within says "no, cap"), in one line with the key that fits them again
+ * with every candidate (issue 43). */
+static void cap_line(tui_t *t)
+{
+    char list[240] = "", said[256];
+    size_t at = 0;
+    const fit_plan_t *first = NULL;
+    for (int i = 0; i < t->n_cmp_rows; i++) {
+        const compare_row_t *r = &t->cmp_rows[i];
+        if (!r->plan || !text_cap_hides(r->plan, r->budget, "", said, sizeof said) || at >= sizeof list)
+            continue;
+        at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", first ? ", " : "", r->budget);
+        first = first ? first : r->plan;
+    }
+    if (first)
+        tui_answer_cap_line(t, 1, first->cap, list, first->floor.bytes, "A fits them with every candidate");
+}
+
 void screen_compare_draw(tui_t *t)
 {
     if (tui_pair_shown(t, SCR_COMPARE)) {
@@ -417,6 +458,7 @@ void screen_compare_draw(tui_t *t)
     snprintf(head[2], sizeof head[2], "%d budget%s, reuse %lld/%lld (? keys)", t->n_cmp_rows,
              t->n_cmp_rows == 1 ? "" : "s", (long long)t->cmp_reused, (long long)t->cmp_lowered);
     tui_put_fit(t, 2, 1, t->cols - 2, t->attr[T_NORMAL] | A_BOLD, (const char *const[]){ head[0], head[1], head[2] }, 3);
+    cap_line(t);
     /* narrow: the exact bytes column goes first, so "within" is never cut;
      * the budget column is as wide as the widest budget typed (a budget is
      * a number: never cut) */
@@ -446,7 +488,7 @@ void screen_compare_draw(tui_t *t)
                      t->cmp_running ? "(fitting)" : t->cmp_stopped ? "(stopped: Enter fits)" : "(error)");
             continue;
         }
-        char fin[32], est[32] = "-", exact[24] = "", cap[16] = "none";
+        char fin[32], est[48] = "         -", exact[24] = "", cap[16] = "none";
         units_format_bytes(p->final.total, fin, sizeof fin);
         if (t->tgt.has_profile && t->tgt.profile.flops_per_s > 0)
             format_seconds(t, profile_seconds(&t->tgt.profile, p->final.compute - p->baseline.compute), est, sizeof est);
@@ -461,7 +503,7 @@ void screen_compare_draw(tui_t *t)
         if (wide)
             snprintf(over, sizeof over, " %+9.3f%%", overhead(p));
         char said[64];
-        tui_putf(t, row_of(t, i), 1, t->cols - 2, a, "%2d%c%-*s %10s%s %5d %10s%s %10s %4s %7d %9s", i + 1, mark, bw,
+        tui_putf(t, row_of(t, i), 1, t->cols - 2, a, "%2d%c%-*s %10s%s %5d %10s%s %s %4s %7d %9s", i + 1, mark, bw,
                  row_budget(r, wide, said, sizeof said), fin, exact, (int)p->n_flips, rec, over, est, cap,
                  (int)p->dropped, text_within(p));
         const best_plan_t *b = &r->best;
@@ -476,6 +518,14 @@ void screen_compare_draw(tui_t *t)
         units_format_bytes(b->final.total, fin, sizeof fin);
         if (wide)
             snprintf(exact, sizeof exact, " %15lld", (long long)b->final.total);
+        char free_flips[160];
+        if (text_free_flips(p, b->n_flips, b->final.total, b->final.compute, free_flips, sizeof free_flips)) {
+            /* the baseline met the budget: "40 flips +0" read as flips it needed; nothing when they save nothing */
+            if (free_flips[0])
+                tui_putf(t, row_of(t, i) + 1, 1, t->cols - 2, t->attr[T_HELD], "   %-*s %10s%s  %s", bw,
+                         b->proved ? "best" : "best?", fin, exact, free_flips);
+            continue;
+        }
         tui_flops_short(b->final.compute - p->baseline.compute, true, rec, sizeof rec);
         over[0] = 0;
         if (wide)
@@ -615,6 +665,8 @@ int screen_compare_key(tui_t *t, action_t a, int key)
             const compare_row_t *r = &t->cmp_rows[t->cmp_sel];
             char what[80];
             snprintf(what, sizeof what, "row %d (%s)", t->cmp_sel + 1, r->budget);
+            if (!tui_fit_may_replace(t, what, r->plan))
+                return KEY_REDRAW;
             if (tui_show_plan(t, r->plan, r->elapsed_us, r->budget, what)) {
                 t->plan_saved = r->saved; /* S on this row stored it */
                 t->screen = SCR_FIT;
@@ -634,6 +686,7 @@ int screen_compare_key(tui_t *t, action_t a, int key)
         return KEY_REDRAW;
     case ACT_SAVE_PLAN: save_row(t); return KEY_REDRAW;
     case ACT_SET_CAP: tui_set_cap(t); return KEY_REDRAW;
+    case ACT_REFIT_ALL: tui_sweep_refit_all(t); return KEY_REDRAW;
     case ACT_DIFF: pair(t); return KEY_REDRAW;
     case ACT_UP: t->cmp_sel -= t->cmp_sel > 0; return KEY_REDRAW;
     case ACT_DOWN: t->cmp_sel += t->cmp_sel + 1 < t->n_cmp_rows; return KEY_REDRAW;

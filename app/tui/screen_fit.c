@@ -1,6 +1,7 @@
 /* The Fit stepper: run fit to a typed budget, then step through its events
  * with the candidates' statuses, the arena at that event, and the sentence
- * explaining it; Enter asks why of a node. */
+ * explaining it; Enter asks why of a node (tui_fit_why), g lists the flips
+ * by origin (tui_fit_origins). */
 #include "tui/screen_fit.h"
 
 #include <curses.h>
@@ -17,6 +18,8 @@
 #include "tui/tui_fit.h"
 #include "tui/tui_fit_ask.h"
 #include "tui/tui_fit_best.h"
+#include "tui/tui_fit_origins.h"
+#include "tui/tui_fit_why.h"
 #include "tui/tui_model.h"
 #include "tui/tui_widgets.h"
 
@@ -124,7 +127,6 @@ static void draw_event_arena(tui_t *t);
 static void draw_best(tui_t *t);
 static void draw_pane(tui_t *t);
 static void draw_sentence(tui_t *t);
-static void draw_origins(tui_t *t, bool wide);
 
 /* Whether the current event scored the held group with its candidate (a
  * try with a held group): what h shows. */
@@ -244,6 +246,11 @@ void screen_fit_draw(tui_t *t)
     for (int i = 0; i < nv; i++)
         vs[i] = v[i];
     tui_put_fit(t, 2, 1, t->cols - 2, t->attr[T_NORMAL] | A_BOLD, vs, nv);
+    /* above the plan: when the cap alone kept the budget out of reach (issue 43) */
+    char hides[256];
+    if (text_cap_hides(p, t->fit_budget_text, "", hides, sizeof hides))
+        tui_answer_cap_line(t, 1, p->cap, t->fit_budget_text[0] ? t->fit_budget_text : bud, p->floor.bytes,
+                            "C all");
     /* the candidates in round-one order, with their status at this event */
     uint8_t *status = calloc((size_t)p->n_cands + 1, 1);
     if (status)
@@ -259,7 +266,7 @@ void screen_fit_draw(tui_t *t)
     bool wide = t->cols >= WIDE_COLS;
     int lw = left_w(t), nw = name_w(t);
     if (t->fit_origins) {
-        draw_origins(t, wide);
+        tui_fit_origins_draw(t, TABLE_Y, lw, table_rows(t), wide);
         free(status);
         free(r2);
         draw_pane(t);
@@ -365,124 +372,6 @@ static void draw_sentence(tui_t *t)
     strbuf_free(&text);
 }
 
-/* g: the flips by origin in the table's place, biggest relief first, with
- * how many flips of each do not pay. */
-static void draw_origins(tui_t *t, bool wide)
-{
-    const fit_plan_t *p = t->plan;
-    int lw = left_w(t), rows = table_rows(t);
-    int32_t n = 0, *group_of = malloc(((size_t)p->n_flips + 1) * sizeof *group_of);
-    answer_origin_t *g = group_of ? tui_answer_origins(p, &n, group_of) : NULL;
-    tui_answer_marks_t fm;
-    tui_answer_marks(p, &fm);
-    int ow = lw - (wide ? 51 : 30);
-    if (wide)
-        tui_putf(t, 3, 1, lw, t->attr[T_DIM], "%3s %-*s %5s %10s %15s %12s", "#", ow, "origin (g: candidates)", "flips",
-                 "relief", "relief B", "recompute");
-    else
-        tui_putf(t, 3, 1, lw, t->attr[T_DIM], "%3s %-*s %5s %10s %7s%s", "#", ow, "origin (g: candidates)", "flips",
-                 "relief", "added", "");
-    if (!n)
-        tui_put(t, TABLE_Y, 5, lw - 4, t->attr[T_DIM], "(no flips: the plan flips nothing)");
-    if (t->org_sel >= n)
-        t->org_sel = n ? n - 1 : 0;
-    if (t->org_sel < t->org_top)
-        t->org_top = t->org_sel;
-    if (rows > 0 && t->org_sel >= t->org_top + rows)
-        t->org_top = t->org_sel - rows + 1;
-    for (int k = 0; k < rows && t->org_top + k < n; k++) {
-        int i = t->org_top + k;
-        int32_t bad = 0;
-        for (int32_t f = 0; fm.unpaid && f < p->n_flips; f++)
-            bad += group_of[f] == i && fm.unpaid[f];
-        char rel[32], rb[32], rec[40], fl[32];
-        units_format_bytes(g[i].relief, rel, sizeof rel);
-        if (wide) {
-            units_format_flops(g[i].recompute, fl, sizeof fl);
-            snprintf(rec, sizeof rec, "+%s", fl);
-        } else {
-            tui_flops_short(g[i].recompute, false, rec, sizeof rec);
-        }
-        unsigned a = i == t->org_sel ? t->attr[T_SELECTED] : t->attr[T_NORMAL];
-        tui_fill(t, TABLE_Y + k, 1, lw, a);
-        tui_putf(t, TABLE_Y + k, 1, 4, a, "%3d ", i + 1);
-        tui_put_left_cut(t, TABLE_Y + k, 5, ow, a, g[i].origin);
-        if (wide)
-            tui_putf(t, TABLE_Y + k, 5 + ow, lw - 4 - ow, a, " %5d %10s %15s %12s%c", (int)g[i].flips, rel,
-                     tui_bytes(g[i].relief, 15, rb, sizeof rb), rec, bad ? '!' : ' ');
-        else
-            tui_putf(t, TABLE_Y + k, 5 + ow, lw - 4 - ow, a, " %5d %10s %7s%c", (int)g[i].flips, rel, rec,
-                     bad ? '!' : ' ');
-    }
-    tui_answer_marks_free(&fm);
-    free(g);
-    free(group_of);
-}
-
-/* Enter on an origin: its flips, in acceptance order, as the CLI's table
- * says them ('!' where a flip does not pay); Esc back. */
-static void origin_flips(tui_t *t)
-{
-    const fit_plan_t *p = t->plan;
-    int32_t n = 0, *group_of = malloc(((size_t)p->n_flips + 1) * sizeof *group_of);
-    answer_origin_t *g = group_of ? tui_answer_origins(p, &n, group_of) : NULL;
-    char **lines = calloc((size_t)p->n_flips + 4, sizeof *lines);
-    tui_answer_marks_t fm;
-    tui_answer_marks(p, &fm);
-    if (g && lines && t->org_sel < n) {
-        const answer_origin_t *o = &g[t->org_sel];
-        char buf[1024], rel[32], rec[40], fl[32], cost[32];
-        int m = 0;
-        units_format_bytes(o->relief, rel, sizeof rel);
-        units_format_flops(o->recompute, fl, sizeof fl);
-        snprintf(buf, sizeof buf, "%d flip%s, relief %s (%lld B), recompute +%s", (int)o->flips, o->flips == 1 ? "" : "s",
-                 rel, (long long)o->relief, fl);
-        lines[m++] = strdup(buf);
-        snprintf(buf, sizeof buf, "%4s  %-17s %10s %11s %12s %12s", "#", "node", "relief", "relief B", "cost bound",
-                 "recompute");
-        lines[m++] = strdup(buf);
-        for (int32_t f = 0; f < p->n_flips; f++) {
-            if (group_of[f] != t->org_sel)
-                continue;
-            const fit_flip_t *x = &p->flips[f];
-            units_format_bytes(x->relief, rel, sizeof rel);
-            units_format_flops(x->cost, cost, sizeof cost);
-            units_format_flops(x->recompute, fl, sizeof fl);
-            snprintf(rec, sizeof rec, "+%s", fl);
-            snprintf(buf, sizeof buf, "%4d%c %-17s %10s %11lld %12s %12s", (int)f + 1,
-                     fm.unpaid && fm.unpaid[f] ? '!' : ' ', t->tgt.routine->nodes[x->node].name, rel,
-                     (long long)x->relief, cost, rec);
-            lines[m++] = strdup(buf);
-        }
-        char title[600];
-        snprintf(title, sizeof title, "Origin: %.500s", o->origin);
-        tui_overlay(t, title, lines, m);
-        for (int i = 0; i < m; i++)
-            free(lines[i]);
-    }
-    tui_answer_marks_free(&fm);
-    free(lines);
-    free(g);
-    free(group_of);
-}
-
-/* The origins table's keys (g shows it); false for a key it leaves to the
- * screen. */
-static bool origins_key(tui_t *t, action_t a)
-{
-    int page = table_rows(t) > 1 ? table_rows(t) - 1 : 1;
-    switch (a) {
-    case ACT_UP: t->org_sel -= t->org_sel > 0; return true;
-    case ACT_DOWN: t->org_sel++; return true; /* the draw clamps it */
-    case ACT_PGUP: t->org_sel = t->org_sel > page ? t->org_sel - page : 0; return true;
-    case ACT_PGDN: t->org_sel += page; return true;
-    case ACT_TOP: t->org_sel = 0; return true;
-    case ACT_BOTTOM: t->org_sel = INT32_MAX / 2; return true;
-    case ACT_WHY: origin_flips(t); return true;
-    default: return false;
-    }
-}
-
 /* the arena for the flips accepted so far */
 static void draw_event_arena(tui_t *t)
 {
@@ -582,87 +471,6 @@ static void step_to(tui_t *t, int dir, int kind)
 }
 
 
-/* The compute node's flip added in people's units, its share of the step
- * and its time on the session's profile ("recompute: +208 MFLOPs
- * (+1.900%), about +668 ns on a100-80gb"); false when it is no flip. */
-static bool flip_recompute(const tui_t *t, int32_t node, char *buf, size_t n)
-{
-    for (int32_t k = 0; k < t->plan->n_flips; k++)
-        if (t->plan->flips[k].node == node) {
-            char rec[192];
-            bool timed = t->tgt.has_profile && t->tgt.profile.flops_per_s > 0;
-            text_recompute(t->plan->flips[k].recompute, t->plan->baseline.compute,
-                           timed ? t->tgt.profile.flops_per_s : 0, timed ? t->tgt.profile.name : "", rec, sizeof rec);
-            snprintf(buf, n, "recompute: %s", rec);
-            return true;
-        }
-    return false;
-}
-
-static void why(tui_t *t)
-{
-    if (!t->plan->n_cands)
-        return;
-    int32_t node = t->plan->cands[t->fit_sel].node;
-    int32_t n = trace_chain(t->plan, node, NULL, 0);
-    int32_t *chain = malloc(((size_t)n + 1) * sizeof *chain);
-    char **lines = calloc((size_t)n + 9, sizeof *lines);
-    if (!chain || !lines) {
-        free(chain);
-        free(lines);
-        return;
-    }
-    trace_chain(t->plan, node, chain, n);
-    char buf[1024];
-    strbuf_t text, line;
-    strbuf_init(&text);
-    strbuf_init(&line);
-    const char *why = trace_explain(t->plan, node, &text);
-    int m = 0;
-    lines[m++] = strdup(why ? why : "(out of memory)");
-    char rec[256];
-    if (flip_recompute(t, node, rec, sizeof rec))
-        lines[m++] = strdup(rec);
-    /* the HLO instruction and the source line it came from (§10) */
-    char origin[900];
-    if (routine_node_origin(t->tgt.routine, node, origin, sizeof origin)[0]) {
-        snprintf(buf, sizeof buf, "from %s", origin);
-        lines[m++] = strdup(buf);
-    }
-    /* round one ranks a candidate that makes memory worse above a neutral
-     * one (DESIGN §5): said here, so the order does not read as a bug */
-    lines[m++] = strdup("round one's order: positive relief first (most bytes per FLOP first), then negative (worse "
-                        "alone), then none (neutral) last");
-    lines[m++] = strdup("");
-    int32_t last = 0; /* the event column as wide as its biggest number: 5 digits on a 13k-instruction step */
-    for (int32_t k = 0; k < n; k++)
-        last = chain[k] > last ? chain[k] : last;
-    int ew = snprintf(NULL, 0, "%d", (int)last);
-    ew = ew < 4 ? 4 : ew;
-    for (int32_t k = 0; k < n; k++) {
-        const char *said = trace_describe(t->plan, chain[k], &text);
-        strbuf_reset(&line);
-        strbuf_printf(&line, "%*d  r%d %-13s %s", ew, (int)chain[k], (int)t->plan->events[chain[k]].round,
-                      trace_kind_name((fit_event_kind_t)t->plan->events[chain[k]].kind), said ? said : "(out of memory)");
-        lines[m++] = strdup(line.oom || !line.s ? "(out of memory)" : line.s);
-    }
-    /* a big group's names once, last: the verdict and the events first */
-    const char *group = trace_explain_group(t->plan, node, &text);
-    if (group && group[0]) {
-        lines[m++] = strdup("");
-        lines[m++] = strdup(group);
-    }
-    strbuf_free(&text);
-    strbuf_free(&line);
-    char title[160];
-    snprintf(title, sizeof title, "Why: %s", t->tgt.routine->nodes[node].name);
-    tui_overlay(t, title, lines, m);
-    for (int i = 0; i < m; i++)
-        free(lines[i]);
-    free(lines);
-    free(chain);
-}
-
 static void save(tui_t *t)
 {
     /* the best plan beside it goes with it while it is shown, as on Compare (hidden, it went anyway) */
@@ -692,7 +500,7 @@ int screen_fit_key(tui_t *t, action_t a, int key)
                                             : "the candidates in round-one order (g: the flips by origin)");
         return KEY_REDRAW;
     }
-    if (t->fit_origins && origins_key(t, a))
+    if (t->fit_origins && tui_fit_origins_key(t, a, table_rows(t)))
         return KEY_REDRAW;
     int page = table_rows(t) > 1 ? table_rows(t) - 1 : 1;
     switch (a) {
@@ -721,7 +529,7 @@ int screen_fit_key(tui_t *t, action_t a, int key)
     case ACT_PGDN: t->fit_sel = t->fit_sel + page < t->plan->n_cands ? t->fit_sel + page : t->plan->n_cands - 1; return KEY_REDRAW;
     case ACT_TOP: t->fit_sel = 0; return KEY_REDRAW;
     case ACT_BOTTOM: t->fit_sel = t->plan->n_cands ? t->plan->n_cands - 1 : 0; return KEY_REDRAW;
-    case ACT_WHY: why(t); return KEY_REDRAW;
+    case ACT_WHY: tui_fit_why(t); return KEY_REDRAW;
     case ACT_SAVE_PLAN: save(t); return KEY_REDRAW;
     case ACT_BEST: toggle_best(t, BEST_EXACT); return KEY_REDRAW;
     case ACT_IMPROVE: toggle_best(t, BEST_IMPROVED); return KEY_REDRAW;

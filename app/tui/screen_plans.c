@@ -22,6 +22,7 @@
 #include "tui/tui_plans_export.h"
 #include "tui/tui_wait.h"
 #include "tui/tui_widgets.h"
+#include "util/checked.h"
 #include "util/strbuf.h"
 
 #define TABLE_Y 4
@@ -126,7 +127,7 @@ static void name_widths(const tui_t *t, int avail, int *lw, int *rw)
         const stored_plan_t *p = &t->plans[t->order[k]];
         char label[64], rname[64];
         int l = tui_cols(text_escape(p->label, label, sizeof label));
-        snprintf(rname, sizeof rname, "%s v%d", p->routine, (int)p->routine_version);
+        snprintf(rname, sizeof rname, "%s v%d", text_shown(p->routine), (int)p->routine_version); /* as drawn */
         int r = tui_cols(rname);
         wl = l > wl ? l : wl;
         wr = r > wr ? r : wr;
@@ -200,11 +201,11 @@ void screen_plans_draw(tui_t *t)
             units_format_budget(NULL, strcmp(p->budget_kind, "minimize") == 0, p->budget_bytes, bud, sizeof bud);
         units_format_bytes(p->final.total, fin, sizeof fin);
         text_escape(p->label, label, sizeof label);
-        snprintf(rname, sizeof rname, "%s v%d", p->routine, (int)p->routine_version);
+        snprintf(rname, sizeof rname, "%s v%d", text_shown(p->routine), (int)p->routine_version); /* clipped as drawn */
         unsigned a = t->plan_top + k == t->plan_sel ? t->attr[T_SELECTED] : t->attr[T_NORMAL];
         char rec[32], f[32] = "";
         if (rec_col)
-            snprintf(rec, sizeof rec, " %7s", tui_flops_short(p->final.compute - p->baseline.compute, true, f, sizeof f));
+            snprintf(rec, sizeof rec, " %7s", tui_flops_short(sat_sub(p->final.compute, p->baseline.compute), true, f, sizeof f));
         else
             rec[0] = 0;
         tui_putf(t, TABLE_Y + k, 1, t->cols - 2, a, "%s %5lld  %s %s %-*s %9s %5d%s %6s  %s",
@@ -484,8 +485,9 @@ static void open_plan(tui_t *t)
     const stored_plan_t *p = selected(t);
     if (!p)
         return;
-    if (t->plan && !t->plan_saved &&
-        !tui_confirm(t, "opening a plan replaces the fit you did not save: go on? (S on Fit saves it)"))
+    char what[48];
+    snprintf(what, sizeof what, "opening plan %lld", (long long)p->id);
+    if (!tui_fit_may_replace(t, what, NULL))
         return;
     if (strlen(p->bindings) >= sizeof t->binds) {
         tui_status(t, true, "plan %lld's bindings are %zu characters; the TUI holds %zu", (long long)p->id,

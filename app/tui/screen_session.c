@@ -11,6 +11,7 @@
 #include "model/hlo.h"
 #include "model/units.h"
 #include "text.h"
+#include "util/path.h"
 #include "tui/tui_draw.h"
 #include "tui/tui_fit.h"
 #include "tui/tui_model.h"
@@ -107,7 +108,7 @@ void screen_session_prepare(tui_t *t)
     free(buffers);
 }
 
-enum { OPEN_FIELDS = 8 };
+enum { OPEN_FIELDS = 9 };
 
 /* The open routine's footprint as fields for tui_put_fields. */
 static int open_fields(const tui_t *t, char f[OPEN_FIELDS][200], const char *fields[OPEN_FIELDS])
@@ -119,6 +120,11 @@ static int open_fields(const tui_t *t, char f[OPEN_FIELDS][200], const char *fie
     int n = 0;
     snprintf(f[n++], sizeof f[0], "open: %s", t->open_name);
     snprintf(f[n++], sizeof f[0], "arena %s (%lld B)", tot, (long long)t->arena.fp.total);
+    if (t->tgt.xla_bytes >= 0) { /* XLA's own figure beside the dump (§10) */
+        char xb[32];
+        units_format_bytes(t->tgt.xla_bytes, xb, sizeof xb);
+        snprintf(f[n++], sizeof f[0], "XLA's allocation %s (%lld B)", xb, (long long)t->tgt.xla_bytes);
+    }
     snprintf(f[n++], sizeof f[0], "max live %s", lp);
     snprintf(f[n++], sizeof f[0], "%s", text_count(t->arena.fp.buffers, "buffer", NULL));
     snprintf(f[n++], sizeof f[0], "peak @ step %d", (int)t->arena.fp.peak_step);
@@ -148,6 +154,24 @@ static const char *base_name(const char *path)
 {
     const char *b = strrchr(path, '/');
     return b && b[1] ? b + 1 : path;
+}
+
+/* Where routine i came from in as few of its path's last parts as tell it
+ * from every other routine's file ("llama_scan/after.hlo" beside
+ * "cnn/after.hlo", where "after.hlo" named both: issue 43); "" when not
+ * recorded.  Versions of one file share it. */
+static const char *file_label(const tui_t *t, int i)
+{
+    const char *path = t->routines[i].path;
+    for (int parts = 1; parts < 64; parts++) {
+        const char *tail = path_tail(path, parts);
+        bool clash = false;
+        for (int j = 0; j < t->n_routines && !clash && tail != path; j++)
+            clash = strcmp(t->routines[j].path, path) != 0 && strcmp(path_tail(t->routines[j].path, parts), tail) == 0;
+        if (!clash || tail == path)
+            return tail;
+    }
+    return path;
 }
 
 static void clamp(int *sel, int *top, int n, int rows)
@@ -222,12 +246,12 @@ void screen_session_draw(tui_t *t)
             snprintf(nb, sizeof nb, "%s", b[0] == 'e' || b[0] == '-' ? "-" : "...");
         unsigned a = (i == t->sel_routine && on_r) ? t->attr[T_SELECTED] : t->attr[T_NORMAL];
         bool is_open = t->open && strcmp(t->open_name, t->routines[i].name) == 0;
-        char clip[160], file[200], fclip[240];
-        tui_putf(t, LIST_Y + 1 + k, 1, lw - 1, a, "%s%s %6d %7s %10s%s%s", is_open ? "*" : " ",
-                 tui_clip(t, t->routines[i].name, nw, clip, sizeof clip), (int)t->routines[i].steps, nb, b,
-                 fw ? "  " : "",
-                 fw ? tui_clip(t, text_escape(base_name(t->routines[i].path), file, sizeof file), fw, fclip, sizeof fclip)
-                    : "");
+        char clip[160], file[600];
+        tui_putf(t, LIST_Y + 1 + k, 1, lw - 1, a, "%s%s %6d %7s %10s%*s", is_open ? "*" : " ",
+                 tui_clip(t, text_shown(t->routines[i].name), nw, clip, sizeof clip), (int)t->routines[i].steps, nb, b,
+                 fw ? fw + 2 : 0, "");
+        if (fw) /* cut on the left: the file's own name and the folder that tells it apart stay */
+            tui_put_left_cut(t, LIST_Y + 1 + k, nw + 30, fw, a, text_escape(file_label(t, i), file, sizeof file));
     }
     if (!t->n_routines)
         tui_put(t, LIST_Y + 1, 2, lw - 2, t->attr[T_DIM], "(none: press i to import samples/ or a file)");
@@ -279,8 +303,10 @@ void screen_session_draw(tui_t *t)
         snprintf(date, sizeof date, "%.10s", r->imported_at);
         snprintf(v[0], sizeof v[0], "from %s (version %d, %s, imported %s)", path, (int)r->version, r->kind, date);
         snprintf(v[1], sizeof v[1], "from %s (version %d, %s)", path, (int)r->version, r->kind);
-        snprintf(v[2], sizeof v[2], "from %s (v%d)", base_name(path), (int)r->version);
-        snprintf(v[3], sizeof v[3], "from %s", base_name(path));
+        char label[512];
+        text_escape(file_label(t, t->sel_routine), label, sizeof label);
+        snprintf(v[2], sizeof v[2], "from %s (v%d)", label, (int)r->version);
+        snprintf(v[3], sizeof v[3], "from %s", label);
         tui_put_fit(t, y + 2, 1, t->cols - 2, t->attr[T_DIM], (const char *const[]){ v[0], v[1], v[2], v[3] }, 4);
     }
     if (t->open) {
@@ -326,8 +352,11 @@ static int import_work(tui_job_t *job, void *ud, rs_error_t *err)
 }
 
 /* Imports path (a file or folder) and says what came in. */
-static void import_path(tui_t *t, const char *path)
+static void import_path(tui_t *t, const char *typed)
 {
+    char path[4096]; /* "dumps/" names "dumps/a.hlo", never "dumps//a.hlo" */
+    snprintf(path, sizeof path, "%s", typed);
+    path_tidy(path);
     import_work_t w = { .c = t->cmdline, .store = t->store, .path = path };
     char what[600];
     snprintf(what, sizeof what, "importing %s", text_shown(base_name(path)));

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmdline.h"
 #include "datadir.h"
 #include "fail.h"
 #include "import.h"
@@ -22,6 +23,7 @@
 #include "tui/screen_plans.h"
 #include "tui/screen_session.h"
 #include "tui/tui_draw.h"
+#include "tui/tui_fit.h"
 #include "tui/tui_model.h"
 #include "tui/tui_pair.h"
 #include "tui/tui_rows.h"
@@ -125,17 +127,14 @@ static void draw_status(tui_t *t)
 {
     int y = t->rows - 1;
     tui_fill(t, y, 0, t->cols, t->attr[T_STATUS]);
-    /* the budget in bytes (the fit's, else the budget line's), with the
-     * words it was given in when they were not bytes */
-    char bud[128] = "none", b[32];
+    /* the budget (the fit's, else the budget line's) as typed and in bytes */
+    char bud[128] = "none";
     int64_t bytes = t->plan ? (t->plan->minimize ? -1 : t->plan->budget) : t->budget;
     if (t->plan && t->plan->minimize)
         snprintf(bud, sizeof bud, "minimize");
     else if (bytes >= 0) {
-        units_format_bytes(bytes, b, sizeof b);
-        const char *said = t->plan ? t->fit_budget_text : t->budget_text; /* the fit's words, or the line's */
-        bool words = said[0] && (strchr(said, '%') || strcmp(said, "device") == 0);
-        snprintf(bud, sizeof bud, "%s%s%.60s%s", b, words ? " (" : "", words ? said : "", words ? ")" : "");
+        /* the fit's words, or the line's, with what they came to ("8GB = 7.45 GiB") */
+        units_format_budget(t->plan ? t->fit_budget_text : t->budget_text, false, bytes, bud, sizeof bud);
     }
     /* a budget line set after the fit (B on the Arena) is the one drawn
      * there: both there, or the bar said the fit's beside another line; Fit
@@ -325,6 +324,12 @@ static void loop(tui_t *t)
             handle_mouse(t);
             continue;
         }
+        if (ch == TUI_KEY_SUSPEND) { /* over any overlay, on any screen, even when too small */
+            tui_suspend();
+            getmaxyx(stdscr, t->rows, t->cols); /* the terminal may have been resized meanwhile */
+            clear();
+            continue;
+        }
         if (getenv("RS_TEST_CRASH") && ch == 'Z')
             raise(SIGSEGV); /* the terminal-safety tests' trigger */
         if (getenv("RS_TEST_CRASH") && ch == 'Y')
@@ -361,6 +366,7 @@ static void loop(tui_t *t)
         case ACT_GO_COMPARE: go(t, SCR_COMPARE); break;
         case ACT_GO_PLANS: go(t, SCR_PLANS); break;
         case ACT_REDRAW: clear(); break;
+        case ACT_SUSPEND: break; /* handled above, before the overlays */
         case ACT_CURVE_STYLE:
             t->braille = !t->braille && t->utf8;
             tui_status(t, false, "curve: %s", t->braille ? "braille" : "blocks");
@@ -420,7 +426,10 @@ int tui_run(const cmdline_t *c)
     /* FILE arguments: imported, and the first routine among them opened */
     import_routine_t first = { 0 };
     if (c->n_pos) {
-        int rc = import_paths(c, t->store, c->pos, c->n_pos, NULL, NULL, &first, &err);
+        char **tidy = cmdline_tidy_paths(c); /* "dumps/" names "dumps/a.hlo", never "dumps//a.hlo" */
+        int rc = tidy ? import_paths(c, t->store, (const char *const *)tidy, c->n_pos, NULL, NULL, &first, &err)
+                      : error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+        cmdline_tidy_free(tidy, c->n_pos);
         if (rc) {
             store_close(t->store);
             free(t);
@@ -465,6 +474,7 @@ int tui_run(const cmdline_t *c)
         tui_status(t, false, "%s, %s: Enter opens a routine, Tab switches to profiles, ? help",
                    text_count(t->n_routines, "routine", NULL), text_count(t->n_profiles, "profile", NULL));
     tui_recall_profile(t); /* the last session's choice, over the config file's */
+    tui_recall_cap(t);
     if (first.any)
         open_imported(t, &first);
     loop(t);

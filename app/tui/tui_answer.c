@@ -85,6 +85,18 @@ bool tui_answer_ask_fit(tui_t *t, char *buf, size_t n)
     return false;
 }
 
+void tui_answer_cap_line(tui_t *t, int y, int32_t cap, const char *budgets, int64_t floor_bytes, const char *how)
+{
+    char fl[32], v[3][512];
+    units_format_bytes(floor_bytes, fl, sizeof fl);
+    snprintf(v[0], sizeof v[0], "the cap of %d keeps %.200s out of reach; every candidate reaches down to %s: %s",
+             (int)cap, budgets, fl, how);
+    snprintf(v[1], sizeof v[1], "the cap of %d keeps %.200s out of reach (every candidate: %s): %s", (int)cap,
+             budgets, fl, how);
+    snprintf(v[2], sizeof v[2], "cap %d: %.200s out of reach; %s", (int)cap, budgets, how);
+    tui_put_fit(t, y, 1, t->cols - 2, t->attr[T_ERROR], (const char *const[]){ v[0], v[1], v[2] }, 3);
+}
+
 int64_t tui_answer_recompute(const fit_plan_t *p)
 {
     int64_t sum = 0;

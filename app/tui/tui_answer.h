@@ -26,6 +26,13 @@ bool tui_answer_floor(tui_t *t);
  * why nothing was fitted). */
 bool tui_answer_ask_fit(tui_t *t, char *buf, size_t n);
 
+/* Row y, one line before a plan (Fit) or the rows (Compare), when the
+ * candidate cap alone kept budgets (their text as typed, "2.2GB, 2.3GB")
+ * out of reach (text_cap_hides): "the cap of 32 keeps 2.2GB out of reach;
+ * every candidate reaches down to 1.98 GiB: C all" and then how (what
+ * a key does about it), in fewer words where the row is narrower. */
+void tui_answer_cap_line(tui_t *t, int y, int32_t cap, const char *budgets, int64_t floor_bytes, const char *how);
+
 /* The compute p's flips added: the exact sum of their recompute (DESIGN
  * §13: it is final.compute - baseline.compute). */
 int64_t tui_answer_recompute(const fit_plan_t *p);

@@ -296,7 +296,7 @@ void tui_draw_arena(tui_t *t, const arena_view_t *a, int64_t budget, int y, int 
                 free(cols);
             }
         }
-        char lp[32], tt[32], v[6][160];
+        char lp[32], tt[32], xb[32], v[8][320];
         units_format_bytes(a->fp.live_peak, lp, sizeof lp);
         units_format_bytes(a->fp.total, tt, sizeof tt);
         const char *bar = tui_glyph(t, "│", "|");
@@ -308,8 +308,19 @@ void tui_draw_arena(tui_t *t, const arena_view_t *a, int64_t budget, int y, int 
         snprintf(v[3], sizeof v[3], "live %s %s %s", lp, bar, tt);
         snprintf(v[4], sizeof v[4], "max live %s", lp);
         snprintf(v[5], sizeof v[5], "live %s", lp);
-        const char *vs[6] = { v[0], v[1], v[2], v[3], v[4], v[5] };
-        tui_put_fit(t, ay + 1 + curve_h, x, w, t->attr[T_DIM], vs, 6);
+        /* XLA's allocation (its memory-usage report's Total bytes) beside the dump (§10), first while it fits */
+        int nv = 6;
+        const char *vs[8] = { v[0], v[1], v[2], v[3], v[4], v[5] };
+        if (t->tgt.xla_bytes >= 0) {
+            units_format_bytes(t->tgt.xla_bytes, xb, sizeof xb);
+            snprintf(v[6], sizeof v[6], "%.160s %s XLA's allocation %s", v[0], bar, xb);
+            snprintf(v[7], sizeof v[7], "%.160s %s XLA alloc %s", v[1], bar, xb);
+            memmove(vs + 2, vs, 6 * sizeof *vs);
+            vs[0] = v[6];
+            vs[1] = v[7];
+            nv = 8;
+        }
+        tui_put_fit(t, ay + 1 + curve_h, x, w, t->attr[T_DIM], vs, nv);
     }
     if (gone)
         view_grid_free(&gg);

@@ -4,6 +4,7 @@
 
 #include <curses.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -13,6 +14,25 @@
 #include "model/units.h"
 #include "text.h"
 #include "view.h"
+
+void tui_suspend(void)
+{
+    def_prog_mode();
+    endwin(); /* the shell's terminal: cooked, echoing, the cursor shown, the main screen back */
+    /* the default action stops us: ncurses' own SIGTSTP handler (when it
+     * installed one) would endwin a second time */
+    struct sigaction dfl, old;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(SIGTSTP, &dfl, &old);
+    kill(0, SIGTSTP); /* the job, as the terminal's ^Z would (a pipeline stops whole) */
+    sigaction(SIGTSTP, &old, NULL);
+    /* fg (SIGCONT) goes on from here */
+    reset_prog_mode();
+    clearok(curscr, TRUE);
+    refresh();
+}
 
 void tui_put(tui_t *t, int y, int x, int w, unsigned attr, const char *s)
 {

@@ -17,6 +17,14 @@
  * cut off the end are no loss and leave no mark).  Every text reaches the
  * screen through here. */
 void tui_put(tui_t *t, int y, int x, int w, unsigned attr, const char *s);
+/* ^Z (TUI_KEY_SUSPEND, a key: the TUI runs raw, so ^C reaches it): the
+ * terminal restored as the shell had it, then the whole job stopped as the
+ * shell's ^Z stops it; on fg the TUI's terminal mode is back and the
+ * screen drawn again whole.  What the caller shows is redrawn from curses'
+ * copy; it may redraw its own after. */
+#define TUI_KEY_SUSPEND 26
+void tui_suspend(void);
+
 /* The display columns of s (UTF-8 aware). */
 int tui_cols(const char *s);
 /* s in exactly w columns in buf: padded with blanks, or its first w-1

@@ -71,6 +71,19 @@ static bool same_plan(const fit_plan_t *a, const fit_plan_t *b)
     return true;
 }
 
+bool tui_fit_may_replace(tui_t *t, const char *what, const fit_plan_t *next)
+{
+    if (!t->plan || t->plan_saved || (next && same_plan(t->plan, next)))
+        return true;
+    char q[256];
+    snprintf(q, sizeof q, "%s replaces the fit to %s you did not save: go on? (S on Fit saves it)", what,
+             t->fit_budget_text);
+    if (tui_confirm(t, q))
+        return true;
+    tui_status(t, false, "kept the fit to %s", t->fit_budget_text);
+    return false;
+}
+
 void tui_plan_saved(tui_t *t, const fit_plan_t *p)
 {
     if (t->plan && (t->plan == p || same_plan(t->plan, p)))
@@ -128,7 +141,7 @@ static void install_fit(tui_t *t, fit_context_t *ctx, fit_plan_t *plan, int64_t 
     snprintf(t->fit_budget_text, sizeof t->fit_budget_text, "%s", budget);
     snprintf(t->last_budget, sizeof t->last_budget, "%s", budget);
     t->unfitted_budget[0] = 0; /* fitted: the fit's budget is what is offered now */
-    char floor[64];
+    char floor[64], hides[256];
     units_format_bytes(t->plan->floor.bytes, floor, sizeof floor);
     const fit_plan_t *p = t->plan;
     if (text_below_floor(p) && p->dropped > 0) /* no cap helps there, but it is why so few flips */
@@ -136,6 +149,8 @@ static void install_fit(tui_t *t, fit_context_t *ctx, fit_plan_t *plan, int64_t 
                    "(C sets it)", what, floor, (int)p->considered, (int)(p->considered + p->dropped));
     else if (text_below_floor(p))
         tui_status(t, true, "%s: budget missed: it is below the floor, %s: no plan can reach it", what, floor);
+    else if (text_cap_hides(p, budget, "C all", hides, sizeof hides)) /* the cap alone kept the budget out of reach */
+        tui_status(t, true, "%s: budget missed: %s", what, hides);
     else if (!p->within_budget && p->dropped > 0)
         tui_status(t, true, "%s: budget missed; the cap kept %d of %s: C sets it", what, (int)p->considered,
                    text_count(p->considered + p->dropped, "candidate", NULL));
@@ -328,12 +343,16 @@ void tui_best_run(tui_t *t, best_kind_t kind)
 bool tui_set_cap(tui_t *t)
 {
     char buf[32] = "";
+    bool offered = false;
     if (t->cap == INT32_MAX)
         snprintf(buf, sizeof buf, "all");
     else if (t->cap >= 0)
         snprintf(buf, sizeof buf, "%d", (int)t->cap);
-    if (!tui_prompt(t, "candidate cap (N, all; empty: 32, minimize all): ", buf,
-                    sizeof buf, false))
+    else if ((offered = t->cap_offer[0] != 0)) /* none set in this session: the last session's choice */
+        snprintf(buf, sizeof buf, "%s", t->cap_offer);
+    if (!tui_prompt(t, offered ? "candidate cap (N, all; empty: 32, minimize all; as chosen last time): "
+                               : "candidate cap (N, all; empty: 32, minimize all): ",
+                    buf, sizeof buf, false))
         return false;
     char *end = NULL;
     long v = strtol(buf, &end, 10);
@@ -348,6 +367,18 @@ bool tui_set_cap(tui_t *t)
         return false;
     }
     t->cmp_stale = t->n_cmp_rows > 0;
+    /* kept with the session, offered again next time (tui_recall_cap) */
+    char *kept = t->cap_offer;
+    kept[0] = 0;
+    if (t->cap == INT32_MAX)
+        snprintf(kept, sizeof t->cap_offer, "all");
+    else if (t->cap >= 0)
+        snprintf(kept, sizeof t->cap_offer, "%d", (int)t->cap);
+    rs_error_t err;
+    if (library_setting_set(t->store, "cap", kept, &err)) {
+        tui_error(t, "remembering the cap", &err);
+        return true;
+    }
     if (t->cap < 0)
         tui_status(t, false, "candidate cap: the default (32 cheapest; minimize considers all)");
     else if (t->cap == INT32_MAX)
@@ -355,6 +386,16 @@ bool tui_set_cap(tui_t *t)
     else
         tui_status(t, false, "candidate cap: the %d cheapest (f or b fits again)", (int)t->cap);
     return true;
+}
+
+void tui_recall_cap(tui_t *t)
+{
+    char *kept = NULL;
+    rs_error_t err;
+    if (library_setting_get(t->store, "cap", &kept, &err) || !kept)
+        return;
+    snprintf(t->cap_offer, sizeof t->cap_offer, "%s", kept);
+    free(kept);
 }
 
 /* A plan saved on a worker (save.h: one transaction, so a stop leaves

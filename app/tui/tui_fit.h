@@ -18,6 +18,11 @@
  * keeps it).  what (n bytes) receives what to say after the change:
  * "; dropped the fit to 60% (f fits again)" ("; closed the saved fit"), "" with no fit. */
 bool tui_fit_may_go(tui_t *t, const char *change, char *what, size_t n);
+/* Before what ("a fit to 4GB", "row 2 (60%)") replaces the fit on the Fit
+ * screen with next (NULL: not known yet): when that fit is not saved and
+ * next is not the same plan, asks first; false (the status says the fit
+ * was kept) when the user keeps it. */
+bool tui_fit_may_replace(tui_t *t, const char *what, const fit_plan_t *next);
 /* After p was saved: when it is the plan the Fit screen shows (a Compare
  * row Enter opened, saved from Compare), that fit is saved too. */
 void tui_plan_saved(tui_t *t, const fit_plan_t *p);
@@ -50,8 +55,14 @@ void tui_best_run(tui_t *t, best_kind_t kind);
 /* Drops the best or improved plan shown beside t->plan, with its arena. */
 void tui_best_free(tui_t *t);
 /* Asks for the candidate cap of the fits that follow (t->cap, Compare's rows
- * too, which it marks stale); false when cancelled or not a cap. */
+ * too, which it marks stale) and keeps it in the store with the session;
+ * false when cancelled or not a cap. */
 bool tui_set_cap(tui_t *t);
+/* The cap C chose in the store's last session into t->cap_offer, which
+ * C's prompt offers while this session has set none ("" when none was
+ * chosen, or the default).  The fits keep the default until C is
+ * answered: a choice made for one step is not imposed on the next. */
+void tui_recall_cap(tui_t *t);
 /* Asks for a label (prompt) and stores p, fitted on the open routine in
  * elapsed_us under budget (as typed: "60%"), as a plan, the one Plans
  * selects next, with gap (the best or improved plan shown beside it; NULL

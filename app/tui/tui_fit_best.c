@@ -36,6 +36,15 @@ static void best_lines(const tui_t *t, char *two_text, char *best_text, size_t n
         return;
     }
     units_format_bytes(b->final.total, bst, sizeof bst);
+    char free_flips[160];
+    if (text_free_flips(p, b->n_flips, b->final.total, b->final.compute, free_flips, sizeof free_flips)) {
+        /* the baseline met the budget: flips beside it only save bytes (nothing to say when they do not) */
+        if (free_flips[0])
+            snprintf(best_text, n, "%s %s: %s", what, bst, free_flips);
+        else
+            best_text[0] = 0;
+        return;
+    }
     text_recompute(b->final.compute - p->baseline.compute, p->baseline.compute, 0, "", rec, sizeof rec);
     snprintf(best_text, n, "%s %s, recompute %s, %s", what, bst, rec, text_count(b->n_flips, "flip", NULL));
 }
@@ -90,7 +99,7 @@ int tui_fit_best_draw(tui_t *t, int y, int x, int w, int bottom)
                        &cut2);
     left = bottom - y;
     bool cut = cut1 || cut2;
-    if (b->found) {
+    if (b->found && best_text[0]) { /* "" : flips beside a baseline that met the budget, saving nothing */
         char(*f)[160] = NULL;
         const char **fields = NULL;
         int m = best_differ(t, &f, &fields);

@@ -375,7 +375,10 @@ int tui_pair_key(tui_t *t, action_t a)
     tui_pair_t *p = &t->pair;
     int most = most_flips(p);
     switch (a) {
-    case ACT_BACK: tui_pair_close(t); return KEY_REDRAW;
+    case ACT_BACK: /* what was said of the two ("row 2 against row 1: D ...") goes with them */
+        tui_pair_close(t);
+        t->status[0] = 0;
+        return KEY_REDRAW;
     case ACT_DIFF: tui_overlay(t, "Diff", p->text, p->n_text); return KEY_REDRAW;
     case ACT_UP: p->top -= p->top > 0; return KEY_REDRAW;
     case ACT_DOWN: p->top += p->top + 1 < most; return KEY_REDRAW;

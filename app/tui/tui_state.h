@@ -175,6 +175,7 @@ typedef struct tui {
     char cmp_key[4608];      /* what the rows were fitted on (tui_compare_key); "" none */
     int32_t fit_cap;         /* candidate cap of the next fit, -1 the default */
     int32_t cap;             /* the cap C set for every fit that follows, -1 the default */
+    char cap_offer[16];      /* the cap C chose in the store's last session ("all", "64"), C's prompt offers it */
     bool cmp_show_best;      /* a best row per budget (x) */
 
     /* plans */

@@ -210,7 +210,30 @@ static void say_search(tui_t *t, int fitted, int asked, int kept, bool stopped)
                    text_count(asked, "budget", NULL), also);
 }
 
-int tui_sweep_run(tui_t *t)
+/* tui_sweep_run with the rows that need a plan fitted under cap. */
+static int sweep_rows(tui_t *t, int32_t cap);
+
+int tui_sweep_run(tui_t *t) { return sweep_rows(t, t->cap); }
+
+int tui_sweep_refit_all(tui_t *t)
+{
+    if (!tui_sweep_current(t)) /* rows of what was open before: fitted again anyway, under the cap C set */
+        return tui_sweep_run(t);
+    int n = 0;
+    char said[256];
+    for (int i = 0; i < t->n_cmp_rows; i++)
+        if (t->cmp_rows[i].plan && text_cap_hides(t->cmp_rows[i].plan, t->cmp_rows[i].budget, "", said, sizeof said)) {
+            tui_rows_clear(&t->cmp_rows[i], false);
+            n++;
+        }
+    if (!n) {
+        tui_status(t, false, "A: no row missed only because of the cap (within says \"no, cap\" where one did)");
+        return RS_OK;
+    }
+    return sweep_rows(t, FIT_CAP_ALL);
+}
+
+static int sweep_rows(tui_t *t, int32_t cap)
 {
     /* rows fitted on what is open now keep their plans; the rest (all of
      * them when the routine or a setting changed) are fitted */
@@ -227,7 +250,7 @@ int tui_sweep_run(tui_t *t)
         free_rows(t, false);
         return RS_OK;
     }
-    sweep_work_t w = { .opt = { .name = "compare", .max_candidates = t->cap,
+    sweep_work_t w = { .opt = { .name = "compare", .max_candidates = cap,
                                 .device_bytes = t->tgt.has_profile ? t->tgt.profile.memory_bytes : -1 },
                        .ctx = ctx, .rows = t->cmp_rows };
     budget_spec_t specs[TUI_MAX_BUDGETS];
@@ -283,6 +306,12 @@ int tui_sweep_run(tui_t *t)
     /* a byte budget missed while the cap dropped candidates: say so once, as `sweep` does */
     for (int i = 0; i < t->n_cmp_rows; i++) {
         const fit_plan_t *p = t->cmp_rows[i].plan;
+        char said[256];
+        if (p && text_cap_hides(p, t->cmp_rows[i].budget, "", said, sizeof said)) {
+            tui_status(t, true, "row %d (%s) missed: %s", i + 1, t->cmp_rows[i].budget,
+                       "the cap alone kept it out of reach: A fits the rows that say no, cap with every candidate");
+            break;
+        }
         if (p && !p->within_budget && p->dropped > 0 && !text_below_floor(p)) { /* below the floor no cap helps */
             tui_status(t, true, "row %d (%s) missed: the cap kept %d of %s: C sets it (all)", i + 1,
                        t->cmp_rows[i].budget, (int)p->considered, text_count(p->considered + p->dropped, "candidate", NULL));

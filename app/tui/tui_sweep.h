@@ -21,6 +21,11 @@ bool tui_sweep_current(const tui_t *t);
  * or before; a row it left unfitted says so: RS_ECANCELED.  The status
  * says what the search fitted and kept. */
 int tui_sweep_run(tui_t *t);
+/* A on Compare: the rows the cap alone kept out of reach (text_cap_hides:
+ * within says "no, cap") fitted again with every candidate, as one search;
+ * the other rows, and t->cap for the fits that follow, stay.  The status
+ * says so when there is no such row.  As tui_sweep_run otherwise. */
+int tui_sweep_refit_all(tui_t *t);
 /* The best row of every row that has none (x on rows already fitted),
  * each exact search up to 3 s, with a progress bar; ^C keeps what was found. */
 void tui_sweep_best(tui_t *t);

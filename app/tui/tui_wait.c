@@ -278,6 +278,10 @@ static void *bar_thread(void *arg)
         } else if (ch == 12) { /* ^L */
             clearok(curscr, TRUE);
             full = true;
+        } else if (ch == TUI_KEY_SUSPEND) { /* the work stops with the job, and goes on after fg */
+            tui_suspend();
+            getmaxyx(stdscr, t->rows, t->cols);
+            full = true;
         } else if (ch != ERR && ch != KEY_MOUSE && b->nq < (int)(sizeof b->queued / sizeof *b->queued)) {
             b->queued[b->nq++] = ch;
         }

@@ -277,6 +277,10 @@ bool tui_prompt(tui_t *t, const char *label, char *buf, size_t n, bool complete_
         move(y, lx + (int)strlen(shown));
         refresh();
         int ch = getch();
+        if (ch == TUI_KEY_SUSPEND) { /* the prompt and what was typed stay */
+            tui_suspend();
+            continue;
+        }
         if (ch == 27 || ch == 3 || ch == 7) {
             curs_set(0);
             t->status[0] = 0;
@@ -390,7 +394,9 @@ bool tui_confirm(tui_t *t, const char *question)
         tui_fill(t, y + r, 0, t->cols, t->attr[T_ERROR]);
     tui_put_wrapped(t, y, 0, t->cols, rows, 0, t->attr[T_ERROR], q);
     refresh();
-    int ch = getch();
+    int ch;
+    while ((ch = getch()) == TUI_KEY_SUSPEND) /* ^Z is no answer: the question waits */
+        tui_suspend();
     return ch == 'y' || ch == 'Y';
 }
 

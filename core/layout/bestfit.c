@@ -25,44 +25,39 @@ typedef struct ilist {
     int32_t n, cap;
 } ilist_t;
 
-typedef struct head {
-    int64_t lo;  /* the profile's current interval start, cached */
-    int32_t h;   /* which gathered profile */
-} head_t;
-
 typedef struct greedy {
     int64_t *aligned;
     int32_t *lo, *hi;   /* leaf range of each buffer */
     int32_t leaves;
     ilist_t *own, *sub;
-    const ilist_t **hit; /* the profiles a query gathers */
-    int32_t n_hit, cap_hit;
-    int32_t *cursor;
-    head_t *heap;
+    span_ref_t *u; /* a query's union, built list by list: nu pieces */
+    int32_t nu, cap_u;
     bool oom;
 } greedy_t;
 
-/* Adds [a, b) to the union l, merging what it overlaps or touches. */
+/* Adds [a, b) to the union l, merging what it overlaps or touches.  Most
+ * lists hold a few pieces, and a new piece meets one or two: the first
+ * piece it reaches is found by a scan while the list is short, by binary
+ * search past that, and the pieces it merges by a scan from there. */
 static void ilist_add(ilist_t *l, int64_t a, int64_t b, bool *oom)
 {
-    int32_t lo = 0, hi = l->n;
-    while (lo < hi) { /* first interval ending at or after a */
-        int32_t m = lo + (hi - lo) / 2;
-        if (l->v[m].hi < a)
-            lo = m + 1;
-        else
-            hi = m;
+    int32_t n = l->n, i = 0;
+    if (n <= 16) {
+        while (i < n && l->v[i].hi < a) /* first interval ending at or after a */
+            i++;
+    } else {
+        int32_t hi = n;
+        while (i < hi) {
+            int32_t m = i + (hi - i) / 2;
+            if (l->v[m].hi < a)
+                i = m + 1;
+            else
+                hi = m;
+        }
     }
-    int32_t i = lo;
-    hi = l->n;
-    while (lo < hi) { /* first interval starting after b */
-        int32_t m = lo + (hi - lo) / 2;
-        if (l->v[m].lo <= b)
-            lo = m + 1;
-        else
-            hi = m;
-    }
-    int32_t j = lo;
+    int32_t j = i;
+    while (j < n && l->v[j].lo <= b) /* first interval starting after b */
+        j++;
     if (i == j) {
         if (l->n == l->cap) {
             int32_t ncap = l->cap ? l->cap * 2 : 2; /* most lists stay short: millions of them */
@@ -108,44 +103,6 @@ static void seg_insert(greedy_t *g, int32_t node, int32_t nl, int32_t nr, int32_
     seg_insert(g, 2 * node + 1, mid + 1, nr, l, r, a, b);
 }
 
-static void gather(greedy_t *g, const ilist_t *l)
-{
-    if (l->n == 0)
-        return;
-    if (g->n_hit == g->cap_hit) {
-        int32_t ncap = g->cap_hit ? g->cap_hit * 2 : 64;
-        const ilist_t **nh = realloc(g->hit, (size_t)ncap * sizeof *nh);
-        int32_t *nc = realloc(g->cursor, (size_t)ncap * sizeof *nc);
-        head_t *hp = realloc(g->heap, (size_t)ncap * sizeof *hp);
-        if (nh)
-            g->hit = nh;
-        if (nc)
-            g->cursor = nc;
-        if (hp)
-            g->heap = hp;
-        if (!nh || !nc || !hp) {
-            g->oom = true;
-            return;
-        }
-        g->cap_hit = ncap;
-    }
-    g->hit[g->n_hit++] = l;
-}
-
-static void seg_query(greedy_t *g, int32_t node, int32_t nl, int32_t nr, int32_t l, int32_t r)
-{
-    if (r < nl || nr < l || covered_list(g, node, nl, nr)->n == 0)
-        return;
-    if (l <= nl && nr <= r) {
-        gather(g, covered_list(g, node, nl, nr));
-        return;
-    }
-    gather(g, &g->own[node]);
-    int32_t mid = nl + (nr - nl) / 2;
-    seg_query(g, 2 * node, nl, mid, l, r);
-    seg_query(g, 2 * node + 1, mid + 1, nr, l, r);
-}
-
 /* First index of l at or after from whose interval ends after cur (the
  * intervals are disjoint and sorted, so their ends ascend too). */
 static int32_t skip_covered(const ilist_t *l, int32_t from, int64_t cur)
@@ -161,44 +118,99 @@ static int32_t skip_covered(const ilist_t *l, int32_t from, int64_t cur)
     return lo;
 }
 
-static void heap_down(head_t *heap, int32_t n, int32_t i)
+/* Adds the profile l to the query's union.  A query meets 8-13 lists
+ * holding several times the pieces of their union (about 8), so the union
+ * is built list by list in a small array, in place: a list's pieces that
+ * fall inside a piece of the union are jumped over by binary search, and
+ * only what is new is inserted or widens a piece.  (A heap merge of all
+ * the lists at once popped every piece on unpredictable branches.) */
+static void absorb(greedy_t *g, const ilist_t *l)
 {
-    head_t x = heap[i];
-    for (;;) {
-        int32_t c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && heap[c + 1].lo < heap[c].lo)
-            c++;
-        if (heap[c].lo >= x.lo)
-            break;
-        heap[i] = heap[c];
-        i = c;
+    int32_t nb = l->n;
+    if (nb == 0)
+        return;
+    int64_t need = (int64_t)g->nu + nb;
+    if (need > g->cap_u) {
+        int32_t ncap = g->cap_u ? g->cap_u : 64;
+        while (ncap < need)
+            ncap *= 2;
+        span_ref_t *nu = realloc(g->u, (size_t)ncap * sizeof *nu);
+        if (!nu) {
+            g->oom = true;
+            return;
+        }
+        g->u = nu;
+        g->cap_u = ncap;
     }
-    heap[i] = x;
+    span_ref_t *u = g->u;
+    const span_ref_t *b = l->v;
+    if (g->nu == 0) {
+        memcpy(u, b, (size_t)nb * sizeof *b);
+        g->nu = nb;
+        return;
+    }
+    int32_t n = g->nu, i = 0, j = 0;
+    while (j < nb) {
+        span_ref_t s = b[j];
+        while (i < n && u[i].hi < s.lo)
+            i++;
+        if (i == n) { /* the rest lies above the union */
+            memcpy(u + n, b + j, (size_t)(nb - j) * sizeof *b);
+            n += nb - j;
+            break;
+        }
+        if (s.hi < u[i].lo) { /* in the gap under u[i] */
+            memmove(u + i + 1, u + i, (size_t)(n - i) * sizeof *u);
+            u[i++] = s;
+            n++;
+            j++;
+            continue;
+        }
+        if (s.lo < u[i].lo)
+            u[i].lo = s.lo;
+        if (s.hi > u[i].hi) { /* widens u[i] over the pieces it now meets */
+            u[i].hi = s.hi;
+            int32_t k = i + 1;
+            while (k < n && u[k].lo <= u[i].hi) {
+                if (u[k].hi > u[i].hi)
+                    u[i].hi = u[k].hi;
+                k++;
+            }
+            if (k > i + 1) {
+                memmove(u + i + 1, u + k, (size_t)(n - k) * sizeof *u);
+                n -= k - i - 1;
+            }
+        }
+        j++;
+        if (j < nb && b[j].hi <= u[i].hi)
+            j = skip_covered(l, j + 1, u[i].hi);
+    }
+    g->nu = n;
 }
 
-/* Best fit among the gaps of the gathered profiles' union: the smallest gap
- * that fits (lowest offset on a tie), else the top of them all.  The
- * profiles are merged through a heap of their heads; a profile whose head
- * the union already covers jumps ahead by binary search. */
-static int64_t best_fit(greedy_t *g, int64_t size)
+static void seg_query(greedy_t *g, int32_t node, int32_t nl, int32_t nr, int32_t l, int32_t r)
 {
-    int32_t k = g->n_hit;
-    head_t *heap = g->heap;
-    for (int32_t i = 0; i < k; i++) {
-        g->cursor[i] = 0;
-        heap[i] = (head_t){ g->hit[i]->v[0].lo, i };
+    if (r < nl || nr < l || covered_list(g, node, nl, nr)->n == 0)
+        return;
+    if (l <= nl && nr <= r) {
+        absorb(g, covered_list(g, node, nl, nr));
+        return;
     }
-    for (int32_t i = k / 2 - 1; i >= 0; i--)
-        heap_down(heap, k, i);
+    absorb(g, &g->own[node]);
+    int32_t mid = nl + (nr - nl) / 2;
+    seg_query(g, 2 * node, nl, mid, l, r);
+    seg_query(g, 2 * node + 1, mid + 1, nr, l, r);
+}
+
+/* Best fit among the gaps of the query's union: the smallest gap that fits
+ * (lowest offset on a tie), else the top of it. */
+static int64_t best_fit(const greedy_t *g, int64_t size)
+{
+    const span_ref_t *u = g->u;
     int64_t cur = 0, best_off = -1, best_gap = INT64_MAX;
-    while (k > 0) {
-        int32_t h = heap[0].h;
-        const ilist_t *l = g->hit[h];
-        const span_ref_t *s = &l->v[g->cursor[h]];
-        if (s->lo > cur) {
-            int64_t gap = s->lo - cur;
+    for (int32_t i = 0; i < g->nu; i++) {
+        if (u[i].lo > cur) {
+            int64_t gap = u[i].lo - cur;
             if (gap >= size && gap < best_gap) {
                 best_gap = gap;
                 best_off = cur;
@@ -206,14 +218,7 @@ static int64_t best_fit(greedy_t *g, int64_t size)
                     break; /* nothing fits tighter, and later gaps lie higher */
             }
         }
-        if (s->hi > cur)
-            cur = s->hi;
-        g->cursor[h] = skip_covered(l, g->cursor[h] + 1, cur);
-        if (g->cursor[h] == l->n)
-            heap[0] = heap[--k];
-        else
-            heap[0].lo = l->v[g->cursor[h]].lo;
-        heap_down(heap, k, 0);
+        cur = u[i].hi;
     }
     return best_off >= 0 ? best_off : cur;
 }
@@ -238,7 +243,9 @@ static int cmp_order(const void *pa, const void *pb)
 struct bestfit {
     greedy_t g;
     int32_t n, nodes;
-    int32_t *order; /* the greedy order, sorted once */
+    int32_t *order;  /* the greedy order, sorted once (not in an engine) */
+    int64_t *coords; /* an engine's leaves: the starts a buffer may take */
+    int32_t n_coords;
 };
 
 void bestfit_free(bestfit_t *p)
@@ -257,11 +264,25 @@ void bestfit_free(bestfit_t *p)
     free(g->aligned);
     free(g->lo);
     free(g->hi);
-    free(g->hit);
-    free(g->cursor);
-    free(g->heap);
+    free(g->u);
     free(p->order);
+    free(p->coords);
     free(p);
+}
+
+/* The tree over m leaves, empty. */
+static bool tree_new(bestfit_t *p, int32_t m)
+{
+    greedy_t *g = &p->g;
+    g->leaves = m > 0 ? m : 1;
+    /* the tree halves ranges at their middle: depth ceil(log2 leaves), so
+     * its node indices stay below twice the next power of two */
+    p->nodes = 2;
+    while (p->nodes < 2 * g->leaves)
+        p->nodes *= 2;
+    g->own = calloc((size_t)p->nodes, sizeof *g->own);
+    g->sub = calloc((size_t)p->nodes, sizeof *g->sub);
+    return g->own && g->sub;
 }
 
 int bestfit_new(const arena_buf_t *bufs, int32_t n, int64_t alignment, bestfit_t **out, rs_error_t *err)
@@ -309,15 +330,7 @@ int bestfit_new(const arena_buf_t *bufs, int32_t n, int64_t alignment, bestfit_t
         g->lo[i] = sorted_last_le(coords, m, bufs[i].start);
         g->hi[i] = sorted_last_le(coords, m, bufs[i].end);
     }
-    g->leaves = m > 0 ? m : 1;
-    /* the tree halves ranges at their middle: depth ceil(log2 leaves), so
-     * its node indices stay below twice the next power of two */
-    p->nodes = 2;
-    while (p->nodes < 2 * g->leaves)
-        p->nodes *= 2;
-    g->own = calloc((size_t)p->nodes, sizeof *g->own);
-    g->sub = calloc((size_t)p->nodes, sizeof *g->sub);
-    if (!g->own || !g->sub)
+    if (!tree_new(p, m))
         rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory laying out %d buffers", (int)n);
 done:
     free(coords);
@@ -351,14 +364,35 @@ static bool occupy(greedy_t *g, int32_t id, int64_t off, int64_t *top)
     return true;
 }
 
+/* Empties the trees but keeps their memory: searches and engines reuse
+ * them. */
+static void tree_clear(bestfit_t *p)
+{
+    greedy_t *g = &p->g;
+    for (int32_t i = 0; i < p->nodes; i++)
+        g->own[i].n = g->sub[i].n = 0;
+    g->oom = false;
+}
+
+/* Places buffer id (with bytes) at its best fit among those in the trees. */
+static int place(bestfit_t *p, int32_t id, int64_t *offsets, int64_t *top, rs_error_t *err)
+{
+    greedy_t *g = &p->g;
+    g->nu = 0;
+    seg_query(g, 1, 0, g->leaves - 1, g->lo[id], g->hi[id]);
+    offsets[id] = g->oom ? 0 : best_fit(g, g->aligned[id]);
+    if (!occupy(g, id, offsets[id], top))
+        return error_set(err, RS_EINPUT, NULL, 0, 0, "arena height overflows 64 bits");
+    if (g->oom)
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory laying out %d buffers", (int)p->n);
+    return RS_OK;
+}
+
 int bestfit_run_pinned(bestfit_t *p, const int32_t *order, const bool *pinned, int64_t *offsets, int64_t *height,
                       rs_error_t *err)
 {
     greedy_t *g = &p->g;
-    /* empty the trees but keep their memory: the search reuses them */
-    for (int32_t i = 0; i < p->nodes; i++)
-        g->own[i].n = g->sub[i].n = 0;
-    g->oom = false;
+    tree_clear(p);
     int64_t top = 0;
     for (int32_t id = 0; pinned && id < p->n; id++)
         if (pinned[id] && g->aligned[id] > 0 && !occupy(g, id, offsets[id], &top))
@@ -371,13 +405,9 @@ int bestfit_run_pinned(bestfit_t *p, const int32_t *order, const bool *pinned, i
             offsets[id] = 0; /* occupies nothing, conflicts with nothing */
             continue;
         }
-        g->n_hit = 0;
-        seg_query(g, 1, 0, g->leaves - 1, g->lo[id], g->hi[id]);
-        offsets[id] = g->oom ? 0 : best_fit(g, g->aligned[id]);
-        if (!occupy(g, id, offsets[id], &top))
-            return error_set(err, RS_EINPUT, NULL, 0, 0, "arena height overflows 64 bits");
-        if (g->oom)
-            return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory laying out %d buffers", (int)p->n);
+        int rc = place(p, id, offsets, &top, err);
+        if (rc)
+            return rc;
     }
     *height = top;
     return RS_OK;
@@ -386,4 +416,68 @@ int bestfit_run_pinned(bestfit_t *p, const int32_t *order, const bool *pinned, i
 int bestfit_run(bestfit_t *p, const int32_t *order, int64_t *offsets, int64_t *height, rs_error_t *err)
 {
     return bestfit_run_pinned(p, order, NULL, offsets, height, err);
+}
+
+/* ---- an engine kept across layouts ------------------------------------------ */
+
+int bestfit_engine_new(int32_t n, const int64_t *coords, int32_t m, bestfit_t **out, rs_error_t *err)
+{
+    *out = NULL;
+    bestfit_t *p = calloc(1, sizeof *p);
+    size_t nn = n ? (size_t)n : 1, mm = m ? (size_t)m : 1;
+    if (p) {
+        p->n = n;
+        p->g.aligned = calloc(nn, sizeof *p->g.aligned);
+        p->g.lo = calloc(nn, sizeof *p->g.lo);
+        p->g.hi = calloc(nn, sizeof *p->g.hi);
+        p->coords = malloc(mm * sizeof *p->coords);
+    }
+    if (!p || !p->g.aligned || !p->g.lo || !p->g.hi || !p->coords || !tree_new(p, m)) {
+        bestfit_free(p);
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory laying out %d buffers", (int)n);
+    }
+    if (m)
+        memcpy(p->coords, coords, (size_t)m * sizeof *coords);
+    p->n_coords = m;
+    *out = p;
+    return RS_OK;
+}
+
+bool bestfit_engine_set(bestfit_t *p, int32_t id, int64_t aligned, int64_t start, int64_t end)
+{
+    greedy_t *g = &p->g;
+    if (aligned == 0) { /* placed nowhere: its span does not matter */
+        g->aligned[id] = 0;
+        return true;
+    }
+    /* the leaves are starts: a span holding the starts of its leaf range
+     * meets exactly the spans whose later start it holds, which needs its
+     * own start among the leaves (extra leaves change nothing) */
+    if (p->n_coords == 0)
+        return false;
+    int32_t lo = sorted_last_le(p->coords, p->n_coords, start);
+    if (p->coords[lo] != start)
+        return false;
+    g->aligned[id] = aligned;
+    g->lo[id] = lo;
+    g->hi[id] = sorted_last_le(p->coords, p->n_coords, end);
+    return true;
+}
+
+int bestfit_engine_place(bestfit_t *p, const int32_t *order, int32_t n, int32_t n_pinned, int64_t *offsets,
+                         int64_t *height, rs_error_t *err)
+{
+    greedy_t *g = &p->g;
+    tree_clear(p);
+    int64_t top = 0;
+    for (int32_t k = 0; k < n_pinned && k < n; k++)
+        if (!occupy(g, order[k], offsets[order[k]], &top))
+            return error_set(err, RS_EINPUT, NULL, 0, 0, "arena height overflows 64 bits");
+    for (int32_t k = n_pinned; k < n; k++) {
+        int rc = place(p, order[k], offsets, &top, err);
+        if (rc)
+            return rc;
+    }
+    *height = top;
+    return RS_OK;
 }

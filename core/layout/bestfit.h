@@ -31,6 +31,25 @@ int bestfit_run_pinned(bestfit_t *p, const int32_t *order, const bool *pinned, i
  * then index ascending. */
 void bestfit_greedy_order(const bestfit_t *p, int32_t *order);
 
+/* An engine for a series of layouts of changing sets over ids 0..n-1 (a
+ * relayout work's layouts from scratch): it keeps its tree and the tree's
+ * memory from layout to layout, and only the buffers that changed are set
+ * again.  Its leaves are coords[0..m) (ascending, distinct): every start a
+ * buffer may take, so that a change never rebuilds the tree.  Every id
+ * starts with no bytes. */
+int bestfit_engine_new(int32_t n, const int64_t *coords, int32_t m, bestfit_t **out, rs_error_t *err);
+
+/* Sets id's aligned size (0: placed nowhere) and inclusive span.  False
+ * (nothing set) when it has bytes and start is not among the leaves: the
+ * engine must be made again with it. */
+bool bestfit_engine_set(bestfit_t *p, int32_t id, int64_t aligned, int64_t start, int64_t end);
+
+/* Occupies order[0..n_pinned) at offsets[id] (taken as given), then places
+ * order[n_pinned..n) in turn as bestfit_run does; every id of order has
+ * bytes.  Fills offsets[id] of the placed ones and *height. */
+int bestfit_engine_place(bestfit_t *p, const int32_t *order, int32_t n, int32_t n_pinned, int64_t *offsets,
+                         int64_t *height, rs_error_t *err);
+
 /* Aligned sizes, per buffer. */
 const int64_t *bestfit_aligned(const bestfit_t *p);
 

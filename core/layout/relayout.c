@@ -129,6 +129,7 @@ void relayout_work_free(relayout_work_t *w)
     free(w->fbufs);
     free(w->fpresent);
     free(w->foff);
+    relayout_engine_free(w);
     free(w);
 }
 
@@ -194,6 +195,39 @@ static int cmp_placed_key(const rl_new_t *a, const rl_new_t *b)
     return rl_before(a->size, a->len, a->start, a->id, b->size, b->len, b->start, b->id) ? -1 : 1;
 }
 
+static int cmp_placed_qsort(const void *pa, const void *pb)
+{
+    const rl_new_t *a = *(const rl_new_t *const *)pa, *b = *(const rl_new_t *const *)pb;
+    return a == b ? 0 : cmp_placed_key(a, b);
+}
+
+/* Sorts w->placed by the changed buffers' keys: by insertion when a few
+ * (a cascade's), else by qsort (too many changed for a cascade). */
+static int sort_placed(relayout_work_t *w)
+{
+    if (w->n_placed <= 32) {
+        for (int32_t i = 1; i < w->n_placed; i++) {
+            int32_t x = w->placed[i], j = i;
+            while (j > 0 && cmp_placed_key(&w->cn[x], &w->cn[w->placed[j - 1]]) < 0) {
+                w->placed[j] = w->placed[j - 1];
+                j--;
+            }
+            w->placed[j] = x;
+        }
+        return 0;
+    }
+    const rl_new_t **v = malloc((size_t)w->n_placed * sizeof *v);
+    if (!v)
+        return -1;
+    for (int32_t i = 0; i < w->n_placed; i++)
+        v[i] = &w->cn[w->placed[i]];
+    qsort(v, (size_t)w->n_placed, sizeof *v, cmp_placed_qsort);
+    for (int32_t i = 0; i < w->n_placed; i++)
+        w->placed[i] = (int32_t)(v[i] - w->cn);
+    free(v);
+    return 0;
+}
+
 /* The reference positions whose buffers come before e in the new order. */
 static int32_t slot_of(const relayout_t *r, const rl_new_t *e)
 {
@@ -237,7 +271,7 @@ static int diff(const relayout_t *r, relayout_work_t *w, const arena_buf_t *bufs
         w->cidx[id] = w->n_cn;
         w->changed[w->n_cn++] = id;
         if (e->size < 0 || !checked_sub(total, r->size[id], &total) || !checked_add(total, e->size, &total))
-            w->full = true; /* let the layout from scratch say what overflows */
+            w->full = w->overflow = true; /* let the layout from scratch say what overflows */
     }
     if (w->n_cn > 64 + r->n_order / 8) {
         w->full = true;
@@ -323,6 +357,8 @@ static rl_stop_t untouched_prefix(const relayout_t *r, const relayout_work_t *w)
 static int run_full(const relayout_t *r, relayout_work_t *w, const arena_buf_t *bufs, const uint8_t *present,
                     rl_stop_t stop, rs_error_t *err)
 {
+    if (!w->overflow)
+        return relayout_run_engine(r, w, bufs, present, stop.upto_pos, stop.upto_ci, err);
     w->stats.full++;
     size_t nn = r->n ? (size_t)r->n : 1;
     if (!w->fbufs) {
@@ -405,28 +441,24 @@ int relayout_run_budget(const relayout_t *r, relayout_work_t *w, const arena_buf
     next_epoch(w);
     w->ref = r;
     w->version = r->version;
-    w->full = false;
+    w->full = w->overflow = false;
     w->n_cn = w->n_deltas = w->n_placed = w->n_touched = w->n_moved = w->pool_n = 0;
     w->stats.scorings++;
     w->budget = budget;
     int rc = diff(r, w, bufs, present, err);
     if (rc)
         return rc;
-    for (int32_t k = 0; k < w->n_cn && !w->full; k++) {
+    /* the changed buffers' slots in the new order (the engine's layout
+     * from scratch merges its order from them too) */
+    for (int32_t k = 0; k < w->n_cn && !w->overflow; k++) {
         rl_new_t *e = &w->cn[k];
         if (e->present && e->size > 0) {
             e->slot = slot_of(r, e);
             w->placed[w->n_placed++] = k;
         }
     }
-    for (int32_t i = 1; i < w->n_placed; i++) { /* a few: insertion sort by key */
-        int32_t x = w->placed[i], j = i;
-        while (j > 0 && cmp_placed_key(&w->cn[x], &w->cn[w->placed[j - 1]]) < 0) {
-            w->placed[j] = w->placed[j - 1];
-            j--;
-        }
-        w->placed[j] = x;
-    }
+    if ((rc = sort_placed(w)))
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     if (r->lazy && !w->full) { /* no profiles to cascade through */
         rc = run_full(r, w, bufs, present, untouched_prefix(r, w), err);
         *height = w->height;

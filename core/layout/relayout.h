@@ -35,6 +35,7 @@ typedef struct relayout_stats {
     int64_t scorings, full;     /* scorings made; those laid out from scratch */
     int64_t checked, enumerated, moved;
     int64_t unknown, gave_up, too_many, deltas;
+    int64_t engines;            /* layout engines made (the first, and when a start was new) */
 } relayout_stats_t;
 
 /* A reference over ids 0..n-1: id i is a buffer when present[i] (present

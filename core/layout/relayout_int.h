@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "layout/bestfit.h"
 #include "layout/relayout.h"
 
 /* ---- cover profiles ------------------------------------------------------ */
@@ -311,6 +312,13 @@ struct relayout_work {
     uint8_t *fpresent;
     int64_t *foff;
     int32_t fmoved;   /* of the buffers no change touched, how many foff put elsewhere */
+    bool overflow;    /* a size or the total overflows: the one-off bestfit says which */
+    /* the engine of the layouts from scratch (relayout_engine.c): the set
+     * it holds, per id, and the new order */
+    bestfit_t *eng;
+    arena_buf_t *ebufs;
+    uint8_t *epresent;
+    int32_t *eorder;
     const relayout_t *ref;
     int64_t version;
     relayout_stats_t stats;
@@ -343,6 +351,15 @@ bool relayout_chain_event(const relayout_t *r, relayout_work_t *w, int64_t t, co
 bool relayout_handle_clean(const relayout_t *r, relayout_work_t *w, int32_t id, int32_t n_placed);
 bool relayout_handle_full(const relayout_t *r, relayout_work_t *w, int32_t id, int32_t n_placed);
 bool relayout_handle_changed(const relayout_t *r, relayout_work_t *w, int32_t k);
+
+/* The §3 greedy over the new state (kept whole for a rebase) through w's
+ * engine, the new order's buffers before the stop pinned: the reference
+ * positions before upto_pos and the first upto_ci placed changed buffers
+ * (upto_pos < 0: none).  Needs the run's changed buffers with their
+ * slots, and w->placed sorted. */
+int relayout_run_engine(const relayout_t *r, relayout_work_t *w, const arena_buf_t *bufs, const uint8_t *present,
+                        int32_t upto_pos, int32_t upto_ci, rs_error_t *err);
+void relayout_engine_free(relayout_work_t *w);
 
 /* w->prof = v[0..n) with id's deltas: 1 when a count went unknown, -1
  * when out of memory. */

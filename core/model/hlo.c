@@ -22,15 +22,68 @@ static void hp_free(hp_t *p)
     free(p->ins);
     free(p->dims);
     free(p->opds);
+    free(p->opd_sel);
+    free(p->sels);
+    free(p->oto);
+    free(p->post);
+    hlo_frames_free(p);
     free(p->refs);
     free(p->alias);
     free(p->alias_path);
     strmap_free(p->comp_names);
 }
 
-/* hlo_convert, also giving each node's HLO line and column. */
+/* Each node's and step's HLO line and column, from its instruction:
+ * (*lines)[0..n_nodes) the nodes', then m->n_steps the steps'. */
+static int locate(hp_t *p, const char *text, size_t len, const comp_t *entry, const cmap_t *m, const int32_t *node_ins,
+                  int32_t **lines, int32_t **cols, int32_t *n_nodes)
+{
+    int32_t nn = m->n_nodes, n = nn + m->n_steps;
+    int32_t *il = malloc(((size_t)entry->n + 1) * sizeof *il), *ic = malloc(((size_t)entry->n + 1) * sizeof *ic);
+    *lines = malloc(((size_t)n + 1) * sizeof **lines);
+    *cols = malloc(((size_t)n + 1) * sizeof **cols);
+    if (!il || !ic || !*lines || !*cols) {
+        free(il);
+        free(ic);
+        free(*lines);
+        free(*cols);
+        *lines = *cols = NULL;
+        return hlo_oom(p);
+    }
+    /* columns counted on from the previous instruction's on the same line:
+     * the whole file may be one line */
+    size_t at = 0, ls = (size_t)-1;
+    int col = 1;
+    for (int32_t k = 0; k < entry->n; k++) {
+        loc_t l = p->ins[entry->first + k].at;
+        if (l.line_start != ls) {
+            ls = at = l.line_start;
+            col = 1;
+        }
+        for (; at < l.pos; at++)
+            if (((unsigned char)text[at] & 0xC0) != 0x80)
+                col++;
+        il[k] = l.line;
+        ic[k] = col;
+    }
+    (void)len;
+    for (int32_t j = 0; j < nn; j++) {
+        (*lines)[j] = il[node_ins[j] - entry->first];
+        (*cols)[j] = ic[node_ins[j] - entry->first];
+    }
+    for (int32_t s = 0; s < m->n_steps; s++) {
+        (*lines)[nn + s] = il[m->steps[s].ins - entry->first];
+        (*cols)[nn + s] = ic[m->steps[s].ins - entry->first];
+    }
+    *n_nodes = nn;
+    free(il);
+    free(ic);
+    return RS_OK;
+}
+
+/* hlo_convert, also giving each node's and step's HLO line and column. */
 static int convert(const char *path, const char *text, size_t len, char **out, size_t *out_len, int32_t **lines,
-                   int32_t **cols, int32_t *n_nodes, routine_donation_t *don, rs_error_t *err)
+                   int32_t **cols, int32_t *n_nodes, routine_donation_t *don, bool *scheduled, rs_error_t *err)
 {
     *out = NULL;
     *out_len = 0;
@@ -51,48 +104,30 @@ static int convert(const char *path, const char *text, size_t len, char **out, s
     int rc = (p.comp_names = strmap_new()) ? RS_OK : hlo_oom(&p);
     if (!rc)
         rc = hlo_parse_module(&p);
+    *scheduled = p.scheduled;
     if (!rc)
         rc = hlo_cost_calls(&p);
     strbuf_t b;
     strbuf_init(&b);
-    int32_t *node_ins = NULL, nn = 0;
+    int32_t *node_ins = NULL;
     const comp_t *entry = NULL;
+    cmap_t m = { 0 };
     for (int32_t i = 0; !rc && i < p.n_comps; i++)
         if (p.comps[i].entry)
             entry = &p.comps[i];
+    if (!rc)
+        rc = hlo_map_work(&p);
+    if (!rc)
+        rc = hlo_map(&p, entry, false, &m);
     if (!rc) {
         const char *base = strrchr(path, '/');
         strbuf_printf(&b, "# %s as a routine (DESIGN §10): the HLO module's ENTRY computation, one line a node\n",
                       base ? base + 1 : path);
-        rc = hlo_emit_entry(&p, entry, &b, &node_ins, &nn, don);
+        rc = hlo_emit_entry(&p, &m, &b, &node_ins, don);
     }
-    if (!rc && lines) {
-        *lines = malloc(((size_t)nn + 1) * sizeof **lines);
-        *cols = malloc(((size_t)nn + 1) * sizeof **cols);
-        if (!*lines || !*cols) {
-            free(*lines);
-            free(*cols);
-            *lines = *cols = NULL;
-            rc = hlo_oom(&p);
-        }
-        /* columns counted on from the previous node's on the same line: the
-         * whole file may be one line */
-        size_t at = 0, ls = (size_t)-1;
-        int col = 1;
-        for (int32_t j = 0; !rc && j < nn; j++) {
-            loc_t l = p.ins[entry->first + node_ins[j]].at;
-            if (l.line_start != ls) {
-                ls = at = l.line_start;
-                col = 1;
-            }
-            for (; at < l.pos; at++)
-                if (((unsigned char)text[at] & 0xC0) != 0x80)
-                    col++;
-            (*lines)[j] = l.line;
-            (*cols)[j] = col;
-        }
-        *n_nodes = nn;
-    }
+    if (!rc && lines)
+        rc = locate(&p, text, len, entry, &m, node_ins, lines, cols, n_nodes);
+    hlo_map_free(&m);
     free(node_ins);
     hp_free(&p);
     if (rc) {
@@ -107,7 +142,8 @@ static int convert(const char *path, const char *text, size_t len, char **out, s
 int hlo_convert(const char *path, const char *text, size_t len, char **out, size_t *out_len, rs_error_t *err)
 {
     routine_donation_t don;
-    return convert(path, text, len, out, out_len, NULL, NULL, NULL, &don, err);
+    bool scheduled;
+    return convert(path, text, len, out, out_len, NULL, NULL, NULL, &don, &scheduled, err);
 }
 
 int hlo_read(const char *path, const char *text, size_t len, routine_t **out, rs_error_t *err)
@@ -117,7 +153,8 @@ int hlo_read(const char *path, const char *text, size_t len, routine_t **out, rs
     size_t rl;
     int32_t *lines = NULL, *cols = NULL, nn = 0;
     routine_donation_t don;
-    int rc = convert(path, text, len, &rt, &rl, &lines, &cols, &nn, &don, err);
+    bool scheduled = false;
+    int rc = convert(path, text, len, &rt, &rl, &lines, &cols, &nn, &don, &scheduled, err);
     if (rc)
         return rc;
     rc = routine_parse(path, rt, rl, out, err);
@@ -129,13 +166,14 @@ int hlo_read(const char *path, const char *text, size_t len, routine_t **out, rs
         routine_t *r = *out;
         r->format = ROUTINE_HLO;
         r->donation = don;
+        r->hlo_scheduled = scheduled;
         for (int32_t i = 0; i < r->n_nodes; i++) {
             r->nodes[i].line = lines[i];
             r->nodes[i].col = cols[i];
         }
         for (int32_t s = 0; s < r->n_steps; s++) {
-            r->steps[s].line = lines[r->steps[s].node];
-            r->steps[s].col = cols[r->steps[s].node];
+            r->steps[s].line = lines[nn + s];
+            r->steps[s].col = cols[nn + s];
         }
     } else {
         routine_free(*out);

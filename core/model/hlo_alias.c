@@ -120,31 +120,36 @@ static int32_t param_of(const param_node_t *pn, int32_t n, int64_t number)
  * many descend into one wide tuple. */
 typedef struct trees {
     shape_tree_t t;
-    int32_t *root; /* per ENTRY instruction: its tree's root, or -1 */
+    int32_t *root; /* per node: its instruction's tree's root, or -1 */
 } trees_t;
 
 /* The node output leaf a names and the leaf's bytes: followed from the
- * ROOT through tuple instructions (and the aliases forwarding one), then
- * into the shape of what it reaches; -1 when a names no array leaf of
- * exactly one node. */
-static int leaf_node(hp_t *p, const comp_t *c, const entry_map_t *m, int32_t root, const alias_pair_t *a,
-                     trees_t *tr, int64_t *bytes, int32_t *node)
+ * ROOT's value through tuples, then into the shape of the one node it
+ * reaches; -1 when a names no array leaf of exactly one node. */
+static int leaf_node(hp_t *p, cmap_t *m, const alias_pair_t *a, trees_t *tr, int64_t *bytes, int32_t *node)
 {
     const int64_t *path = a->path_len ? p->alias_path + a->path_off : NULL; /* NULL + 0 is undefined */
-    int32_t cur = root, d = 0;
+    int32_t cur = m->root_val, d = 0;
     *node = -1;
-    for (; d < a->path_len && m->tsrc[cur] >= 0; d++) {
-        const ins_t *t = &p->ins[c->first + m->tsrc[cur]];
-        if (path[d] >= t->nopd)
+    for (; d < a->path_len && m->vals[cur].kind == VAL_TUPLE; d++) {
+        if (path[d] >= m->vals[cur].len)
             return RS_OK;
-        cur = p->opds[t->opd_off + path[d]] - c->first;
+        cur = m->kid[m->vals[cur].off + path[d]];
     }
-    const ins_t *in = &p->ins[c->first + cur];
+    const val_t *v = &m->vals[cur];
+    if (v->kind != VAL_NODES || v->whole >= 0 || v->len != 1)
+        return RS_OK; /* a tuple, a token, or several nodes */
+    int32_t n = m->res[v->off];
+    const mnode_t *nd = &m->nodes[n];
     if (d < a->path_len) {
+        /* into a tuple-shaped node's own shape */
+        const ins_t *in = &p->ins[nd->ins];
+        if (nd->array || nd->kind != MN_NODE || nd->bytes != in->bytes)
+            return RS_OK;
         int rc;
-        if (tr->root[cur] < 0 && (rc = hlo_shape_tree(p, in->shape_pos, &tr->t, &tr->root[cur])))
+        if (tr->root[n] < 0 && (rc = hlo_shape_tree(p, in->shape_pos, &tr->t, &tr->root[n])))
             return rc;
-        const shape_node_t *sn = &tr->t.node[tr->root[cur]];
+        const shape_node_t *sn = &tr->t.node[tr->root[n]];
         for (; d < a->path_len; d++) {
             if (sn->n_kids < 0 || path[d] >= sn->n_kids)
                 return RS_OK; /* an array or a token has no elements; an index past the end */
@@ -153,50 +158,51 @@ static int leaf_node(hp_t *p, const comp_t *c, const entry_map_t *m, int32_t roo
         if (sn->n_kids != -1)
             return RS_OK; /* a tuple, or a token */
         *bytes = sn->bytes;
-    } else if (m->tsrc[cur] >= 0 || !in->array) {
-        return RS_OK; /* a tuple, or a token */
+    } else if (!nd->array) {
+        return RS_OK; /* a tuple */
     } else {
-        *bytes = in->bytes;
+        *bytes = nd->bytes;
     }
-    if (m->res_len[cur] == 1)
-        *node = m->res[m->res_off[cur]];
+    *node = n;
     return RS_OK;
 }
 
-int hlo_donate(hp_t *p, const comp_t *c, const entry_map_t *m, int32_t root, const int32_t *node_ins, int32_t nn,
-               int64_t *cut, int32_t *into, routine_donation_t *sum)
+int hlo_donate(hp_t *p, cmap_t *m, int64_t *cut, int32_t *into, routine_donation_t *sum)
 {
     memset(sum, 0, sizeof *sum);
     sum->pairs = p->n_alias;
-    if (!p->n_alias || !c->n)
+    int32_t nn = m->n_nodes;
+    if (!p->n_alias || !nn)
         return RS_OK;
     param_node_t *pn = malloc(((size_t)nn + 1) * sizeof *pn);
     if (!pn)
         return hlo_oom(p);
     int32_t np = 0;
     for (int32_t j = 0; j < nn; j++) {
-        const ins_t *in = &p->ins[c->first + node_ins[j]];
-        if (in->cls == OPC_PARAMETER && in->index >= 0)
+        const ins_t *in = &p->ins[m->nodes[j].ins];
+        if (m->nodes[j].kind == MN_PARAM && in->index >= 0)
             pn[np++] = (param_node_t){ in->index, j };
     }
     qsort(pn, (size_t)np, sizeof *pn, by_number);
-    trees_t tr = { { 0 }, malloc(((size_t)c->n + 1) * sizeof *tr.root) };
+    trees_t tr = { { 0 }, malloc(((size_t)nn + 1) * sizeof *tr.root) };
     int rc = tr.root ? RS_OK : hlo_oom(p);
-    for (int32_t k = 0; !rc && k < c->n; k++)
+    for (int32_t k = 0; !rc && k < nn; k++)
         tr.root[k] = -1;
     for (int32_t k = 0; !rc && k < p->n_alias; k++) {
         int64_t leaf = 0;
         int32_t n;
-        rc = leaf_node(p, c, m, root, &p->alias[k], &tr, &leaf, &n);
+        rc = leaf_node(p, m, &p->alias[k], &tr, &leaf, &n);
         int32_t param = param_of(pn, np, p->alias[k].param);
         if (rc || n < 0 || param < 0)
             continue;
-        const ins_t *in = &p->ins[c->first + node_ins[n]];
-        if (in->cls == OPC_PARAMETER || in->cls == OPC_CONSTANT)
+        const mnode_t *nd = &m->nodes[n];
+        if (nd->kind == MN_PARAM || nd->kind == MN_CONST)
             continue; /* a passthrough: the buffer is the parameter's, or read-only data */
-        int64_t left = in->bytes - cut[n];
+        if (m->nodes[param].last > nd->don_step)
+            continue; /* the parameter is read after: XLA copies it first, the node keeps its bytes */
+        int64_t left = nd->bytes - cut[n];
         int64_t taken = leaf < left ? leaf : left;
-        bool first_into = in->array && left - taken == 0 && into[n] < 0;
+        bool first_into = nd->array && left - taken == 0 && into[n] < 0;
         if (first_into)
             into[n] = param;
         if (taken > 0 || first_into) {

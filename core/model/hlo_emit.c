@@ -87,73 +87,58 @@ static void sanitize(const char *s, size_t n, char *out, size_t cap)
     out[w] = 0;
 }
 
-static int res_push(hp_t *p, entry_map_t *m, int32_t v, const ins_t *in)
-{
-    if (m->budget-- <= 0)
-        return hlo_fail_at(p, in->at, "tuples here expand to more operands than the file has bytes (nested too "
-                                  "repetitively)");
-    if (vec_reserve((void **)&m->res, &m->cap_res, (int64_t)m->n_res + 1, sizeof *m->res))
-        return hlo_oom(p);
-    m->res[m->n_res++] = v;
-    return RS_OK;
-}
-
-/* The names of a node's arguments, and what donation did to it: what the
- * line of one node needs beyond its instruction. */
+/* What the lines of the nodes need beyond the map: every node's name,
+ * what donation did to it. */
 typedef struct line_ctx {
     const char *names;     /* every node's name, NUL-separated */
     const size_t *name_at; /* node -> its name in names */
-    const uint8_t *output;
     const int64_t *cut;
     const int32_t *into;
 } line_ctx_t;
 
-/* Node j's §1 line (instruction in): `input`/`param`, or a definition with
- * its arguments resolved, its flags and where it came from. */
-static int put_node(hp_t *p, const comp_t *c, entry_map_t *m, strbuf_t *b, const line_ctx_t *x, int32_t j,
-                    const ins_t *in)
+/* Node j's shape on its lines: its dims and type unless donation left
+ * part of it (or it holds no one array): then its bytes, as u8. */
+static void node_shape(const cmap_t *m, const line_ctx_t *x, int32_t j, char *shape, size_t cap)
 {
-    int rc = RS_OK;
-    const char *nm = x->names + x->name_at[j];
-    char shape[64 * 22 + 8];
+    const mnode_t *nd = &m->nodes[j];
     size_t sw = 0;
     shape[sw++] = '[';
-    /* an array keeps its dims unless donation left part of it (a tuple, or
-     * an odd leaf): then its bytes are what is left */
-    bool dims = in->array && (x->cut[j] == 0 || x->into[j] >= 0);
+    bool dims = nd->array && (x->cut[j] == 0 || x->into[j] >= 0);
     if (dims)
-        for (int32_t d = 0; d < in->ndims; d++)
-            sw += (size_t)snprintf(shape + sw, sizeof shape - sw, "%s%lld", d ? ", " : "",
-                                   (long long)p->dims[in->dim_off + d]);
+        for (int32_t d = 0; d < nd->ndims; d++)
+            sw += (size_t)snprintf(shape + sw, cap - sw, "%s%lld", d ? ", " : "", (long long)m->dims[nd->dim_off + d]);
     else
-        sw += (size_t)snprintf(shape + sw, sizeof shape - sw, "%lld", (long long)(in->bytes - x->cut[j]));
-    snprintf(shape + sw, sizeof shape - sw, "] %s", dims ? dtype_name((dtype_t)in->dtype) : "u8");
-    if (in->cls == OPC_PARAMETER || in->cls == OPC_CONSTANT) {
-        strbuf_printf(b, "%s %s %s", in->cls == OPC_PARAMETER ? "input" : "param", nm, shape);
-    } else {
-        strbuf_printf(b, "%s = ", nm);
-        for (size_t i = 0; i < in->op.len; i++)
-            strbuf_printf(b, "%c", p->s[in->op.off + i] == '-' ? '_' : p->s[in->op.off + i]);
-        strbuf_printf(b, "(");
-        int32_t na = 0;
-        for (int32_t a = 0; a < in->nopd && !rc; a++) {
-            int32_t o = p->opds[in->opd_off + a] - c->first;
-            for (int32_t r = 0; r < m->res_len[o] && !rc; r++) {
-                if (m->budget-- <= 0)
-                    rc = hlo_fail_at(p, in->at, "tuples here expand to more operands than the file has bytes "
-                                            "(nested too repetitively)");
-                else
-                    strbuf_printf(b, "%s%s", na++ ? ", " : "", x->names + x->name_at[m->res[m->res_off[o] + r]]);
-            }
-        }
-        strbuf_printf(b, ") %s cost=%lld", shape, (long long)(in->cost < 1 ? 1 : in->cost));
+        sw += (size_t)snprintf(shape + sw, cap - sw, "%lld", (long long)(nd->bytes - x->cut[j]));
+    snprintf(shape + sw, cap - sw, "] %s", dims ? dtype_name((dtype_t)nd->dtype) : "u8");
+}
+
+static void put_op(const hp_t *p, strbuf_t *b, const mstep_t *st)
+{
+    static const char *OPS[] = { NULL, "scratch", "leaf", "work", "async_start", "async_update", "async_done" };
+    const ins_t *in = &p->ins[st->ins];
+    const char *named = OPS[st->op];
+    if (!named && in->cls == OPC_ASYNC_START)
+        named = OPS[MOP_ASYNC_START];
+    else if (!named && in->cls == OPC_ASYNC_UPDATE)
+        named = OPS[MOP_ASYNC_UPDATE];
+    else if (!named && in->cls == OPC_ASYNC_DONE)
+        named = OPS[MOP_ASYNC_DONE];
+    if (named) {
+        strbuf_printf(b, "%s", named);
+        return;
     }
-    if (x->output[j])
-        strbuf_printf(b, " @output");
-    if (in->pinned && in->cls != OPC_PARAMETER && in->cls != OPC_CONSTANT)
-        strbuf_printf(b, " @pinned");
-    if (x->into[j] >= 0)
-        strbuf_printf(b, " @into(%s)", x->names + x->name_at[x->into[j]]);
+    for (size_t i = 0; i < in->op.len; i++)
+        strbuf_printf(b, "%c", p->s[in->op.off + i] == '-' ? '_' : p->s[in->op.off + i]);
+}
+
+/* Where node j's instruction came from: hlo= op_name= source= function=. */
+static int put_origin(hp_t *p, strbuf_t *b, const ins_t *in)
+{
+    slice_t file, func;
+    int64_t line;
+    int rc = hlo_frame_origin(p, in, &file, &func, &line);
+    if (rc)
+        return rc;
     strbuf_printf(b, " hlo=\"");
     put_chars(b, p->s + in->name.off, in->name.len, false);
     strbuf_printf(b, "\"");
@@ -163,116 +148,131 @@ static int put_node(hp_t *p, const comp_t *c, entry_map_t *m, strbuf_t *b, const
         strbuf_printf(b, "\"");
     }
     if (in->source_file.len || in->source_line >= 0) {
+        /* printed by the older metadata: wins for the file and line */
+        file = in->source_file;
+        line = in->source_line;
+    }
+    if (file.len || line >= 0) {
         strbuf_printf(b, " source=\"");
-        put_chars(b, p->s + in->source_file.off, in->source_file.len, true);
-        if (in->source_line >= 0)
-            strbuf_printf(b, ":%lld", (long long)in->source_line);
+        put_chars(b, p->s + file.off, file.len, true);
+        if (line >= 0)
+            strbuf_printf(b, ":%lld", (long long)line);
         strbuf_printf(b, "\"");
     }
+    if (func.len) {
+        strbuf_printf(b, " function=\"");
+        put_chars(b, p->s + func.off, func.len, true);
+        strbuf_printf(b, "\"");
+    }
+    return RS_OK;
+}
+
+/* Step s's line: node j's first definition with its flags and origin, or
+ * a further definition (`+=`). */
+static int put_step(hp_t *p, const cmap_t *m, strbuf_t *b, const line_ctx_t *x, int32_t s)
+{
+    const mstep_t *st = &m->steps[s];
+    const mnode_t *nd = &m->nodes[st->node];
+    char shape[64 * 22 + 8];
+    node_shape(m, x, st->node, shape, sizeof shape);
+    strbuf_printf(b, "%s %s ", x->names + x->name_at[st->node], st->accum ? "+=" : "=");
+    put_op(p, b, st);
+    strbuf_printf(b, "(");
+    for (int32_t a = 0; a < st->nargs; a++)
+        strbuf_printf(b, "%s%s", a ? ", " : "", x->names + x->name_at[m->args[st->arg_off + a]]);
+    strbuf_printf(b, ") %s cost=%lld", shape, (long long)(st->cost < 1 ? 1 : st->cost));
+    if (!st->accum) {
+        if (nd->output)
+            strbuf_printf(b, " @output");
+        if (nd->pinned)
+            strbuf_printf(b, " @pinned");
+        if (x->into[st->node] >= 0)
+            strbuf_printf(b, " @into(%s)", x->names + x->name_at[x->into[st->node]]);
+        int rc = put_origin(p, b, &p->ins[nd->ins]);
+        if (rc)
+            return rc;
+    }
+    strbuf_printf(b, "\n");
+    return RS_OK;
+}
+
+/* A parameter's or constant's line: `input`/`param` with its origin. */
+static int put_resident(hp_t *p, const cmap_t *m, strbuf_t *b, const line_ctx_t *x, int32_t j)
+{
+    const mnode_t *nd = &m->nodes[j];
+    char shape[64 * 22 + 8];
+    node_shape(m, x, j, shape, sizeof shape);
+    strbuf_printf(b, "%s %s %s", nd->kind == MN_PARAM ? "input" : "param", x->names + x->name_at[j], shape);
+    if (nd->output)
+        strbuf_printf(b, " @output");
+    int rc = put_origin(p, b, &p->ins[nd->ins]);
     strbuf_printf(b, "\n");
     return rc;
 }
 
-int hlo_emit_entry(hp_t *p, const comp_t *c, strbuf_t *b, int32_t **node_ins, int32_t *n_nodes,
-                   routine_donation_t *don)
+/* The §1 name of node j: its instruction's, sanitised, with what the rule
+ * that added it says (.scratch, .K, .work). */
+static void base_name(const hp_t *p, const mnode_t *nd, char *out, size_t cap)
 {
-    entry_map_t m = { 0 };
-    int32_t n = c->n;
-    m.node = malloc(((size_t)n + 1) * sizeof *m.node);
-    m.res_off = malloc(((size_t)n + 1) * sizeof *m.res_off);
-    m.res_len = malloc(((size_t)n + 1) * sizeof *m.res_len);
-    m.tsrc = malloc(((size_t)n + 1) * sizeof *m.tsrc);
-    *node_ins = malloc(((size_t)n + 1) * sizeof **node_ins);
-    uint8_t *output = calloc((size_t)n + 1, 1);
-    int64_t *cut = calloc((size_t)n + 1, sizeof *cut);
-    int32_t *into = malloc(((size_t)n + 1) * sizeof *into);
-    int32_t *order = malloc(((size_t)n + 1) * sizeof *order);
-    uint8_t *put = calloc((size_t)n + 1, 1);
+    const ins_t *in = &p->ins[nd->ins];
+    char sane[480];
+    sanitize(p->s + in->name.off, in->name.len, sane, sizeof sane);
+    if (nd->kind == MN_SCRATCH)
+        snprintf(out, cap, "%s.scratch", sane);
+    else if (nd->kind == MN_WORK)
+        snprintf(out, cap, "%s.work", sane);
+    else if (nd->kind == MN_LEAF)
+        snprintf(out, cap, "%s.%d", sane, (int)nd->leaf);
+    else
+        snprintf(out, cap, "%s", sane);
+}
+
+int hlo_emit_entry(hp_t *p, cmap_t *m, strbuf_t *b, int32_t **node_ins, routine_donation_t *don)
+{
+    int32_t nn = m->n_nodes;
+    int64_t *cut = calloc((size_t)nn + 1, sizeof *cut);
+    int32_t *into = malloc(((size_t)nn + 1) * sizeof *into);
+    int32_t *order = malloc(((size_t)nn + 1) * sizeof *order);
+    uint8_t *put = calloc((size_t)nn + 1, 1);
+    size_t *name_at = malloc(((size_t)nn + 1) * sizeof *name_at);
+    *node_ins = malloc(((size_t)nn + 1) * sizeof **node_ins);
     strmap_t *used = strmap_new();
-    m.budget = (int64_t)p->len + 4096;
-    int rc = RS_OK;
+    strbuf_t names;
+    strbuf_init(&names);
     memset(don, 0, sizeof *don);
-    if (!m.node || !m.res_off || !m.res_len || !m.tsrc || !*node_ins || !output || !cut || !into || !order || !put ||
-        !used)
+    int rc = RS_OK;
+    if (!cut || !into || !order || !put || !name_at || !*node_ins || !used)
         rc = hlo_oom(p);
-    int32_t nn = 0, root = n - 1;
-    for (int32_t k = 0; k < n; k++)
-        if (p->ins[c->first + k].root)
-            root = k;
-    char name[560];
-    char sane[512];
-    /* pass 1: nodes and resolutions */
-    for (int32_t k = 0; k < n && !rc; k++) {
-        const ins_t *in = &p->ins[c->first + k];
-        m.node[k] = -1;
-        m.tsrc[k] = -1;
-        m.res_off[k] = m.n_res;
-        m.res_len[k] = 0;
-        int32_t o0 = in->nopd ? p->opds[in->opd_off] - c->first : -1;
-        switch (in->cls) {
-        case OPC_AFTER_ALL:
-            break;
-        case OPC_ALIAS_FIRST:
-            if (o0 >= 0) {
-                m.res_off[k] = m.res_off[o0];
-                m.res_len[k] = m.res_len[o0];
-                m.tsrc[k] = m.tsrc[o0];
-            }
-            break;
-        case OPC_GTE:
-            if (o0 >= 0 && m.tsrc[o0] >= 0) {
-                const ins_t *t = &p->ins[c->first + m.tsrc[o0]];
-                if (in->index >= t->nopd) {
-                    rc = hlo_fail_at(p, in->at, "index=%lld of a tuple of %d", (long long)in->index, (int)t->nopd);
-                    break;
-                }
-                int32_t src = p->opds[t->opd_off + in->index] - c->first;
-                m.res_off[k] = m.res_off[src];
-                m.res_len[k] = m.res_len[src];
-                m.tsrc[k] = m.tsrc[src];
-            } else if (o0 >= 0) {
-                m.res_off[k] = m.res_off[o0];
-                m.res_len[k] = m.res_len[o0];
-            }
-            break;
-        case OPC_TUPLE:
-            m.tsrc[k] = k;
-            for (int32_t a = 0; a < in->nopd && !rc; a++) {
-                int32_t o = p->opds[in->opd_off + a] - c->first;
-                for (int32_t r = 0; r < m.res_len[o] && !rc; r++)
-                    rc = res_push(p, &m, m.res[m.res_off[o] + r], in);
-            }
-            m.res_len[k] = m.n_res - m.res_off[k];
-            break;
-        default:
-            m.node[k] = nn;
-            (*node_ins)[nn++] = k;
-            m.res_off[k] = m.n_res;
-            rc = res_push(p, &m, m.node[k], in);
-            m.res_len[k] = 1;
-        }
-    }
-    /* what ROOT resolves to is @output; what it donates loses its bytes */
-    for (int32_t r = 0; !rc && n && r < m.res_len[root]; r++)
-        output[m.res[m.res_off[root] + r]] = 1;
     for (int32_t j = 0; !rc && j < nn; j++)
         into[j] = -1;
     if (!rc)
-        rc = hlo_donate(p, c, &m, root, *node_ins, nn, cut, into, don);
+        rc = hlo_donate(p, m, cut, into, don);
+    char sane[512], name[560];
     sanitize(p->s + p->module.off, p->module.len, sane, sizeof sane);
     if (don->pairs)
         strbuf_printf(b, "# donated (input_output_alias): %d of %d outputs, %lld bytes written into their "
                          "parameters\n", (int)don->donated, (int)don->pairs, (long long)don->bytes);
     strbuf_printf(b, "routine %s\n", sane);
-    /* pass 2: names, sanitised, a clash taking _2, _3, ... in text order */
-    strbuf_t names;
-    strbuf_init(&names);
-    size_t *name_at = malloc(((size_t)nn + 1) * sizeof *name_at);
-    if (!rc && !name_at)
-        rc = hlo_oom(p);
-    for (int32_t j = 0; j < nn && !rc; j++) {
-        const ins_t *in = &p->ins[c->first + (*node_ins)[j]];
-        sanitize(p->s + in->name.off, in->name.len, sane, sizeof sane);
+    /* the order of the lines: the map's, but for a parameter that a node
+     * before it is written into: §1's @into names an input above it, so
+     * that parameter's line moves up to just before the node's */
+    int32_t e = 0;
+    for (int32_t q = 0; q < m->n_seq && !rc; q++) {
+        int32_t sq = m->seq[q];
+        int32_t j = sq < 0 ? -sq - 1 : m->steps[sq].accum ? -1 : m->steps[sq].node;
+        if (j < 0 || put[j])
+            continue;
+        if (into[j] >= 0 && !put[into[j]]) {
+            put[into[j]] = 1;
+            order[e++] = into[j];
+        }
+        put[j] = 1;
+        order[e++] = j;
+    }
+    /* names, sanitised, a clash taking _2, _3, ... in the lines' order */
+    for (int32_t k = 0; k < e && !rc; k++) {
+        int32_t j = order[k];
+        base_name(p, &m->nodes[j], sane, sizeof sane);
         snprintf(name, sizeof name, "%s", sane);
         for (int suffix = 2; strmap_get(used, name, strlen(name)) >= 0; suffix++)
             snprintf(name, sizeof name, "%s_%d", sane, suffix);
@@ -281,38 +281,34 @@ int hlo_emit_entry(hp_t *p, const comp_t *c, strbuf_t *b, int32_t **node_ins, in
         if (names.oom || strmap_put(used, name, strlen(name), j) != 0)
             rc = hlo_oom(p);
     }
-    /* pass 3: the lines, in text order but for a parameter that a node
-     * before it is written into: §1's @into names an input above it, so
-     * that parameter's line moves up to just before the node's */
-    line_ctx_t x = { names.s, name_at, output, cut, into };
-    int32_t e = 0;
-    for (int32_t j = 0; j < nn && !rc; j++) {
-        if (put[j])
-            continue;
-        int32_t first[2] = { into[j] > j && !put[into[j]] ? into[j] : -1, j };
-        for (int k = 0; k < 2 && !rc; k++)
-            if (first[k] >= 0) {
-                put[first[k]] = 1;
-                order[e++] = first[k];
-                rc = put_node(p, c, &m, b, &x, first[k], &p->ins[c->first + (*node_ins)[first[k]]]);
+    /* the lines */
+    line_ctx_t x = { names.s, name_at, cut, into };
+    memset(put, 0, (size_t)nn + 1);
+    for (int32_t q = 0; q < m->n_seq && !rc; q++) {
+        int32_t sq = m->seq[q];
+        if (sq < 0) {
+            int32_t j = -sq - 1;
+            if (!put[j]) {
+                put[j] = 1;
+                rc = put_resident(p, m, b, &x, j);
             }
+            continue;
+        }
+        int32_t j = m->steps[sq].node, moved = into[j];
+        if (!m->steps[sq].accum && moved >= 0 && !put[moved]) {
+            put[moved] = 1;
+            rc = put_resident(p, m, b, &x, moved);
+        }
+        put[j] = 1;
+        if (!rc)
+            rc = put_step(p, m, b, &x, sq);
     }
-    /* the routine numbers its nodes in the order of their lines */
-    for (int32_t k = 0; !rc && k < nn; k++)
-        order[k] = (*node_ins)[order[k]];
-    if (!rc)
-        memcpy(*node_ins, order, (size_t)nn * sizeof **node_ins);
+    for (int32_t k = 0; !rc && k < e; k++)
+        (*node_ins)[k] = m->nodes[order[k]].ins;
+    if (!rc && (b->oom || e != nn))
+        rc = b->oom ? hlo_oom(p) : hlo_fail_at(p, p->module_at, "internal: %d of %d nodes written", (int)e, (int)nn);
     strbuf_free(&names);
     free(name_at);
-    if (!rc && b->oom)
-        rc = hlo_oom(p);
-    *n_nodes = nn;
-    free(m.node);
-    free(m.res_off);
-    free(m.res_len);
-    free(m.tsrc);
-    free(m.res);
-    free(output);
     free(cut);
     free(into);
     free(order);

@@ -154,6 +154,7 @@ int hlo_skip_value(hp_t *p, slice_t *out)
 {
     char stack[MAX_NEST];
     int depth = 0;
+    loc_t opened = hlo_here(p); /* the outermost bracket, for an unclosed one */
     out->off = p->pos;
     while (p->pos < p->len) {
         char c = p->s[p->pos];
@@ -177,6 +178,8 @@ int hlo_skip_value(hp_t *p, slice_t *out)
         if (c == '(' || c == '{' || c == '[') {
             if (depth == MAX_NEST)
                 return hlo_fail_at(p, hlo_here(p), "brackets nested deeper than %d levels", MAX_NEST);
+            if (depth == 0)
+                opened = hlo_here(p);
             stack[depth++] = c == '(' ? ')' : c == '{' ? '}' : ']';
         } else if (c == ')' || c == '}' || c == ']') {
             if (c != stack[depth - 1])
@@ -187,7 +190,10 @@ int hlo_skip_value(hp_t *p, slice_t *out)
         hlo_advance(p);
     }
     if (depth > 0)
-        return hlo_fail_at(p, hlo_here(p), "unexpected end of file inside an attribute value");
+        return hlo_fail_at(p, hlo_here(p), "unexpected end of file inside an attribute value: the '%c' at line %d, "
+                                           "column %d is never closed",
+                           stack[0] == ')' ? '(' : stack[0] == '}' ? '{' : '[', opened.line,
+                           col_of(p, opened));
     out->len = p->pos - out->off;
     if (!out->len)
         return hlo_expected(p, "an attribute value");

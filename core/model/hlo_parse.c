@@ -21,14 +21,53 @@ static const struct {
     { "add-dependency", OPC_ALIAS_FIRST }, { "domain", OPC_ALIAS_FIRST }, { "after-all", OPC_AFTER_ALL },
     { "dot", OPC_DOT }, { "convolution", OPC_CONV }, { "reduce", OPC_REDUCE },
     { "reduce-window", OPC_REDUCE_WINDOW }, { "fusion", OPC_FUSION }, { "while", OPC_WHILE },
-    { "conditional", OPC_CONDITIONAL }, { "call", OPC_CALL },
+    { "conditional", OPC_CONDITIONAL }, { "call", OPC_CALL }, { "custom-call", OPC_CUSTOM },
+    { "dynamic-update-slice", OPC_DUS }, { "scatter", OPC_SCATTER },
 };
 
 static const char *PINNED[] = {
     "rng", "rng-bit-generator", "rng-get-and-update-state", "infeed", "outfeed", "send", "recv", "all-reduce",
     "all-gather", "reduce-scatter", "all-to-all", "collective-permute", "collective-broadcast", "custom-call",
-    "while", "conditional", "call", "copy-start", "copy-done",
+    "while", "conditional", "copy-start", "copy-done",
 };
+
+/* What keeps its own -start/-done halves (DESIGN §10 "Async pairs"); any
+ * other OP-start/-update/-done is XLA's shorthand for an async-wrapped OP. */
+static const char *OWN_HALVES[] = {
+    "async", "copy", "send", "recv", "all-reduce", "all-gather", "reduce-scatter", "all-to-all",
+    "collective-permute", "collective-broadcast",
+};
+
+static bool ends_with(const char *op, size_t n, const char *w, size_t *base)
+{
+    size_t k = strlen(w);
+    if (n <= k || memcmp(op + n - k, w, k) != 0)
+        return false;
+    *base = n - k;
+    return true;
+}
+
+/* OPC_ASYNC_* for async-start/-update/-done and the shorthand OP-start/
+ * -update/-done of an async-wrapped OP; OPC_OTHER for the rest. */
+static uint8_t async_class(const char *op, size_t n)
+{
+    size_t base;
+    uint8_t cls;
+    if (ends_with(op, n, "-start", &base))
+        cls = OPC_ASYNC_START;
+    else if (ends_with(op, n, "-update", &base))
+        cls = OPC_ASYNC_UPDATE;
+    else if (ends_with(op, n, "-done", &base))
+        cls = OPC_ASYNC_DONE;
+    else
+        return OPC_OTHER;
+    if (base == 5 && memcmp(op, "async", 5) == 0)
+        return cls;
+    for (size_t k = 0; k < sizeof OWN_HALVES / sizeof OWN_HALVES[0]; k++)
+        if (strlen(OWN_HALVES[k]) == base && memcmp(OWN_HALVES[k], op, base) == 0)
+            return OPC_OTHER;
+    return cls;
+}
 
 static bool op_pinned(const char *op, size_t n)
 {
@@ -49,11 +88,47 @@ static bool op_pinned(const char *op, size_t n)
     return false;
 }
 
-static int push_opd(hp_t *p, int32_t v)
+static int push_opd(hp_t *p, int32_t v, int32_t sel)
 {
-    if (vec_reserve((void **)&p->opds, &p->cap_opds, (int64_t)p->n_opds + 1, sizeof *p->opds))
+    if (vec_reserve((void **)&p->opds, &p->cap_opds, (int64_t)p->n_opds + 1, sizeof *p->opds) ||
+        vec_reserve((void **)&p->opd_sel, &p->cap_opd_sel, (int64_t)p->n_opds + 1, sizeof *p->opd_sel))
         return hlo_oom(p);
+    p->opd_sel[p->n_opds] = sel;
     p->opds[p->n_opds++] = v;
+    return RS_OK;
+}
+
+static int push_sel(hp_t *p, int64_t v)
+{
+    if (vec_reserve((void **)&p->sels, &p->cap_sels, (int64_t)p->n_sels + 1, sizeof *p->sels))
+        return hlo_oom(p);
+    p->sels[p->n_sels++] = v;
+    return RS_OK;
+}
+
+/* After an operand's name: `#K`, `#K#J`, ... (an element of a tuple, each
+ * further '#' one level deeper), kept in p->sels as n then the indices;
+ * *sel -1 when there is none. */
+static int parse_selection(hp_t *p, int32_t *sel)
+{
+    *sel = -1;
+    if (hlo_peek(p) != '#')
+        return RS_OK;
+    int rc;
+    int32_t at = p->n_sels;
+    if ((rc = push_sel(p, 0)))
+        return rc;
+    while (hlo_accept(p, '#')) {
+        int64_t k;
+        if (hlo_peek(p) < '0' || hlo_peek(p) > '9')
+            return hlo_expected(p, "an element number after '#'");
+        if ((rc = hlo_read_int(p, &k, "an element number after '#'")) || (rc = push_sel(p, k)))
+            return rc;
+        if (p->sels[at] == MAX_NEST)
+            return hlo_fail_at(p, hlo_here(p), "more than %d '#' selections", MAX_NEST);
+        p->sels[at]++;
+    }
+    *sel = at;
     return RS_OK;
 }
 
@@ -96,7 +171,8 @@ static int parse_operands(hp_t *p, ins_t *in, comp_t *c)
             return hlo_fail_at(p, at, "operand '%.*s' is not defined before this instruction in computation '%.*s'",
                            (int)(nm.len > 80 ? 80 : nm.len), p->s + nm.off, (int)(c->name.len > 80 ? 80 : c->name.len),
                            p->s + c->name.off);
-        if ((rc = push_opd(p, c->first + k)))
+        int32_t sel;
+        if ((rc = parse_selection(p, &sel)) || (rc = push_opd(p, c->first + k, sel)))
             return rc;
         in->nopd++;
         bool done;
@@ -163,18 +239,6 @@ static num_t find_number_after(const hp_t *p, slice_t v, const char *key, int64_
     return NUM_ABSENT;
 }
 
-/* Where byte pos stands, counted on from a location before it. */
-static loc_t loc_at(const hp_t *p, loc_t from, size_t pos)
-{
-    for (size_t i = from.pos; i < pos && i < p->len; i++)
-        if (lex_line_ends(p->s, p->len, i)) {
-            from.line++;
-            from.line_start = i + 1;
-        }
-    from.pos = pos;
-    return from;
-}
-
 /* An attribute's number (what names it) read with find_number_after:
  * RS_OK with *x (-1 when absent), or an error where a negative or
  * too-large one stands. */
@@ -183,9 +247,9 @@ static int attribute_number(hp_t *p, slice_t v, const char *key, loc_t kat, cons
     size_t at;
     num_t k = find_number_after(p, v, key, x, &at);
     if (k == NUM_NEGATIVE)
-        return hlo_fail_at(p, loc_at(p, kat, at), "%s cannot be negative", what);
+        return hlo_fail_at(p, hlo_loc_at(p, kat, at), "%s cannot be negative", what);
     if (k == NUM_TOO_BIG)
-        return hlo_fail_at(p, loc_at(p, kat, at), "%s out of range (more than 63 bits)", what);
+        return hlo_fail_at(p, hlo_loc_at(p, kat, at), "%s out of range (more than 63 bits)", what);
     return RS_OK;
 }
 
@@ -226,13 +290,20 @@ static void parse_metadata(const hp_t *p, ins_t *in, slice_t v)
         else if (hlo_slice_is(p, key, "source_line")) {
             size_t at; /* where a model's source is shown, not read: a bad number is unknown */
             (void)find_number_after(p, (slice_t){ val.off, val.len }, "", &in->source_line, &at);
+        } else if (hlo_slice_is(p, key, "stack_frame_id")) {
+            /* a bad number is a frame out of range, reported when its chain is followed */
+            size_t at;
+            in->frame_pos = val.off;
+            if (find_number_after(p, (slice_t){ val.off, val.len }, "", &in->frame, &at) != NUM_OK || val.len == 0 ||
+                p->s[val.off] < '0' || p->s[val.off] > '9')
+                in->frame = -1;
         }
     }
 }
 
 /* One attribute's value, kept when the mapping uses it. */
 static int attribute(hp_t *p, ins_t *in, slice_t key, loc_t kat, int64_t *lhs_contract, int32_t *n_contract,
-                     slice_t *dim_labels, slice_t *window)
+                     slice_t *dim_labels, slice_t *window, slice_t *backend)
 {
     slice_t v;
     int rc = hlo_skip_value(p, &v);
@@ -246,10 +317,15 @@ static int attribute(hp_t *p, ins_t *in, slice_t key, loc_t kat, int64_t *lhs_co
         if (in->index < 0)
             return hlo_fail_at(p, kat, "index= needs a number");
     } else if (hlo_slice_is(p, key, "backend_config") && in->cls == OPC_WHILE) {
-        int64_t n;
-        if ((rc = attribute_number(p, v, "known_trip_count", kat, "known_trip_count", &n)))
+        if ((rc = hlo_trip_count(p, v, kat, &in->trip)))
             return rc;
-        in->trip = n >= 0 ? n : 1;
+    } else if (hlo_slice_is(p, key, "backend_config") && in->cls == OPC_CUSTOM) {
+        *backend = v;
+    } else if (hlo_slice_is(p, key, "custom_call_target") && in->cls == OPC_CUSTOM) {
+        in->lib = hlo_library_of(p, v);
+        in->pinned = in->lib == LIB_NONE;
+    } else if (hlo_slice_is(p, key, "output_to_operand_aliasing")) {
+        return hlo_parse_oto(p, in, v);
     } else if (hlo_slice_is(p, key, "lhs_contracting_dims") && in->cls == OPC_DOT) {
         for (size_t i = v.off; i < v.off + v.len;) {
             char ch = p->s[i];
@@ -258,14 +334,14 @@ static int attribute(hp_t *p, ins_t *in, slice_t key, loc_t kat, int64_t *lhs_co
                 continue;
             }
             if (ch < '0' || ch > '9')
-                return hlo_fail_at(p, loc_at(p, kat, i), "lhs_contracting_dims: expected a dimension number");
+                return hlo_fail_at(p, hlo_loc_at(p, kat, i), "lhs_contracting_dims: expected a dimension number");
             size_t at = i;
             int64_t d = 0;
             while (i < v.off + v.len && p->s[i] >= '0' && p->s[i] <= '9')
                 if (!checked_mul(d, 10, &d) || !checked_add(d, p->s[i++] - '0', &d))
-                    return hlo_fail_at(p, loc_at(p, kat, at), "lhs_contracting_dims out of range (more than 63 bits)");
+                    return hlo_fail_at(p, hlo_loc_at(p, kat, at), "lhs_contracting_dims out of range (more than 63 bits)");
             if (*n_contract == 64)
-                return hlo_fail_at(p, loc_at(p, kat, at), "lhs_contracting_dims names more than 64 dimensions");
+                return hlo_fail_at(p, hlo_loc_at(p, kat, at), "lhs_contracting_dims names more than 64 dimensions");
             lhs_contract[(*n_contract)++] = d;
         }
     } else if (hlo_slice_is(p, key, "dim_labels")) {
@@ -301,6 +377,7 @@ static int parse_instruction(hp_t *p, int32_t ci)
     in->comp = ci;
     in->source_line = -1;
     in->trip = 1;
+    in->oto_off = p->n_oto;
     in->index = -1;
     int rc;
     slice_t nm;
@@ -354,7 +431,10 @@ static int parse_instruction(hp_t *p, int32_t ci)
     for (size_t k = 0; k < sizeof CLASSES / sizeof CLASSES[0]; k++)
         if (hlo_slice_is(p, in->op, CLASSES[k].name))
             in->cls = CLASSES[k].cls;
-    in->pinned = op_pinned(p->s + in->op.off, in->op.len);
+    uint8_t acls = async_class(p->s + in->op.off, in->op.len);
+    if (acls != OPC_OTHER)
+        in->cls = acls;
+    in->pinned = acls != OPC_OTHER || op_pinned(p->s + in->op.off, in->op.len);
     if ((rc = hlo_expect(p, '(', "'(' after the opcode")))
         return rc;
     if (in->cls == OPC_CONSTANT || in->cls == OPC_PARAMETER) {
@@ -373,7 +453,7 @@ static int parse_instruction(hp_t *p, int32_t ci)
     }
     int64_t contract[64];
     int32_t n_contract = 0;
-    slice_t dim_labels = { 0, 0 }, window = { 0, 0 };
+    slice_t dim_labels = { 0, 0 }, window = { 0, 0 }, backend = { 0, 0 };
     for (;;) {
         if ((rc = hlo_skip_ws(p)))
             return rc;
@@ -385,7 +465,7 @@ static int parse_instruction(hp_t *p, int32_t ci)
         loc_t kat = hlo_here(p);
         if ((rc = hlo_read_name(p, &key, "an attribute name")) || (rc = hlo_expect(p, '=', "'=' after the attribute name")))
             return rc;
-        if ((rc = hlo_skip_ws(p)) || (rc = attribute(p, in, key, kat, contract, &n_contract, &dim_labels, &window)))
+        if ((rc = hlo_skip_ws(p)) || (rc = attribute(p, in, key, kat, contract, &n_contract, &dim_labels, &window, &backend)))
             return rc;
     }
     if (in->cls == OPC_GTE && in->index < 0)
@@ -393,7 +473,7 @@ static int parse_instruction(hp_t *p, int32_t ci)
     if ((in->cls == OPC_FUSION || in->cls == OPC_CALL || in->cls == OPC_WHILE || in->cls == OPC_CONDITIONAL) &&
         !in->nref)
         return hlo_fail_at(p, at, "%.*s names no computation to call", (int)in->op.len, p->s + in->op.off);
-    if ((rc = hlo_cost_direct(p, in, contract, n_contract, dim_labels, window)))
+    if ((rc = hlo_cost_direct(p, in, contract, n_contract, dim_labels, window, backend)))
         return rc;
     if (strmap_put(c->names, p->s + nm.off, nm.len, p->n_ins - c->first) != 0)
         return hlo_oom(p);
@@ -468,39 +548,6 @@ static int parse_computation(hp_t *p)
     return RS_OK;
 }
 
-/* Sections some dumps end with (FileNames, StackFrames, ...): numbered
- * strings and braces, skipped. */
-static int skip_section(hp_t *p)
-{
-    int rc;
-    for (;;) {
-        if ((rc = hlo_skip_ws(p)))
-            return rc;
-        int c = hlo_peek(p);
-        slice_t v;
-        if (c >= '0' && c <= '9') {
-            while (hlo_peek(p) >= '0' && hlo_peek(p) <= '9')
-                p->pos++;
-        } else if (c == '"' || c == '{') {
-            if ((rc = hlo_skip_value(p, &v)))
-                return rc;
-        } else {
-            return RS_OK;
-        }
-    }
-}
-
-static bool is_section(const hp_t *p)
-{
-    static const char *S[] = { "FileNames", "FunctionNames", "FileLocations", "StackFrames" };
-    for (int k = 0; k < 4; k++) {
-        size_t n = strlen(S[k]);
-        if (p->len - p->pos > n && memcmp(p->s + p->pos, S[k], n) == 0 && !hlo_name_char((unsigned char)p->s[p->pos + n]))
-            return true;
-    }
-    return false;
-}
-
 int hlo_parse_module(hp_t *p)
 {
     int rc;
@@ -525,8 +572,8 @@ int hlo_parse_module(hp_t *p)
             return rc;
         if (hlo_slice_is(p, key, "input_output_alias"))
             rc = hlo_parse_alias(p);
-        else
-            rc = hlo_skip_value(p, &v);
+        else if (!(rc = hlo_skip_value(p, &v)) && hlo_slice_is(p, key, "is_scheduled"))
+            p->scheduled = hlo_slice_is(p, v, "true");
         if (rc)
             return rc;
     }
@@ -535,10 +582,8 @@ int hlo_parse_module(hp_t *p)
             return rc;
         if (p->pos >= p->len)
             break;
-        if (is_section(p)) {
-            while (hlo_name_char(hlo_peek(p)))
-                p->pos++;
-            if ((rc = skip_section(p)))
+        if (hlo_is_table(p)) {
+            if ((rc = hlo_parse_table(p)))
                 return rc;
             continue;
         }

@@ -168,3 +168,58 @@ int hlo_shape_tree(hp_t *p, size_t pos, shape_tree_t *t, int32_t *root)
     return rc;
 }
 
+
+int hlo_element_shape(hp_t *p, const ins_t *in, const int64_t *sel, int32_t n, shape_t *sh, int64_t *dims,
+                      bool *found)
+{
+    /* read again from a copy of the parser: the shape was parsed once */
+    hp_t q = *p;
+    q.pos = in->shape_pos;
+    *found = false;
+    memset(sh, 0, sizeof *sh);
+    int rc;
+    for (int32_t d = 0; d < n; d++) {
+        if ((rc = hlo_skip_ws(&q)))
+            return rc;
+        if (!hlo_accept(&q, '('))
+            return RS_OK; /* an array or a token has no elements */
+        for (int64_t k = 0; k < sel[d]; k++) {
+            shape_t skip;
+            bool done;
+            if ((rc = hlo_skip_ws(&q)))
+                return rc;
+            if (hlo_peek(&q) == ')')
+                return RS_OK;
+            if ((rc = hlo_parse_shape(&q, &skip, NULL, false, 0)) ||
+                (rc = hlo_list_sep(&q, ')', "',' or ')' in a tuple shape", &done)))
+                return rc;
+            if (done)
+                return RS_OK;
+        }
+        if ((rc = hlo_skip_ws(&q)))
+            return rc;
+        if (hlo_peek(&q) == ')')
+            return RS_OK;
+    }
+    if ((rc = hlo_parse_shape(&q, sh, dims, false, 0)))
+        return rc;
+    *found = true;
+    return RS_OK;
+}
+
+int hlo_operand_shape(hp_t *p, const ins_t *in, int32_t k, shape_t *sh, int64_t *dims, bool *found)
+{
+    *found = false;
+    memset(sh, 0, sizeof *sh);
+    if (k >= in->nopd)
+        return RS_OK;
+    int32_t sel = p->opd_sel[in->opd_off + k];
+    const ins_t *o = &p->ins[p->opds[in->opd_off + k]];
+    if (sel < 0 && !o->array) {
+        *sh = (shape_t){ false, o->dtype, o->bytes, o->elems, 0 };
+        *found = true;
+        return RS_OK;
+    }
+    return hlo_element_shape(p, o, sel < 0 ? NULL : p->sels + sel + 1, sel < 0 ? 0 : (int32_t)p->sels[sel], sh, dims,
+                             found);
+}

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const routine_origin_t routine_no_origin = { NULL, NULL, NULL };
+const routine_origin_t routine_no_origin = { NULL, NULL, NULL, NULL };
 
 int routine_set_name(routine_t *r, const char *name, rs_error_t *err)
 {
@@ -95,6 +95,8 @@ const char *routine_node_origin(const routine_t *r, int32_t i, char *buf, size_t
     for (int k = 0; k < 3; k++)
         if (parts[k] && parts[k][0] && w + 1 < n)
             w += (size_t)snprintf(buf + w, n - w, "%s%s%s", w ? " " : "", k == 0 ? "%" : "", parts[k]);
+    if (o->function && o->function[0] && w + 1 < n)
+        snprintf(buf + w, n - w, "%s(%s)", w ? " " : "", o->function);
     return buf;
 }
 

@@ -22,9 +22,10 @@ enum node_kind { NODE_INPUT, NODE_PARAM, NODE_DEF };
 enum node_flag { FLAG_OUTPUT = 1, FLAG_PINNED = 2, FLAG_INLINE = 4, FLAG_INTO = 8 };
 
 /* Where a node came from (NULL when not said): an HLO instruction's name,
- * its metadata op_name, and "source_file:source_line". */
+ * its metadata op_name, "FILE:LINE" of the user's frame (or source_file:
+ * source_line), and that frame's function (DESIGN §10). */
 typedef struct routine_origin {
-    const char *hlo, *op_name, *source;
+    const char *hlo, *op_name, *source, *function;
 } routine_origin_t;
 
 /* The origin of a node that says none (all NULL). */
@@ -90,6 +91,7 @@ typedef struct routine {
     int32_t n_into;
     uint8_t format;         /* enum routine_format */
     routine_donation_t donation; /* ROUTINE_HLO: what the reader donated */
+    bool hlo_scheduled;     /* ROUTINE_HLO: its module is scheduled (is_scheduled=true): after XLA's passes */
 } routine_t;
 
 /* The operation name of step s. */

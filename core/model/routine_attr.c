@@ -121,14 +121,14 @@ static int parse_string(parse_t *p, char **out)
     return *out ? RS_OK : routine_oom(p);
 }
 
-/* `hlo="..."`, `op_name="..."`, `source="..."` (where a node came from) if
+/* `hlo="..."`, `op_name="..."`, `source="..."`, `function="..."` (where a node came from) if
  * the word w[0..wl) names one: *took true and the value is stored in nd's
  * fields (given once each). */
-int routine_parse_origin(parse_t *p, const char *w, size_t wl, int col, char **fields[3], bool *took)
+int routine_parse_origin(parse_t *p, const char *w, size_t wl, int col, char **fields[4], bool *took)
 {
-    static const char *NAMES[3] = { "hlo", "op_name", "source" };
+    static const char *NAMES[4] = { "hlo", "op_name", "source", "function" };
     *took = false;
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 4; k++) {
         if (strlen(NAMES[k]) != wl || memcmp(NAMES[k], w, wl) != 0)
             continue;
         if (*fields[k])
@@ -143,14 +143,14 @@ int routine_parse_origin(parse_t *p, const char *w, size_t wl, int col, char **f
 
 /* Most nodes say nothing of where they came from and share one empty
  * origin; the rest get theirs in the routine's strings. */
-int routine_set_origin(parse_t *p, routine_node_t *nd, char *origin[3])
+int routine_set_origin(parse_t *p, routine_node_t *nd, char *origin[4])
 {
-    if (!origin[0] && !origin[1] && !origin[2])
+    if (!origin[0] && !origin[1] && !origin[2] && !origin[3])
         return RS_OK;
     routine_origin_t *o = strpool_alloc(&p->r->strings, sizeof *o, _Alignof(routine_origin_t));
     if (!o)
         return routine_oom(p);
-    *o = (routine_origin_t){ origin[0], origin[1], origin[2] };
+    *o = (routine_origin_t){ origin[0], origin[1], origin[2], origin[3] };
     nd->origin = o;
     return RS_OK;
 }

@@ -59,9 +59,9 @@ int routine_index_into(parse_t *p);
 
 /* `hlo="..."`, `op_name="..."`, `source="..."` if the word w[0..wl) names
  * one: *took true and the value stored in *fields[k] (each given once). */
-int routine_parse_origin(parse_t *p, const char *w, size_t wl, int col, char **fields[3], bool *took);
+int routine_parse_origin(parse_t *p, const char *w, size_t wl, int col, char **fields[4], bool *took);
 /* Points nd's origin at origin[0..3) (the shared empty one when all are
  * NULL). */
-int routine_set_origin(parse_t *p, routine_node_t *nd, char *origin[3]);
+int routine_set_origin(parse_t *p, routine_node_t *nd, char *origin[4]);
 
 #endif

@@ -220,8 +220,8 @@ static int stmt_resident(parse_t *p, uint8_t kind)
         return rc;
     int dt = p->cur_dtype;
     uint8_t flags = 0;
-    char *origin[3] = { NULL, NULL, NULL };
-    char **fields[3] = { &origin[0], &origin[1], &origin[2] };
+    char *origin[4] = { NULL, NULL, NULL, NULL };
+    char **fields[4] = { &origin[0], &origin[1], &origin[2], &origin[3] };
     parse_opt_dtype(p, &dt);
     rc = routine_parse_flags(p, &flags, NULL);
     for (bool took = true; !rc && took;) {
@@ -343,8 +343,8 @@ static int stmt_define(parse_t *p, const char *name, size_t nlen, int col, bool 
         return rc;
     uint8_t flags = 0;
     into_ref_t into = { 0 };
-    char *origin[3] = { NULL, NULL, NULL };
-    char **fields[3] = { &origin[0], &origin[1], &origin[2] };
+    char *origin[4] = { NULL, NULL, NULL, NULL };
+    char **fields[4] = { &origin[0], &origin[1], &origin[2], &origin[3] };
     for (;;) {
         lex_skip_ws(&p->lx);
         int tcol = lex_col(&p->lx);

@@ -177,6 +177,22 @@ int units_parse_int(const char *text, const char *what, int64_t min, int64_t max
     return RS_OK;
 }
 
+/* Whether text, as units_format_bytes wrote it ("7.45 GiB"), reads back as
+ * exactly bytes: then it says all the typed spec said. */
+static bool says_exactly(const char *text, int64_t bytes)
+{
+    char joined[32];
+    size_t k = 0;
+    for (const char *c = text; *c && k + 1 < sizeof joined; c++)
+        if (*c != ' ')
+            joined[k++] = *c;
+    joined[k] = 0;
+    budget_spec_t spec;
+    rs_error_t err;
+    return units_parse_budget(joined, "budget", &spec, &err) == RS_OK && spec.kind == BUDGET_BYTES &&
+           spec.bytes == bytes;
+}
+
 void units_format_budget(const char *asked, bool minimize, int64_t bytes, char *buf, size_t n)
 {
     if (minimize) {
@@ -187,8 +203,11 @@ void units_format_budget(const char *asked, bool minimize, int64_t bytes, char *
     units_format_bytes(bytes, b, sizeof b);
     budget_spec_t spec;
     rs_error_t err;
+    /* a size keeps its spec when the bytes shown round it ("8GB = 7.45
+     * GiB": "7.45 GiB" alone read as another budget than the one typed) */
     if (asked && asked[0] && units_parse_budget(asked, "budget", &spec, &err) == RS_OK &&
-        (spec.kind == BUDGET_PERCENT || spec.kind == BUDGET_DEVICE))
+        (spec.kind == BUDGET_PERCENT || spec.kind == BUDGET_DEVICE ||
+         (spec.kind == BUDGET_BYTES && !says_exactly(b, bytes))))
         snprintf(buf, n, "%s = %s", asked, b);
     else
         snprintf(buf, n, "%s", b);

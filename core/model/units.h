@@ -49,8 +49,9 @@ void units_format_bytes(int64_t bytes, char *buf, size_t n);
 void units_format_bytes_exact(int64_t bytes, char *buf, size_t n);
 
 /* A resolved budget for a person: "minimize", its bytes ("48.0 MiB"), or
- * what was asked for with the bytes it came to when that was a share or the
- * device ("60% = 62.4 MiB"); asked may be NULL or "" (not known). */
+ * what was asked for with the bytes it came to ("60% = 62.4 MiB", "device
+ * = 80.0 GiB", "8GB = 7.45 GiB") unless the bytes shown say exactly what
+ * was asked ("48MiB" is "48.0 MiB"); asked may be NULL or "" (not known). */
 void units_format_budget(const char *asked, bool minimize, int64_t bytes, char *buf, size_t n);
 
 /* Formats an operation count (a cost, recompute) in FLOPs with decimal

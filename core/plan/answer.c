@@ -87,7 +87,9 @@ int answer_by_origin(const routine_t *r, const fit_flip_t *f, int32_t n, answer_
     int32_t m = 0;
     for (int32_t i = 0; i < n; i++) {
         if (i == 0 || strcmp(k[i].key, k[i - 1].key) != 0) {
-            g[m] = (ranked_origin_t){ .o = { .origin = k[i].key }, .key_rank = m };
+            const routine_origin_t *ro = r->nodes[f[k[i].flip].node].origin;
+            const char *fn = ro->source && ro->source[0] && ro->function && ro->function[0] ? ro->function : NULL;
+            g[m] = (ranked_origin_t){ .o = { .origin = k[i].key, .function = fn }, .key_rank = m };
             m++;
         }
         answer_origin_t *o = &g[m - 1].o;

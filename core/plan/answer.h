@@ -13,6 +13,7 @@
 /* One origin's flips: "modeling_llama.py:200" or "dot". */
 typedef struct answer_origin {
     const char *origin;  /* borrowed from the routine */
+    const char *function; /* the source's function (§10), NULL when none; borrowed */
     int64_t relief;      /* summed, saturating */
     int64_t recompute;   /* summed, saturating */
     int32_t flips;

@@ -1,0 +1,282 @@
+#!/usr/bin/env python3
+"""DESIGN §14 end to end: `score --remat` against tests/remat_ref.py (an
+independent plain scorer of §14) on random routines with random inline
+preferences and random remat flip sets, and on the bundled samples; then
+`fit --planner frontier` (and `sweep` with it): every plan it returns is
+re-scored by the plain scorer, is within its budget whenever §5's plan is,
+and adds no more compute than §5's plan at the same budget.
+
+usage: remat_test.py REMATSCOPE SAMPLES_DIR
+env:   RS_REMAT_COUNT=N (random routines, default 250), RS_REMAT_SEED=S
+"""
+import glob
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import check, finish, test  # noqa: E402
+import refmodel as ref  # noqa: E402
+import remat_ref  # noqa: E402
+
+BIN, SAMPLES = sys.argv[1], sys.argv[2]
+TMP = tempfile.mkdtemp(prefix="rs_remat_")
+COUNT = int(os.environ.get("RS_REMAT_COUNT", "250"))
+SEED = int(os.environ.get("RS_REMAT_SEED", "4514"))
+
+
+def run(args):
+    env = dict(os.environ, XDG_DATA_HOME=TMP, XDG_CONFIG_HOME=TMP)
+    p = subprocess.run([BIN, "--db", ":memory:", *args], capture_output=True, text=True, env=env, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+_N = [0]
+
+
+def write(text):
+    _N[0] += 1
+    path = os.path.join(TMP, f"r{_N[0]}.routine")
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def gen_routine(rng, k):
+    """Chains and skips with late reads (what gives remat flips gaps to
+    split), accumulations, repeated arguments, @inline/@output/@pinned/@into."""
+    syms = rng.sample(["B", "D", "H"], rng.randint(0, 2))
+    lines = [f"routine g{k}"]
+    if syms:
+        lines.append("bind " + " ".join(f"{s}={rng.randint(1, 6)}" for s in syms))
+    if rng.random() < 0.5:
+        lines.append(f"dtype {rng.choice(list(ref.DTYPES))}")
+    nodes, inputs, defs = [], [], []
+    for j in range(rng.randint(1, 3)):
+        kind = rng.choice(["input", "param"])
+        name = f"{kind[0]}{j}"
+        lines.append(f"{kind} {name} [{rng.randint(1, 9)}]")
+        nodes.append(name)
+        if kind == "input":
+            inputs.append(name)
+    nsteps = rng.randint(3, 30)
+    for s in range(nsteps):
+        nargs = rng.choice([0, 1, 1, 2, 2, 3])
+        window = nodes[-4:] if rng.random() < 0.6 else nodes
+        args = [rng.choice(window) for _ in range(nargs)]
+        if args and rng.random() < 0.1:
+            args.append(args[0])
+        dims = f"[{rng.choice(['1', '2', '4', '8', str(rng.randint(1, 30))] + [f'{x}*2' for x in syms])}]"
+        cost = f" cost={rng.randint(1, 50)}" if rng.random() < 0.4 else ""
+        if defs and rng.random() < 0.1:
+            name, d = rng.choice(defs)
+            lines.append(f"{name} += acc{s}({', '.join(args)}) {d}{cost}")
+            continue
+        name = f"n{s}"
+        flags = []
+        if rng.random() < 0.15:
+            flags.append("@inline")
+        if rng.random() < 0.08:
+            flags.append("@output")
+        if rng.random() < 0.05:
+            flags.append("@pinned")
+        if inputs and not flags and rng.random() < 0.04:
+            flags.append(f"@into({rng.choice(inputs)})")
+        lines.append(f"{name} = op{s}({', '.join(args)}) {dims}{cost}{''.join(' ' + f for f in flags)}")
+        nodes.append(name)
+        defs.append((name, dims))
+    if rng.random() < 0.8 and defs:
+        lines.append(f"out = fin({', '.join(rng.sample([d[0] for d in defs], min(3, len(defs))))}) [1] @output")
+    return "\n".join(lines) + "\n"
+
+
+def compare(path, low, prefs, remat, align, depth, aliasing, what):
+    args = ["score", path, "--json", "--alignment", str(align), "--max-inline-depth", str(depth)]
+    for i in sorted(prefs):
+        args += ["--inline", low.names[i]]
+    for i in sorted(remat):
+        args += ["--remat", low.names[i]]
+    if not aliasing:
+        args.append("--no-aliasing")
+    if not remat:  # score without --remat is §3's: give one node that never applies
+        return True
+    rc, out, err = run(args)
+    if rc != 0:
+        check(False, f"{what}: exit {rc}: {err.strip()}")
+        return False
+    mine = json.loads(out)
+    theirs = remat_ref.score(low, prefs, remat, align, depth, aliasing)
+    ok = mine["footprint"] == theirs["footprint"] and mine["steps"] == theirs["steps"]
+    copies = {b["node"]: (b["start"], b["end"]) for b in mine["buffers"] if b.get("copy")}
+    spans = {b["node"]: (b["start"], b["end"]) for b in mine["buffers"] if not b.get("copy")}
+    skipped = {r["node"]: r["outcome"] for r in mine["remat"] if r["outcome"] != "applied"}
+    if aliasing:
+        ok = ok and copies == theirs["copies"] and spans == theirs["spans"]
+    ok = ok and skipped == theirs["skipped"]
+    if not ok:
+        check(False, f"{what}: inline {sorted(low.names[i] for i in prefs)} remat "
+                     f"{sorted(low.names[i] for i in remat)} align {align} aliasing {aliasing}\n"
+                     f"  binary    {mine['footprint']} steps {mine['steps']} copies {copies} skipped {skipped}\n"
+                     f"  reference {theirs['footprint']} steps {theirs['steps']} copies {theirs['copies']} "
+                     f"skipped {theirs['skipped']}\n  spans {spans}\n  ref   {theirs['spans']}\n"
+                     + open(path).read())
+    return ok
+
+
+@test
+def random_scores():
+    """score --remat equals the plain §14 scorer on random routines and random flip sets"""
+    rng = random.Random(SEED)
+    done = 0
+    k = 0
+    while done < COUNT:
+        k += 1
+        text = gen_routine(rng, k)
+        try:
+            low = ref.lower(ref.parse(text))
+        except ref.RoutineError:
+            continue
+        path = write(text)
+        n = len(low.names)
+        for trial in range(3):
+            defined = [i for i in range(n) if low.defs[i]]
+            prefs = {i for i in defined if rng.random() < 0.15}
+            p = rng.choice([0.3, 0.6, 0.9])
+            remat = {i for i in range(n) if rng.random() < p}
+            align = rng.choice([1, 1, 4, 16])
+            depth = rng.choice([8, 8, 1])
+            aliasing = rng.random() < 0.9
+            if not compare(path, low, prefs, remat, align, depth, aliasing, f"g{k}.{trial}"):
+                return
+        done += 1
+    print(f"  {done} routines, 3 flip sets each")
+
+
+@test
+def sample_scores():
+    """score --remat equals the plain scorer on the bundled samples (every candidate flipped, and halves)"""
+    paths = sorted(glob.glob(os.path.join(SAMPLES, "*.routine")))
+    paths += [os.path.join(SAMPLES, "gen", f) for f in ("mlp_small.routine", "chain_16.routine",
+                                                       "transformer_small.routine")]
+    rng = random.Random(SEED + 1)
+    for path in paths:
+        low = ref.lower(ref.parse(open(path).read()))
+        n = len(low.names)
+        everything = {i for i in range(n) if low.defs[i]}
+        for remat in (everything, {i for i in everything if rng.random() < 0.5}):
+            if not compare(path, low, set(), remat, 1, 8, True, os.path.basename(path)):
+                return
+
+
+def check_frontier(path, low, d, what):
+    """One fit --json with its "frontier" key: the sums, the plain
+    re-scoring, and never worse than §5's plan (d's own) by §14's objective."""
+    f = d["frontier"]
+    base, fin = d["baseline"], f["final"]
+    check(sum(x["relief"] for x in f["flips"]) == base["total"] - fin["total"],
+          f"{what}: reliefs sum to {sum(x['relief'] for x in f['flips'])}, not {base['total'] - fin['total']}")
+    check(sum(x["recompute"] for x in f["flips"]) == fin["compute"] - base["compute"],
+          f"{what}: recomputes do not sum to the added compute")
+    if f["flips"]:  # the groups by origin cover every flip (a §1 node's origin is its op)
+        groups = f["by_origin"]
+        check(sum(g["flips"] for g in groups) == len(f["flips"]) and
+              sum(g["relief"] for g in groups) == base["total"] - fin["total"] and
+              sum(g["recompute"] for g in groups) == fin["compute"] - base["compute"], f"{what}: by_origin {groups}")
+    names = {n: i for i, n in enumerate(low.names)}
+    inl = {names[x["node"]] for x in f["flips"] if x["kind"] == "inline"}
+    rem = {names[x["node"]] for x in f["flips"] if x["kind"] == "remat"}
+    check(len(inl) + len(rem) == len(f["flips"]), f"{what}: a node flipped twice")
+    theirs = remat_ref.score(low, inl, rem)
+    check(theirs["footprint"] == fin, f"{what}: frontier final {fin}, the plain scorer {theirs['footprint']}")
+    check(not theirs["skipped"], f"{what}: remat flips that do not apply: {theirs['skipped']}")
+    five = d["final"]
+    if d["budget"]["kind"] == "minimize":
+        check((fin["total"], fin["compute"]) <= (five["total"], five["compute"]),
+              f"{what}: minimize: frontier {fin} worse than two-round {five}")
+        return
+    n = d["budget"]["bytes"]
+    check(f["within_budget"] == (fin["total"] <= n), f"{what}: within_budget says {f['within_budget']}")
+    if d["within_budget"]:
+        check(f["within_budget"] and (fin["compute"], fin["total"]) <= (five["compute"], five["total"]),
+              f"{what}: frontier {fin} worse than two-round {five} at {n}")
+    elif not f["within_budget"]:
+        check((fin["total"], fin["compute"]) <= (five["total"], five["compute"]),
+              f"{what}: frontier {fin} further from {n} than two-round {five}")
+
+
+@test
+def frontier_plans():
+    """fit --planner frontier on random routines and the samples: sums, plain re-scoring, never worse than §5"""
+    rng = random.Random(SEED + 2)
+    k = done = 0
+    while done < max(COUNT // 3, 20):
+        k += 1
+        text = gen_routine(rng, 10000 + k)
+        try:
+            low = ref.lower(ref.parse(text))
+        except ref.RoutineError:
+            continue
+        path = write(text)
+        for budget in (rng.choice(["90%", "70%", "50%", "30%"]), "minimize"):
+            cap = rng.choice([[], ["--max-candidates", "all"], ["--max-candidates", "2"]])
+            rc, out, err = run(["fit", path, "--budget", budget, "--planner", "frontier", "--json", *cap])
+            check(rc == 0, f"g{10000 + k} {budget}: exit {rc}: {err}")
+            check_frontier(path, low, json.loads(out), f"g{10000 + k} {budget} {cap}\n{text}")
+        done += 1
+    for name in ("mlp_step.routine", "pair_peak.routine", "harmful_hold.routine", "gen/transformer_small.routine",
+                 "gen/resnet_small.routine", "gen/unet_small.routine"):
+        path = os.path.join(SAMPLES, name)
+        low = ref.lower(ref.parse(open(path).read()))
+        for budget in ("85%", "70%", "minimize"):
+            rc, out, err = run(["fit", path, "--budget", budget, "--planner", "frontier", "--json",
+                                "--max-candidates", "all"])
+            check(rc == 0, f"{name} {budget}: exit {rc}: {err}")
+            check_frontier(path, low, json.loads(out), f"{name} {budget}")
+
+
+@test
+def frontier_by_hand():
+    """a is read at s1, s4, s5 (b..e pinned): at 40 B §5 can only inline a, run at each of its three reads
+    (compute 49 + 2 x 5 = 59, total 38: x, b, c at step 2); the frontier remat-flips it, recomputed once before
+    s4 (49 + 5 = 54, total 38: a [0,1], its copy [4,6])"""
+    path = write("routine frontier_hand\ninput x [4] u8\na = f(x) [8] u8 cost=5\nb = g(a) [2] u8 @pinned\n"
+                 "c = h(b) [32] u8 @pinned\nd = k(c) [2] u8 @pinned\ne = m(d, a) [2] u8 @pinned\n"
+                 "g = n(e, a) [2] u8 @output\n")
+    rc, out, err = run(["fit", path, "--budget", "40", "--planner", "frontier", "--json"])
+    check(rc == 0, err)
+    d = json.loads(out)
+    check(d["final"]["compute"] == 59 and d["final"]["total"] == 38 and d["flips"][0]["node"] == "a",
+          f"two-round {d['final']} {d['flips']}")
+    f = d["frontier"]
+    check(f["final"]["compute"] == 54 and f["final"]["total"] == 38 and f["within_budget"], f"frontier {f}")
+    check(f["flips"] == [{"node": "a", "kind": "remat", "relief": 8, "recompute": 5}], f"frontier flips {f['flips']}")
+    rc, out, err = run(["fit", path, "--budget", "40", "--planner", "frontier"])
+    check(rc == 0 and "remat  a" in out and "added compute -5 FLOPs" in out, out)
+
+
+@test
+def frontier_sweep():
+    """sweep --planner frontier: each budget's "frontier" key is fit --planner frontier's at that budget"""
+    path = os.path.join(SAMPLES, "gen", "resnet_small.routine")
+    rc, out, err = run(["sweep", path, "--budgets", "90%,60%", "--planner", "frontier", "--json", "--iterations", "400"])
+    check(rc == 0, f"sweep: exit {rc}: {err}")
+    plans = json.loads(out)["plans"]
+    for p, b in zip(plans, ("90%", "60%")):
+        rc, out, err = run(["fit", path, "--budget", b, "--planner", "frontier", "--json", "--iterations", "400"])
+        check(rc == 0, f"fit {b}: exit {rc}: {err}")
+        one = json.loads(out)["frontier"]
+        for key in ("final", "flips", "explored"):
+            check(p["frontier"][key] == one[key], f"{b}: sweep's {key} {p['frontier'][key]} vs fit's {one[key]}")
+    rc, out, err = run(["sweep", path, "--budgets", "90%,60%", "--planner", "frontier", "--iterations", "400"])
+    check(rc == 0 and "frontier planner" in out, f"sweep text: {out}{err}")
+    rc, out, err = run(["score", path, "--remat", "nosuch"])
+    check(rc == 2 and "--remat" in err and "no node 'nosuch'" in err, f"an unknown --remat node: {rc} {err}")
+    rc, out, err = run(["fit", path, "--budget", "60%", "--planner", "frontiers"])
+    check(rc == 2 and "--planner" in err and "two-round or frontier" in err, f"a bad planner: {rc} {err}")
+
+
+if __name__ == "__main__":
+    finish()

@@ -882,7 +882,7 @@ def compare_chart_labels_tell_apart():
         t.keys("Enter", "a")
         t.type("90%,60%")
         t.keys("Enter")
-        s = t.wait(re.compile(r"2 60% +[0-9.]+ MiB"), timeout=60)  # fitted (a row being fitted says so)
+        s = t.wait(re.compile(r"2 60%(=[0-9.]+[KMG])? +[0-9.]+ MiB"), timeout=60)  # fitted (a row being fitted says so)
         labels = re.findall(r"^ *([0-9.]+[KMG]) [│|]", s, re.M)
         check(len(labels) >= 2 and all(a != b for a, b in zip(labels, labels[1:])), (labels, s))
         floor = json.loads(out)["plans"][0]["floor"]["bytes"]

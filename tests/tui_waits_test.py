@@ -31,6 +31,9 @@ BIG = os.path.join(TMP, "t48.routine")  # waits long enough to see the bar and s
 subprocess.run([BIN, "gen", "transformer", "--layers", "48", "-o", BIG], check=True, capture_output=True)
 subprocess.run([BIN, "import", BIG, "--db", DB], check=True, capture_output=True)
 BIG_NAME = "transformer_48"
+HUGE = os.path.join(TMP, "t96.routine")  # every candidate of it: a fit of seconds even unloaded
+subprocess.run([BIN, "gen", "transformer", "--layers", "96", "-o", HUGE], check=True, capture_output=True)
+subprocess.run([BIN, "import", HUGE, "--db", DB], check=True, capture_output=True)
 
 
 def reuse(s):
@@ -112,15 +115,15 @@ def compare_keeps_its_rows():
         t.close()
 
 
-def bar_over_status(s, words):
+def bar_over_status(s, words, routine=BIG_NAME):
     """The progress bar's row (words, a bar, seconds in 5 columns, ^C
-    stops) over the status bar, still drawn; the bar's row."""
+    stops) over the status bar of routine, still drawn; the bar's row."""
     lines = s.rstrip("\n").split("\n")
     check(words in lines[-2] and re.search(r"[█░]{10,} +[0-9]+\.[0-9]( of [0-9]+)? s  \^C stops", lines[-2]), lines[-2])
     # the seconds take 5 columns from the first (a wider number took a column from the words)
     secs = re.search(r"[█░] ( *[0-9]+\.[0-9])( of [0-9]+)? s  \^C", lines[-2])
     check(secs and len(secs.group(1)) >= 5, ("the seconds unpadded", lines[-2]))
-    check(lines[-1].startswith(f" routine {BIG_NAME} │") and "reuse " in lines[-1], "the status bar: " + lines[-1])
+    check(lines[-1].startswith(f" routine {routine} │") and "reuse " in lines[-1], "the status bar: " + lines[-1])
     return lines[-2]
 
 
@@ -552,10 +555,25 @@ def compare_bar_says_each_budgets_stage():
 def fit_and_best_show_their_bars():
     t = Tui("fitbar", w=140)
     try:
-        fit_on(t, BIG_NAME, "90%")
-        s = t.wait(re.compile(r"fit 90% on transformer_48: round (one +[0-9]+/[0-9]+ scorings|two +[0-9]+/[0-9]+ tries at most)"),
+        # a fit of every candidate of transformer_96 (4 s unloaded): its bar, then ^C
+        t.wait("Routines")
+        open_routine(t, "transformer_96")
+        t.keys("C", "C-u")
+        t.type("all")
+        t.keys("Enter")
+        t.wait("candidate cap: none")
+        t.keys("f")
+        t.type("90%")
+        t.keys("Enter")
+        s = t.wait(re.compile(r"fit 90% on transformer_96: round (one +[0-9]+/[0-9]+ scorings|two +[0-9]+/[0-9]+ tries at most)"),
                    timeout=20)
-        bar_over_status(s, "fit 90% on transformer_48")
+        bar_over_status(s, "fit 90% on transformer_96", "transformer_96")
+        t.keys("C-c")
+        t.wait("fit cancelled", timeout=20)
+        t.keys("C", "C-u", "Enter")  # the default cap again: x searches 32 candidates
+        t.wait("candidate cap: the default")
+        t.keys("1")
+        fit_on(t, BIG_NAME, "90%")
         t.wait("event 0/", timeout=60)
         t.keys("x")
         # no count, a time limit: the bar fills from its left with the time of the 10 s spent

@@ -12,10 +12,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_input.h"
 #include "layout/bestfit.h"
 #include "layout/relayout.h"
 #include "lower/score.h"
-#include "model/gen.h"
 #include "model/hlo.h"
 
 static double cpu_s(void)
@@ -25,40 +25,6 @@ static double cpu_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-static char *read_text(const char *path, size_t *n)
-{
-    if (strncmp(path, "gen:", 4) == 0) {
-        char kind[32];
-        int layers = 0;
-        if (sscanf(path + 4, "%31[a-z]:%d", kind, &layers) != 2)
-            return NULL;
-        char *out = NULL;
-        rs_error_t err;
-        int k = gen_kind_parse(kind);
-        gen_options_t o = { .kind = (gen_kind_t)k, .layers = layers };
-        if (k < 0 || gen_routine(&o, &out, &err))
-            return NULL;
-        *n = strlen(out);
-        return out;
-    }
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)len + 1);
-    if (b && fread(b, 1, (size_t)len, f) != (size_t)len) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    if (b)
-        b[len] = 0;
-    *n = (size_t)len;
-    return b;
-}
-
 static int fixed_reps;
 
 static bool more(int done, double t) { return fixed_reps ? done < fixed_reps : t < 1.0 || done < 3; }
@@ -66,7 +32,7 @@ static bool more(int done, double t) { return fixed_reps ? done < fixed_reps : t
 static int bench(const char *path)
 {
     size_t len;
-    char *text = read_text(path, &len);
+    char *text = bench_read_text(path, &len);
     routine_t *r;
     bindings_t b;
     lowering_t *l;

@@ -14,8 +14,8 @@
 #include <sys/resource.h>
 
 #include "alloc.h"
+#include "bench_input.h"
 #include "lower/score.h"
-#include "model/gen.h"
 #include "model/hlo.h"
 #include "plan/cand.h"
 #include "plan/fit.h"
@@ -26,40 +26,6 @@ static double cpu_s(void)
     getrusage(RUSAGE_SELF, &u);
     return (double)u.ru_utime.tv_sec + (double)u.ru_utime.tv_usec / 1e6 + (double)u.ru_stime.tv_sec +
            (double)u.ru_stime.tv_usec / 1e6;
-}
-
-static char *read_text(const char *path, size_t *n)
-{
-    if (strncmp(path, "gen:", 4) == 0) {
-        char kind[32];
-        int layers = 0;
-        if (sscanf(path + 4, "%31[a-z]:%d", kind, &layers) != 2)
-            return NULL;
-        char *out = NULL;
-        rs_error_t err;
-        int k = gen_kind_parse(kind);
-        gen_options_t o = { .kind = (gen_kind_t)k, .layers = layers };
-        if (k < 0 || gen_routine(&o, &out, &err))
-            return NULL;
-        *n = strlen(out);
-        return out;
-    }
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)len + 1);
-    if (b && fread(b, 1, (size_t)len, f) != (size_t)len) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    if (b)
-        b[len] = 0;
-    *n = (size_t)len;
-    return b;
 }
 
 static bool same(const fit_plan_t *a, const fit_plan_t *b)
@@ -166,7 +132,7 @@ static double score_best(const char *path, const char *text, size_t len)
 static int bench(const char *path, const char *budget, bool with_full, bool with_sweep)
 {
     size_t len;
-    char *text = read_text(path, &len);
+    char *text = bench_read_text(path, &len);
     routine_t *r;
     bindings_t b;
     rs_error_t err;

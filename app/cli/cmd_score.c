@@ -79,11 +79,7 @@ static void print_json(const target_t *t, const footprint_t *fp, const score_det
         json_obj_end(&j);
     }
     json_arr_end(&j);
-    json_arr_begin(&j, "inline");
-    for (int32_t i = 0; i < l->n_nodes; i++)
-        if (d->place.is_inline[i])
-            json_str(&j, NULL, r->nodes[i].name);
-    json_arr_end(&j);
+    json_inline_nodes(&j, "inline", r, d->place.is_inline, l->n_nodes);
     json_arr_begin(&j, "rejected");
     for (int32_t k = 0; k < d->place.n_rejected; k++) {
         json_obj_begin(&j, NULL);

@@ -130,6 +130,15 @@ void json_footprint(json_t *j, const char *key, const footprint_t *f)
     json_obj_end(j);
 }
 
+void json_inline_nodes(json_t *j, const char *key, const routine_t *r, const uint8_t *is_inline, int32_t n)
+{
+    json_arr_begin(j, key);
+    for (int32_t i = 0; i < n; i++)
+        if (is_inline[i])
+            json_str(j, NULL, r->nodes[i].name);
+    json_arr_end(j);
+}
+
 void json_node_origin(json_t *j, const routine_t *r, int32_t i)
 {
     const routine_node_t *nd = r && i >= 0 ? &r->nodes[i] : NULL;

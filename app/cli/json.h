@@ -31,6 +31,9 @@ void json_footprint(json_t *j, const char *key, const struct footprint *f);
  * (a plain §1 node, r NULL or i < 0), so those documents keep their keys. */
 struct routine;
 void json_node_origin(json_t *j, const struct routine *r, int32_t i);
+/* An array under key of the names of r's nodes whose is_inline is set,
+ * in node order (the first n nodes). */
+void json_inline_nodes(json_t *j, const char *key, const struct routine *r, const uint8_t *is_inline, int32_t n);
 /* Ends the document with a newline. */
 void json_finish(json_t *j);
 

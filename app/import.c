@@ -161,18 +161,39 @@ static const char *dump_skip_kind(const char *name)
     return "other";
 }
 
+/* Whether names holds the module after XLA's passes whose memory-usage
+ * report name is (MODULE.txt's stem then "-memory-usage-report.txt"):
+ * the report was read for XLA's figure, not skipped. */
+static bool report_of_a_module(const char *name, char *const *names, int n)
+{
+    static const char TAIL[] = "-memory-usage-report.txt";
+    size_t len = strlen(name), tail = sizeof TAIL - 1;
+    if (len <= tail || strcmp(name + len - tail, TAIL) != 0)
+        return false;
+    for (int i = 0; i < n; i++)
+        if (names[i] && text_ends_with(names[i], "after_optimizations.txt") && strlen(names[i]) == len - tail + 4 &&
+            strncmp(names[i], name, len - tail) == 0)
+            return true;
+    return false;
+}
+
 /* Notes in im->skipped: "FOLDER: an XLA dump, N modules after XLA's
- * passes; skipped K files (a before XLA's passes, b ...)". */
+ * passes imported (R with XLA's memory-usage report); skipped K files (a
+ * before XLA's passes, b ...)". */
 static void note_dump(import_t *im, const char *path, char *const *names, int n)
 {
     static const char *KINDS[] = { "before XLA's passes", "buffer assignment", "memory usage report", "PTX",
                                    "LLVM IR", "other" };
-    int count[6] = { 0 }, modules = 0, skipped = 0;
+    int count[6] = { 0 }, modules = 0, skipped = 0, reports = 0;
     for (int i = 0; i < n; i++) {
         if (!names[i])
             continue;
         if (text_ends_with(names[i], "after_optimizations.txt")) {
             modules++;
+            continue;
+        }
+        if (report_of_a_module(names[i], names, n)) {
+            reports++;
             continue;
         }
         const char *k = dump_skip_kind(names[i]);
@@ -184,6 +205,9 @@ static void note_dump(import_t *im, const char *path, char *const *names, int n)
     char line[1024];
     size_t w = (size_t)snprintf(line, sizeof line, "%s: an XLA dump folder, %d module%s after XLA's passes imported",
                                 text_shown(path), modules, modules == 1 ? "" : "s");
+    if (reports)
+        w += (size_t)snprintf(line + w, sizeof line - w, " (%d with XLA's memory-usage report, read for its figure)",
+                              reports);
     if (skipped) {
         w += (size_t)snprintf(line + w, sizeof line - w, "; skipped %d file%s (", skipped, skipped == 1 ? "" : "s");
         for (int j = 0, first = 1; j < 6 && w < sizeof line; j++)

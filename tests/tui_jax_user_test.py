@@ -212,6 +212,41 @@ def arena_names_whole_at_160_columns():
 
 
 @test
+def inspector_sources_whole_beside_long_names_at_160_columns():
+    """llama_bf16's step list at its peak (p) at 160x45: the source column
+    takes what its longest source needs ("train_step.py:143"; it kept 10
+    columns, "…tep.py:143", beside a name column as wide as the longest
+    parameter name), the names the rest: every row's source is the file
+    name and line score --json gives its buffer."""
+    if not HAVE_JAX:
+        return
+    src = {b["node"]: b.get("source", "") for b in jrun("score", LLAMA, "--db", ":memory:")["buffers"]}
+    t = Tui("insp160", w=160, h=45)
+    try:
+        t.wait("Routines")
+        open_routine(t, "llama")
+        t.keys("p")
+        s = t.wait("(the peak)")
+        lines = s.split("\n")
+        at = next(i for i, l in enumerate(lines) if re.search(r"buffer +bytes role +offset source", l))
+        x = lines[at].index("buffer ")
+        row = re.compile(r"^(\S+)\s+[0-9.]+ [KMG]?i?B\s+(?:res|pin|out|cand|rej|into)\s+[0-9]+(?:\s+(\S+))?\s*$")
+        rows = [m for m in (row.match(l[x:]) for l in lines[at + 1:at + 36]) if m]
+        check(len(rows) >= 30, s)
+        with_src = [m for m in rows if m.group(2)]
+        check(len(with_src) >= 20, s)
+        for m in with_src:
+            name, shown = m.group(1), m.group(2)
+            if "…" in name:
+                check(re.match(r"^[A-Za-z_0-9.]+\.py:[0-9]+$", shown), m.group(0))
+            else:
+                check(name in src and shown == src[name].rsplit("/", 1)[-1], (m.group(0), src.get(name)))
+        check(any(m.group(2) == "train_step.py:143" for m in rows), s)
+    finally:
+        t.close()
+
+
+@test
 def session_file_column_tells_dumps_apart():
     """Two dumps both named after_as_text.hlo: the file column says the
     folder too (cnn/after_as_text.hlo, llama_scan/after_as_text.hlo); a

@@ -270,6 +270,14 @@ static const char *live_name(const void *ud, int i, char *buf, size_t n)
     return buf_label(ln->t, ln->t->arena.bufs[ln->live[i]].node, buf, n);
 }
 
+static const char *live_source(const void *ud, int i, char *buf, size_t n)
+{
+    (void)buf, (void)n;
+    const live_names_t *ln = ud;
+    const char *src = source_short(ln->t, ln->t->arena.bufs[ln->live[i]].node);
+    return src ? src : "";
+}
+
 /* Under a list too narrow for a source column: whose source it is (the
  * row alone, "source (not said)", read as a stray word beside the
  * footer), the source whole, the name giving way. */
@@ -332,15 +340,18 @@ static void inspector(tui_t *t, int y, int x, int w, int h)
     }
     if (src_col) {
         /* the offset's digits while the name and source keep 10 each; then
-         * the names what the longest live here needs (the column does not
-         * jump as the list scrolls), up to half the pane, the source the
-         * rest, 10 at least (its line number stays): at 160 columns
-         * batch_norm_training.230 whole, not batch_norm_t… */
+         * the source what the longest live here needs, up to half of what
+         * is left (a file name cut to "…tep.py:143" says nothing; a name
+         * cut in its middle still does), the names the rest up to what
+         * theirs need (the columns do not jump as the list scrolls): at
+         * 160 columns batch_norm_training.230 whole, not batch_norm_t…,
+         * and train_step.py:143 beside the longest parameter names */
         if (extra > 0 && w - 17 - ow - extra >= 20)
             ow += extra;
         live_names_t ln = { t, live };
-        int most = w - 17 - ow - 10 < w / 2 + 4 ? w - 17 - ow - 10 : w / 2 + 4;
-        nw = tui_name_col((int)m, live_name, &ln, 10, most);
+        int left = w - 17 - ow, half = left / 2 > 10 ? left / 2 : 10;
+        int src_need = tui_name_col((int)m, live_source, &ln, 10, half);
+        nw = tui_name_col((int)m, live_name, &ln, 10, left - src_need);
     } else if (extra > 0 && nw - extra >= 10) {
         nw -= extra, ow += extra;
     }

@@ -292,7 +292,7 @@ def origin_groups(flips, roles):
 
 
 def unpaid_of(flips, base):
-    """The README's rule: a flip, or a committed group with the flip closing
+    """The rule of docs/design-notes.md: a flip, or a committed group with the flip closing
     it, does not pay when recompute / compute > 100 * relief / total."""
     marks, start = [], 0
     for i, f in enumerate(flips):
@@ -309,7 +309,7 @@ def unpaid_of(flips, base):
 def recompute_origins_and_pay_on_every_sample_and_dump():
     """Recompute per flip sums to final - baseline; by_origin is the flips
     grouped by source, else op (biggest relief first, ties by byte order);
-    pays follows the README's rule."""
+    pays follows docs/design-notes.md's rule."""
     flagged = 0
     for path in every_routine():
         roles = roles_of(path)

@@ -2,7 +2,12 @@
 """What rematscope says about itself: --version, the manual page and the bash
 completion generated at build time from the command, option and key tables
 (app/cli/manpage.c, app/cli/completion.c), checked against those tables as
-the source spells them and against what the binary accepts.
+the source spells them and against what the binary accepts; and the written
+documentation, README.md and docs/*.md: the README short (under 250 lines)
+with its two commands as CI runs them, its links resolved, every command,
+option and key documented there as in the page, every CSV column the
+exports write named in docs/formats.md, the XLA lines `score` prints quoted
+in docs/hlo.md.
 
 usage: doc_test.py REMATSCOPE DOCGEN MANPAGE COMPLETION SOURCE_DIR
 """
@@ -294,6 +299,244 @@ def docgen_refuses_a_template_that_leaves_something_out():
     p = subprocess.run([DOCGEN, "man", path, out], capture_output=True, text=True)
     line = tmpl[:tmpl.index("@OPTIONS@")].count("\n") + 1
     check(p.returncode == 2 and f"bad.1.in:{line}:1: unknown placeholder @OPTONS@" in p.stderr, p.stderr)
+
+
+# ---- README.md and docs/ ------------------------------------------------------------
+
+DOCS = os.path.join(SRC, "docs")
+
+
+def doc_files():
+    """{relative path: text} of README.md and docs/*.md."""
+    out = {"README.md": source("README.md")}
+    for name in sorted(os.listdir(DOCS)):
+        if name.endswith(".md"):
+            out["docs/" + name] = source("docs/" + name)
+    return out
+
+
+def slug(heading):
+    """GitHub's anchor for a heading: lower case, punctuation dropped, blanks to '-'."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def md_section(text, heading):
+    """The body under a Markdown heading, its subsections included."""
+    m = re.search(r"^(#+) %s\n" % re.escape(heading), text, re.M)
+    check(m, f"no heading {heading!r}")
+    rest = text[m.end():]
+    end = re.search(r"^#{1,%d} " % len(m.group(1)), rest, re.M)
+    return rest[:end.start()] if end else rest
+
+
+@test
+def readme_is_short_and_keeps_the_two_commands():
+    text = source("README.md")
+    n = text.count("\n")
+    check(n < 250, f"README.md has {n} lines (under 250 wanted: the rest goes to docs/)")
+    two = md_section(text, "Two commands")
+    blocks = re.findall(r"^```sh\n(.*?)^```$", two, re.M | re.S)
+    # .ci/run runs tests/run; the first is what a newcomer pastes: both stay as they are
+    check(blocks == ["tests/install-deps && cmake -S . -B build && cmake --build build -j && "
+                     "./build/rematscope --db build/samples.db samples\n", "tests/run\n"], blocks)
+    check(os.access(os.path.join(SRC, "tests", "run"), os.X_OK) and
+          os.access(os.path.join(SRC, "tests", "install-deps"), os.X_OK), "tests/run, tests/install-deps")
+    check(re.search(r"^tests/run$", source(".ci/run"), re.M), ".ci/run no longer runs tests/run")
+    for heading in ("A five-minute tour", "Where things are"):
+        md_section(text, heading)
+
+
+@test
+def every_link_from_the_readme_and_docs_resolves():
+    files = doc_files()
+    to_docs = 0
+    for path, text in files.items():
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+:", target):
+                continue  # https: and mailto: are not checked here
+            file, _, anchor = target.partition("#")
+            where = os.path.normpath(os.path.join(os.path.dirname(path), file)) if file else path
+            full = os.path.join(SRC, where)
+            check(os.path.exists(full), f"{path}: link {target}: no {where}")
+            if path == "README.md" and where.startswith("docs" + os.sep):
+                to_docs += 1
+            if anchor:
+                with open(full, encoding="utf-8") as f:
+                    heads = {slug(h) for h in re.findall(r"^#+ (.*)$", f.read(), re.M)}
+                check(anchor in heads, f"{path}: link {target}: no heading #{anchor} in {where}")
+    check(to_docs >= 7, f"the README links {to_docs} times to docs/")
+    linked = set(re.findall(r"\]\((docs/[\w.-]+\.md)", files["README.md"]))
+    check(linked == {p for p in files if p.startswith("docs/")},
+          f"docs/ files the README does not link: {sorted({p for p in files if p.startswith('docs/')} - linked)}")
+
+
+@test
+def every_command_and_option_is_in_the_docs():
+    """As in the page: every command --help lists in docs/commands.md's
+    usage block, every option cli.c parses somewhere in README.md or docs/."""
+    text = source("docs/commands.md")
+    usage = re.search(r"^```\n(rematscope .*?)^```$", text, re.M | re.S)
+    check(usage, "docs/commands.md has no usage block")
+    cmds = help_commands()
+    check(len(cmds) == 17, cmds)
+    for name in cmds:
+        check(re.search(r"(?<![\w-])%s(?![\w-])" % name, usage.group(1)), f"docs/commands.md's usage lacks {name}")
+    everything = "\n".join(doc_files().values())
+    accepted = set(re.findall(r'"(--[a-z][a-z-]*|-[a-zA-Z])"', source("app/cli/cli.c")))
+    missing = sorted(o for o in accepted if not re.search(r"(?<![\w-])%s(?![\w-])" % re.escape(o), everything))
+    check(not missing, f"options no doc names: {missing}")
+    keys = re.findall(r'\[CONFIG_\w+\] = "(\w+)"', source("app/config.c"))
+    conf = md_section(text, "Configuration file")
+    for k in keys:
+        check(re.search(r"^%s\s+=" % k, conf, re.M), f"configuration key {k} not in docs/commands.md")
+
+
+@test
+def every_key_of_the_keymap_is_in_docs_tui():
+    """Each row of app/tui/keymap.c: its key in the table of its screen in
+    docs/tui.md ("Every key"), on the row of its action's help text."""
+    keys = source("app/tui/keymap.c").split("_COLUMNS[] = {")[0]
+    rows = re.findall(r'\{ ([^{}]*?), [^,{}]+, "((?:[^"\\]|\\.)*)", (ACT_\w+), "((?:[^"\\]|\\.)*)" \}', keys)
+    check(len(rows) == keys.count("\n    { ") and len(rows) > 50, f"{len(rows)} key rows read")
+    screens = ["Session", "Arena", "Fit", "Compare", "Plans"]
+    bits = {f"S(SCR_{n.upper()})": str(1 << i) for i, n in enumerate(screens)}
+
+    def mask(text):
+        for k, v in bits.items():
+            text = text.replace(k, v)
+        return eval(text.replace("KEYS_ALL", "0x1f")) & 0x1f  # noqa: S307 (the table's own C)
+
+    tui = source("docs/tui.md")
+    every = md_section(tui, "Every key")
+    for name in ["Keys on every screen"] + screens:
+        heading = name if name.startswith("Keys") else f"{name} keys"
+        table = md_section(every, heading)
+        trows = re.findall(r"^\| (.*?) \| (.*?) \|$", table, re.M)
+        everywhere = name.startswith("Keys")
+        bit = 0x1f if everywhere else 1 << screens.index(name)
+        mine = [r for r in rows if (mask(r[0]) == 0x1f) == everywhere and mask(r[0]) & bit]
+        check(mine, name)
+        for _, key, action, helptext in mine:
+            key = key.replace('\\"', '"')
+            first = next(r[3] for r in mine if r[2] == action).replace('\\"', '"')
+            hit = [h for k, h in trows if f"`{key}`" in k.split(" ")]
+            check(hit, f"docs/tui.md, {heading}: no row for `{key}` ({action})")
+            check(first.replace("|", "\\|") in hit, f"docs/tui.md, {heading}: `{key}`: {hit} is not {first!r}")
+        listed = {k.strip("`") for ks, _ in trows[1:] for k in ks.split(" ")}
+        extra = listed - {r[1].replace('\\"', '"') for r in mine}
+        check(not extra, f"docs/tui.md, {heading}: keys the keymap lacks: {sorted(extra)}")
+    # and the prose names every screen
+    for name in screens:
+        check(f"- **{name}**" in tui, f"docs/tui.md does not describe the {name} screen")
+
+
+def csv_header(path):
+    with open(path, encoding="utf-8", newline="") as f:
+        return next(csv.reader(f))
+
+
+@test
+def every_csv_column_the_exports_write_is_in_docs_formats():
+    """The headers come from real exports of a plan of the bundled JAX step
+    (with an exact search's gap) and a `layout --output` solution; each
+    column must be a row of its export's table in docs/formats.md."""
+    db = os.path.join(TMP, "formats.db")
+    cnn = os.path.join(SAMPLES, "jax", "cnn", "after.hlo")
+    rc, _, err = run("--db", db, "fit", cnn, "--budget", "60%", "--exact", "--iterations", "50", "--save")
+    check(rc == 0, err)
+    fmt = source("docs/formats.md")
+    tables = {}
+    for heading, body in re.findall(r"^## ([^\n]*)\n(.*?)(?=^## |\Z)", fmt, re.M | re.S):
+        cols = set()
+        for cell in re.findall(r"^\| (.*?) \|", body, re.M):
+            cols |= set(re.findall(r"`([\w]+)`", cell))
+        tables[heading] = (cols, body)
+    named = {n for cols, _ in tables.values() for n in cols}
+    check(len(named) > 40, f"docs/formats.md's tables name {len(named)} columns")
+    for kind in ("plans", "flips", "events", "layout", "origins"):
+        out = os.path.join(TMP, f"formats.{kind}.csv")
+        rc, _, err = run("--db", db, "export", "1", "--what", kind, "--output", out)
+        check(rc == 0, err)
+        header = csv_header(out)
+        sec = [h for h in tables if f"`export --what {kind}`" in h]
+        check(len(sec) == 1, f"docs/formats.md: no section headed with `export --what {kind}`")
+        missing = [c for c in header if c not in tables[sec[0]][0]]
+        check(not missing, f"docs/formats.md, {sec[0]}: columns not described: {missing}")
+    mm = os.path.join(TMP, "problem.csv")
+    with open(mm, "w") as f:
+        f.write("id,lower,upper,size\na,0,2,4\nb,1,3,8\n")
+    sol = os.path.join(TMP, "solution.csv")
+    rc, _, err = run("layout", mm, "--output", sol)
+    check(rc == 0, err)
+    sec = [h for h in tables if "layout BUFFERS.csv --output" in h]
+    check(len(sec) == 1, "docs/formats.md: no section for the layout solution")
+    body = tables[sec[0]][1]
+    missing = [c for c in csv_header(sol) if f"`{c}`" not in body]
+    check(not missing, f"docs/formats.md, {sec[0]}: {missing}")
+    with open(os.path.join(SAMPLES, "profiles.csv"), encoding="utf-8") as f:
+        prof = next(csv.reader(f))
+    check(all(f"`{c}`" in fmt for c in prof), f"profile columns: {prof}")
+
+
+@test
+def every_json_key_of_score_fit_and_sweep_is_in_docs_formats():
+    cnn = os.path.join(SAMPLES, "jax", "cnn", "after.hlo")
+    fmt = source("docs/formats.md")
+    docs = {}
+
+    def walk(o):
+        if isinstance(o, dict):
+            for k, v in o.items():
+                docs[k] = True
+                walk(v)
+        elif isinstance(o, list):
+            for v in o[:20]:
+                walk(v)
+
+    for args in (("score", cnn), ("score", os.path.join(SAMPLES, "mlp_step.routine"), "--remat", "a"),
+                 ("fit", cnn, "--budget", "60%", "--events", "--exact", "--improve", "--iterations", "30",
+                  "--planner", "frontier"), ("sweep", cnn, "--budgets", "80%,60%")):
+        rc, out, err = run("--db", ":memory:", *args, "--json")
+        check(rc == 0, err)
+        walk(json.loads(out))
+    missing = sorted(k for k in docs if f"`{k}`" not in fmt)
+    check(not missing, f"--json keys docs/formats.md does not name: {missing}")
+
+
+@test
+def the_xla_lines_score_prints_are_in_docs_hlo():
+    """score on the bundled JAX step (scheduled, with XLA's memory report
+    beside it), and on a copy not scheduled: each XLA line as docs/hlo.md
+    quotes it, numbers aside; the stage line word for word."""
+    hlo = source("docs/hlo.md")
+    quoted = [ln for b in re.findall(r"^```\n(.*?)^```$", hlo, re.M | re.S) for ln in b.split("\n")]
+
+    def shape(line):
+        line = re.sub(r"\d+(\.\d+)? (B|KiB|MiB|GiB|TiB|PiB)\b", "N U", line.rstrip())
+        return re.sub(r"\d+(\.\d+)?", "N", line)
+
+    shapes = {shape(ln) for ln in quoted}
+    cnn_dir = os.path.join(SAMPLES, "jax", "cnn")
+    rc, out, err = run("--db", ":memory:", "score", os.path.join(cnn_dir, "after.hlo"))
+    check(rc == 0, err)
+    lines = out.split("\n")
+    i = next((k for k, ln in enumerate(lines) if ln.startswith("xla ")), None)
+    check(i is not None, f"score printed no xla line:\n{out[:600]}")
+    for ln in lines[i:i + 2]:
+        check(shape(ln) in shapes, f"docs/hlo.md does not quote {ln!r}")
+    unsched = os.path.join(TMP, "unscheduled")
+    os.makedirs(unsched, exist_ok=True)
+    with open(os.path.join(cnn_dir, "after.hlo"), encoding="utf-8") as f:
+        text = f.read()
+    check("is_scheduled=true" in text, "the sample is not scheduled")
+    with open(os.path.join(unsched, "step.hlo"), "w", encoding="utf-8") as f:
+        f.write(text.replace("is_scheduled=true", "is_scheduled=false", 1))
+    rc, out, err = run("--db", ":memory:", "score", os.path.join(unsched, "step.hlo"))
+    check(rc == 0, err)
+    stage = [ln for ln in out.split("\n") if ln.startswith("stage ")]
+    check(len(stage) == 1 and stage[0] in quoted, f"docs/hlo.md does not quote {stage}")
+    rc, out, _ = run("--db", ":memory:", "score", os.path.join(unsched, "step.hlo"), "--json")
+    check(rc == 0 and json.loads(out)["after_xla_passes"] is False and '`"after_xla_passes"`' in hlo, "after_xla_passes")
 
 
 # ---- bash completion -----------------------------------------------------------

@@ -91,7 +91,7 @@ def scores_with_a_bundled_profile():
     rc, out, err = run("--db", ":memory:", "score", mlp, "--profile", "a100-80gb", "--json")
     check(rc == 0, err)
     fp = json.loads(out)["footprint"]
-    # the README's hand-worked mlp_step: 9,927,424 B at alignment 256 (the profile's), peak at step 12
+    # mlp_step scored with the a100-80gb profile: 9,927,424 B at alignment 256 (the profile's), peak at step 12
     check(fp["total"] == 9927424 and fp["peak_step"] == 12, fp)
     rc, out, err = run("--db", ":memory:", "score", mlp, "--profile", "a100-80gb")
     check(rc == 0 and "profile a100-80gb, alignment 256, max inline depth 8" in out, out[:300])

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The core's layering, read from the #include lines of core/ (README "Where
+"""The core's layering, read from the #include lines of core/ (docs/building.md "Where
 things are"): libc only, never a header of store/ or app/; each folder
 includes only itself and the folders below it; an internal header (*_int.h)
 only from its own module; inside layout/, bestfit, timeline and canon build

@@ -13,7 +13,7 @@ continued fraction computes.
 
 `max_candidates` is None (the default cap), an int, or "all".
 `budget` is ("minimize",) or ("bytes", n) or ("percent", p) (p% of the
-baseline total, rounded down, as README's Choices says).
+baseline total, rounded down, as docs/design-notes.md's Choices say).
 """
 import re
 from fractions import Fraction
@@ -40,7 +40,7 @@ def _check64(v):
 
 class _Expr:
     """Integer expressions of §1: + - * / (floor division), parentheses,
-    literals, bound names, and README's `<<` (lowest precedence)."""
+    literals, bound names, and docs/design-notes.md's `<<` (lowest precedence)."""
 
     def __init__(self, text):
         self.toks = []
@@ -306,7 +306,7 @@ def symbols(r):
 def lower(r, binds=None):
     """binds: the command line's --bind K=V (DESIGN §1: they override the
     routine's `bind` defaults, and may bind what the file leaves unbound);
-    README's choice: each must name a symbol the routine uses."""
+    docs/design-notes.md's choice: each must name a symbol the routine uses."""
     binds = binds or {}
     unknown = sorted(set(binds) - symbols(r))
     if unknown:
@@ -462,7 +462,7 @@ def greedy(bufs):
     off = {}
     for (i, size, start, end) in order:
         if size == 0:
-            # DESIGN is silent on a buffer of no bytes; README's Choices:
+            # DESIGN is silent on a buffer of no bytes; docs/design-notes.md's Choices:
             # "Zero-byte buffers are laid out at offset 0 and conflict with nothing."
             off[i] = 0
             continue
@@ -535,7 +535,7 @@ def fit(low, budget, max_candidates=None, alignment=1, max_inline_depth=8, conte
 
     The order of the events is §5's order of the steps; where DESIGN is
     silent (the order in which the cap's kept and dropped candidates are
-    listed) it is README's choice, the cap's own order: cost bound
+    listed) it is docs/design-notes.md's choice, the cap's own order: cost bound
     ascending, then definition order, the kept before the dropped."""
     base_prefs = {i for i in range(len(low.names)) if low.inline_flag[i]} | set(context)
 

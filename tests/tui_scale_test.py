@@ -394,7 +394,7 @@ def zoom_status_tells_the_truth():
 @test
 def status_bar_keeps_its_counters_at_80():
     """Issue 28 item 7: at 80 columns the status bar still shows the reuse
-    counters (the README says it always does); the routine's name gives way,
+    counters (docs/tui.md says it always does); the routine's name gives way,
     cut with the ellipsis; Session's max live keeps its unit."""
     t = Tui("bar80", w=80, h=24)
     try:

@@ -33,7 +33,7 @@ subprocess.run([BIN, "import", BIG, "--db", DB], check=True, capture_output=True
 def session_list_and_help():
     t = Tui("session")
     try:
-        s = t.wait("Routines (23)")
+        s = t.wait("Routines (24)")  # 23 sample routines (the JAX step samples/jax/cnn among them) and big.routine
         check(re.search(r"mlp_step\s+15\s+19\s+9\.47 MiB", s), s)
         check(re.search(r"pair_peak\s+4\s+5\s+104 MiB", s), s)
         check("a100-80gb" in s and "80.0 GiB" in s, s)
@@ -1827,7 +1827,7 @@ def resize_small_and_back():
         s = t.wait("terminal too small: 50x15")
         check("needs 60x18" in s, s)
         tmux("resize-window", "-t", "resize", "-x", "120", "-y", "40")
-        s = t.wait("Routines (23)")
+        s = t.wait("Routines (24)")  # 23 sample routines (the JAX step samples/jax/cnn among them) and big.routine
         check("terminal too small" not in s, s)
     finally:
         t.close()

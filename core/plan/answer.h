@@ -40,7 +40,7 @@ int answer_by_origin(const routine_t *r, const fit_flip_t *f, int32_t n, answer_
  * number of held members. */
 int32_t answer_groups(const fit_flip_t *f, int32_t n, int32_t *closer);
 
-/* The rule that marks a flip that does not pay (README, "Choices"): a
+/* The rule that marks a flip that does not pay (docs/design-notes.md, "Choices"): a
  * flip, or a committed group taken whole (the relief-0 members before the
  * flip that closed it: §5 credits that one with the group's relief and
  * recompute), adds compute while the share of the baseline's compute it

@@ -134,6 +134,20 @@ bool text_cap_hides(const fit_plan_t *p, const char *spec, const char *how, char
     return true;
 }
 
+bool text_cap_may(const fit_plan_t *p, char *buf, size_t n)
+{
+    if (n)
+        buf[0] = 0;
+    bool hidden = p->budget >= p->floor.bytes && p->budget < p->floor_cap.bytes; /* text_cap_hides says it */
+    if (p->minimize || p->within_budget || p->dropped <= 0 || text_below_floor(p) || hidden)
+        return false;
+    char by[32];
+    units_format_bytes(p->final.total - p->budget, by, sizeof by);
+    snprintf(buf, n, "missed by %s; the cap kept %d of %s: C all may reach it", by, (int)p->considered,
+             text_count(p->considered + p->dropped, "candidate", NULL));
+    return true;
+}
+
 bool text_free_flips(const fit_plan_t *p, int32_t n_flips, int64_t total, int64_t compute, char *buf, size_t n)
 {
     if (n)

@@ -57,6 +57,12 @@ const char *text_within(const struct fit_plan *p);
  * candidate reaches down to 1.98 GiB: --max-candidates all".  False (buf
  * "") otherwise. */
 bool text_cap_hides(const struct fit_plan *p, const char *spec, const char *how, char *buf, size_t n);
+/* Whether p missed its budget with candidates the cap dropped while the
+ * floor under the cap is not above it (neither the floor nor text_cap_hides
+ * is the reason: the greedy over the kept ones missed, and more candidates
+ * may or may not help).  Then buf says so: "missed by 92.3 KiB; the cap
+ * kept 32 of 41 candidates: C all may reach it".  False (buf "") otherwise. */
+bool text_cap_may(const struct fit_plan *p, char *buf, size_t n);
 
 /* Whether p's byte budget was met by its baseline already (no flip was
  * needed); then a plan beside it (the best plan, x) of n_flips flips to

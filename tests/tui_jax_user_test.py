@@ -265,6 +265,33 @@ def session_file_column_tells_dumps_apart():
 
 
 @test
+def compare_says_the_cap_only_may_help():
+    """cnn at 40% with the default cap (32 of its 33 candidates): the floor
+    under the cap (sweep --json's floor_cap) is below the budget, so the cap
+    is not what keeps it out of reach (with every candidate the fit misses
+    too); the status says by how much it missed and that C all only may
+    reach it (it said "the cap kept 32 of 33 candidates: C sets it (all)",
+    while A answered that no row missed because of the cap)."""
+    if not HAVE_JAX:
+        return
+    p = jrun("sweep", CNN, "--budgets", "40%", "--db", ":memory:")["plans"][0]
+    check(p["floor_cap"]["bytes"] <= p["budget"]["bytes"] and not p["within_budget"] and p["dropped"] == 1, p["floor_cap"])
+    every = jrun("sweep", CNN, "--budgets", "40%", "--max-candidates", "all", "--db", ":memory:")["plans"][0]
+    check(not every["within_budget"], every["final"])
+    t = Tui("capmay", w=120, h=30)
+    try:
+        t.wait("Routines")
+        open_routine(t, "cnn")
+        add_budgets(t, "40%")
+        t.wait("row 1 (40%%) missed by %s; the cap kept 32 of 33 candidates: C all may reach it"
+               % units(p["final"]["total"] - p["budget"]["bytes"]), timeout=30)
+        t.keys("A")
+        t.wait("no row")
+    finally:
+        t.close()
+
+
+@test
 def compare_est_time_in_line_at_80_columns():
     """transformer_2 on the jetson profile (1.28e12 FLOP/s): est. times in
     µs (one column, two bytes) and ms; each row's cap ends where the

@@ -1387,7 +1387,8 @@ def candidate_cap_said_and_set():
     t = Tui("cap")
     try:
         fit_on(t, "unet_2", "60%")
-        s = t.wait("budget missed; the cap kept 32 of 41 candidates: C sets it")
+        # missed by 3676996 - 3582453 = 94543 B; the floor under the cap is below the budget: C all *may* help
+        s = t.wait("fit 60%: budget missed by 92.3 KiB; the cap kept 32 of 41 candidates: C all may reach it")
         check("NOT within budget" in s, s)
         t.keys("C", "C-u")
         t.type("all")

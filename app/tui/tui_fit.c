@@ -151,9 +151,8 @@ static void install_fit(tui_t *t, fit_context_t *ctx, fit_plan_t *plan, int64_t 
         tui_status(t, true, "%s: budget missed: it is below the floor, %s: no plan can reach it", what, floor);
     else if (text_cap_hides(p, budget, "C all", hides, sizeof hides)) /* the cap alone kept the budget out of reach */
         tui_status(t, true, "%s: budget missed: %s", what, hides);
-    else if (!p->within_budget && p->dropped > 0)
-        tui_status(t, true, "%s: budget missed; the cap kept %d of %s: C sets it", what, (int)p->considered,
-                   text_count(p->considered + p->dropped, "candidate", NULL));
+    else if (text_cap_may(p, hides, sizeof hides))
+        tui_status(t, true, "%s: budget %s", what, hides);
     else if (!p->within_budget) {
         char by[32];
         units_format_bytes(p->final.total - p->budget, by, sizeof by);

@@ -312,9 +312,8 @@ static int sweep_rows(tui_t *t, int32_t cap)
                        "the cap alone kept it out of reach: A fits the rows that say no, cap with every candidate");
             break;
         }
-        if (p && !p->within_budget && p->dropped > 0 && !text_below_floor(p)) { /* below the floor no cap helps */
-            tui_status(t, true, "row %d (%s) missed: the cap kept %d of %s: C sets it (all)", i + 1,
-                       t->cmp_rows[i].budget, (int)p->considered, text_count(p->considered + p->dropped, "candidate", NULL));
+        if (p && text_cap_may(p, said, sizeof said)) { /* below the floor no cap helps */
+            tui_status(t, true, "row %d (%s) %s", i + 1, t->cmp_rows[i].budget, said);
             break;
         }
     }

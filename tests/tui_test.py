@@ -410,6 +410,42 @@ def status_bar_budget_and_layout():
 
 
 @test
+def opening_a_routine_asks_before_dropping_an_unsaved_fit():
+    """Walk finding: with an unsaved 80 % fit of mlp_step, Enter on another
+    routine in the Session list (or on mlp_step again) dropped the fit
+    without a word, while Q, f and the profile asked.  n keeps the fit (the
+    Fit screen still has it); y opens the routine, and Fit has no fit."""
+    t = Tui("opendrop")
+    try:
+        t.wait("Routines")
+        open_routine(t, "mlp_step")
+        t.keys("f", "C-u")
+        t.type("80%")
+        t.keys("Enter")
+        fit_anyway(t)
+        t.wait(re.compile(r"fit 80% = [0-9.]+ MiB: "))
+        t.keys("1", "/")
+        t.type("pair_peak")
+        t.keys("Enter", "Enter")
+        t.wait("opening pair_peak drops the fit to 80% you did not save: go on? (S on Fit saves it) (y/n)")
+        t.keys("n")
+        t.keys("3")
+        s = t.wait(re.compile(r"event [0-9]+/[0-9]+"))
+        check("mlp_step" in s.split("\n")[-2], s.split("\n")[-2])
+        t.keys("1", "/")
+        t.type("pair_peak")
+        t.keys("Enter", "Enter")
+        t.wait("opening pair_peak drops the fit to 80%")
+        t.keys("y")
+        t.wait(re.compile(r"opened pair_peak: arena"))
+        t.keys("3")
+        s = t.wait("No fit yet")
+        check("pair_peak" in s.split("\n")[-2], s.split("\n")[-2])
+    finally:
+        t.close()
+
+
+@test
 def a_new_fit_asks_before_replacing_an_unsaved_one():
     """Walk finding: with an unsaved 60 % fit on screen, f 4GB replaced it
     without asking (Q and opening a plan did ask).  n keeps it; y fits."""

@@ -126,10 +126,16 @@ def cooked(stty):
 
 
 def open_routine(t, name):
-    """Selects name in the session list (by search) and opens it."""
+    """Selects name in the session list (by search) and opens it (y when
+    it asks whether that may drop a fit not saved)."""
     t.keys("/")
     t.type(name)
     t.keys("Enter", "Enter")
+    asked = re.compile(r"opening \S+ drops the fit to .* you did not save: go on\?")
+    s = t.wait(re.compile(r"peak @ step|" + asked.pattern))
+    if asked.search(s):
+        t.keys("y")
+        t.wait(re.compile(r"opened .*: arena"))
     t.wait("peak @ step")
 
 

@@ -384,6 +384,17 @@ static void import_path(tui_t *t, const char *typed)
     free(w.report);
 }
 
+/* Enter on a routine: opened (the open one again: its newest version),
+ * after asking when that drops a fit not saved (it closed it silently). */
+static void open_selected(tui_t *t)
+{
+    char name[sizeof t->open_name], change[sizeof t->open_name + 16], dropped[160];
+    snprintf(name, sizeof name, "%s", t->routines[t->sel_routine].name);
+    snprintf(change, sizeof change, "opening %s", name);
+    if (tui_fit_may_go(t, change, dropped, sizeof dropped) && tui_open_routine(t, name))
+        t->screen = SCR_ARENA;
+}
+
 int screen_session_key(tui_t *t, action_t a, int key)
 {
     (void)key;
@@ -406,8 +417,8 @@ int screen_session_key(tui_t *t, action_t a, int key)
             tui_choose_profile(t, t->sel_profile - 1);
             return KEY_REDRAW;
         }
-        if (t->n_routines && tui_open_routine(t, t->routines[t->sel_routine].name))
-            t->screen = SCR_ARENA;
+        if (t->n_routines)
+            open_selected(t);
         return KEY_REDRAW;
     case ACT_BINDINGS: {
         /* the highlighted routine's bindings, named in the prompt */

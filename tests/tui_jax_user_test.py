@@ -247,6 +247,46 @@ def inspector_sources_whole_beside_long_names_at_160_columns():
 
 
 @test
+def search_finds_a_source_line():
+    """Walk finding: / train_step.py:43 said "no buffer matches" on the
+    Arena and / train_step.py:75 "no candidate matches" on Fit, though
+    those are the lines the user knows.  A search that matches no name
+    looks in each node's source and function: the buffer and candidate it
+    lands on have that line (score --json), and the status says it."""
+    if not HAVE_JAX:
+        return
+    src = {b["node"]: b.get("source", "") for b in jrun("score", LLAMA, "--db", ":memory:")["buffers"]}
+    t = Tui("srcsearch", w=160, h=45)
+    try:
+        t.wait("Routines")
+        open_routine(t, "llama")
+        t.keys("/")
+        t.type("train_step.py:43")
+        t.keys("Enter")
+        s = t.wait(re.compile(r"(\S+) \(train_step\.py:43 in [^)]+\): buffer [0-9]+ of 1126, steps"))
+        name = re.search(r"(\S+) \(train_step\.py:43 in [^)]+\): buffer", s).group(1)
+        check(src.get(name, "").endswith("train_step.py:43"), (name, src.get(name)))
+        check("(N: the next match)" in s, s.split("\n")[-3:])
+        t.keys("N")
+        s = t.wait(re.compile(r"(\S+) \(train_step\.py:43 in [^)]+\): buffer"))
+        other = re.search(r"(\S+) \(train_step\.py:43 in [^)]+\): buffer", s).group(1)
+        check(other != name and src.get(other, "").endswith("train_step.py:43"), (name, other))
+        t.keys("f")
+        t.type("4GB")
+        t.keys("Enter")
+        fit_anyway(t)
+        t.wait("event 0/")
+        t.keys("/")
+        t.type("train_step.py:75")
+        t.keys("Enter")
+        s = t.wait(re.compile(r"(\S+) \(train_step\.py:75\): candidate [0-9]+ of 539, fit: "))
+        name = re.search(r"(\S+) \(train_step\.py:75\): candidate", s).group(1)
+        check(src.get(name, "").endswith("train_step.py:75"), (name, src.get(name)))
+    finally:
+        t.close()
+
+
+@test
 def session_file_column_tells_dumps_apart():
     """Two dumps both named after_as_text.hlo: the file column says the
     folder too (cnn/after_as_text.hlo, llama_scan/after_as_text.hlo); a

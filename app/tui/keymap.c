@@ -28,7 +28,7 @@ static const key_entry_t KEYS[] = {
     { KEYS_ALL, KEY_END, "End", ACT_BOTTOM, "last" },
     { KEYS_ALL, KEY_PPAGE, "PgUp", ACT_PGUP, "page up" },
     { KEYS_ALL, KEY_NPAGE, "PgDn", ACT_PGDN, "page down" },
-    { KEYS_ALL, '/', "/", ACT_SEARCH, "search by node or name" },
+    { KEYS_ALL, '/', "/", ACT_SEARCH, "search by node or name; on Arena and Fit also by source line or function (train_step.py:75)" },
     { KEYS_ALL, 'N', "N", ACT_SEARCH_NEXT, "next search match" },
     { KEYS_ALL, '1', "1", ACT_GO_SESSION, "Session screen" },
     { KEYS_ALL, '2', "2", ACT_GO_ARENA, "Arena screen" },

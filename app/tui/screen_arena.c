@@ -429,13 +429,19 @@ static void step_to(tui_t *t, int64_t s)
 
 static const char *buf_name(const tui_t *t, int i) { return t->tgt.routine->nodes[t->arena.bufs[i].node].name; }
 
-/* The buffer of node name (an exact name first), or -1. */
-static int find_buf(const tui_t *t, const char *name, int from) { return tui_find(t, t->arena.n, from, buf_name, name); }
+static int32_t buf_node(const tui_t *t, int i) { return t->arena.bufs[i].node; }
+
+/* The buffer a search for q lands on (an exact name first, then a name,
+ * then a source line or function holding q), or -1. */
+static int find_buf(const tui_t *t, const char *q, int from, bool *by_origin)
+{
+    return tui_find_node(t, t->arena.n, from, buf_node, q, by_origin);
+}
 
 /* What the search t->search[SCR_ARENA] found: buffer i selected, shown
  * in the pane's details and in view, and said ("dot.72: buffer 3 of 3017,
  * steps 10-40, 4.00 MiB"); i < 0: why there is no such buffer. */
-static void show_match(tui_t *t, int i)
+static void show_match(tui_t *t, int i, bool by_origin)
 {
     const char *q = t->search[SCR_ARENA];
     if (i < 0) {
@@ -457,10 +463,16 @@ static void show_match(tui_t *t, int i)
     }
     int more = 0;
     for (int k = 0; k < t->arena.n; k++)
-        more += k != i && strstr(buf_name(t, k), q) != NULL;
-    char by[32];
+        more += k != i && tui_node_matches(t, t->arena.bufs[k].node, q);
+    char by[32], at[600] = "";
     units_format_bytes(b->size, by, sizeof by);
-    tui_status(t, false, "%s: buffer %d of %d, steps %lld-%lld, %s%s", buf_name(t, i), i + 1, (int)t->arena.n,
+    if (by_origin) { /* what of it matched: "fusion.661 (train_step.py:43 in attention)" */
+        const routine_origin_t *o = t->tgt.routine->nodes[b->node].origin;
+        const char *src = source_short(t, b->node);
+        snprintf(at, sizeof at, " (%.250s%s%.250s)", src ? src : "", src && o->function ? " in " : "",
+                 o->function ? o->function : "");
+    }
+    tui_status(t, false, "%s%s: buffer %d of %d, steps %lld-%lld, %s%s", buf_name(t, i), at, i + 1, (int)t->arena.n,
                (long long)b->start, (long long)b->end, by, more ? " (N: the next match)" : "");
 }
 
@@ -611,15 +623,20 @@ int screen_arena_key(tui_t *t, action_t a, int key)
         char buf[64] = "";
         if (tui_prompt(t, "node: ", buf, sizeof buf, false) && buf[0]) {
             snprintf(t->search[SCR_ARENA], sizeof t->search[SCR_ARENA], "%s", buf);
-            show_match(t, find_buf(t, buf, 0));
+            bool by_origin = false;
+            int i = find_buf(t, buf, 0, &by_origin);
+            show_match(t, i, by_origin);
         }
         return KEY_REDRAW;
     }
     case ACT_SEARCH_NEXT:
         if (!t->search[SCR_ARENA][0])
             tui_status(t, false, "/ finds a node first; N then finds the next match");
-        else
-            show_match(t, find_buf(t, t->search[SCR_ARENA], t->sel_buf + 1));
+        else {
+            bool by_origin = false;
+            int i = find_buf(t, t->search[SCR_ARENA], t->sel_buf + 1, &by_origin);
+            show_match(t, i, by_origin);
+        }
         return KEY_REDRAW;
     default:
         return KEY_UNHANDLED;

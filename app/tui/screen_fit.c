@@ -479,7 +479,7 @@ static void save(tui_t *t)
         t->plan_saved = true;
 }
 
-static const char *cand_name(const tui_t *t, int i) { return t->tgt.routine->nodes[t->plan->cands[i].node].name; }
+static int32_t cand_node(const tui_t *t, int i) { return t->plan->cands[i].node; }
 
 int screen_fit_key(tui_t *t, action_t a, int key)
 {
@@ -545,12 +545,17 @@ int screen_fit_key(tui_t *t, action_t a, int key)
         }
         if (!q[0])
             return KEY_REDRAW;
-        int i = tui_find(t, t->plan->n_cands, a == ACT_SEARCH ? 0 : t->fit_sel + 1, cand_name, q);
+        bool by_origin = false;
+        int i = tui_find_node(t, t->plan->n_cands, a == ACT_SEARCH ? 0 : t->fit_sel + 1, cand_node, q, &by_origin);
         if (i >= 0) { /* said, as the Arena's search says what it found */
             t->fit_sel = i;
             const fit_cand_t *c = &t->plan->cands[i];
-            tui_status(t, false, "%s: candidate %d of %d, fit: %s", text_shown(t->tgt.routine->nodes[c->node].name), i + 1,
-                       (int)t->plan->n_cands, fit_status_name((fit_status_t)c->status));
+            const routine_origin_t *o = t->tgt.routine->nodes[c->node].origin;
+            const char *src = o->source ? o->source : o->function;
+            src = src && strrchr(src, '/') ? strrchr(src, '/') + 1 : src; /* the file's name and line */
+            tui_status(t, false, "%s%s%.250s%s: candidate %d of %d, fit: %s", text_shown(t->tgt.routine->nodes[c->node].name),
+                       by_origin ? " (" : "", by_origin && src ? src : "", by_origin ? ")" : "",
+                       i + 1, (int)t->plan->n_cands, fit_status_name((fit_status_t)c->status));
         } else {
             tui_status(t, true, "no candidate matches '%s'", q);
         }

@@ -368,6 +368,34 @@ int tui_find(const tui_t *t, int n, int from, const char *(*name)(const tui_t *,
     return -1;
 }
 
+static bool origin_holds(const tui_t *t, int32_t node, const char *q)
+{
+    const routine_origin_t *o = t->tgt.routine->nodes[node].origin;
+    return (o->source && strstr(o->source, q)) || (o->function && strstr(o->function, q));
+}
+
+int tui_find_node(const tui_t *t, int n, int from, int32_t (*node)(const tui_t *, int), const char *q,
+                  bool *by_origin)
+{
+    for (int pass = 0; pass < 3; pass++) /* names first: "s_1" lands on s_1, not on ds_1 listed before it */
+        for (int k = 0; k < n; k++) {
+            int i = ((from % n) + k) % n;
+            int32_t v = node(t, i);
+            const char *s = t->tgt.routine->nodes[v].name;
+            if (pass == 0 ? strcmp(s, q) == 0 : pass == 1 ? strstr(s, q) != NULL : origin_holds(t, v, q)) {
+                if (by_origin)
+                    *by_origin = pass == 2;
+                return i;
+            }
+        }
+    return -1;
+}
+
+bool tui_node_matches(const tui_t *t, int32_t node, const char *q)
+{
+    return strstr(t->tgt.routine->nodes[node].name, q) || origin_holds(t, node, q);
+}
+
 /* The rows s takes wrapped at w columns. */
 static int wrapped_rows(const char *s, int w)
 {

@@ -31,6 +31,16 @@ bool tui_confirm(tui_t *t, const char *question);
  * first exact match, else the first one containing q, looking from index
  * from on (wrapping); -1 when none. */
 int tui_find(const tui_t *t, int n, int from, const char *(*name)(const tui_t *, int), const char *q);
+/* Where a search for q lands among n items of the open routine's nodes
+ * (node(t, i) gives each): the first named q, else the first whose name
+ * holds q, else the first whose source or function holds q (a user's
+ * line, "train_step.py:75", or "llama_block"), looking from index from on
+ * (wrapping); -1 when none.  *by_origin (may be NULL) says the last. */
+int tui_find_node(const tui_t *t, int n, int from, int32_t (*node)(const tui_t *, int), const char *q,
+                  bool *by_origin);
+/* Whether node's name, source or function holds q (the items a search
+ * for q also finds). */
+bool tui_node_matches(const tui_t *t, int32_t node, const char *q);
 
 /* Opens an overlay with lines (copied). */
 void tui_overlay(tui_t *t, const char *title, char *const *lines, int n);

@@ -966,6 +966,30 @@ def hlo_bad_inputs():
 
 
 @test
+def profiles_lists_the_bundled_ones():
+    """Walk finding: `profiles` on a new store said "(no profiles: ...)"
+    while the TUI listed the 9 bundled ones and --profile h200-141gb
+    worked.  The bundled ones the store lacks are listed, marked, with a
+    note; once imported they are stored ones (no mark, no note); --json
+    stays the stored ones."""
+    db = os.path.join(TMP, "bundled.db")
+    bundled = [ln.split(",")[0] for ln in open(os.path.join(SAMPLES, "profiles.csv")).read().splitlines()[1:] if ln]
+    rc, out, err = run("profiles", "--db", db)
+    rows = out.splitlines()
+    check(rc == 0 and len(bundled) == 9, (err, bundled))
+    check([r.split()[0] for r in rows[1:10]] == bundled and all(r.endswith("  bundled") for r in rows[1:10]), out)
+    check(rows[10].startswith("(bundled: read from ") and rows[10].endswith(
+        ", not stored; --profile and the TUI use them, import stores them)"), out)
+    check(re.match(r"^h200-141gb +140 GiB +256 +8 +9\.89e\+14 +4\.8e\+12  bundled$", rows[8]), rows[8])
+    rc, out, err = run("profiles", "--db", db, "--json")
+    check(rc == 0 and json.loads(out) == [], out)
+    rc, out, err = run("import", os.path.join(SAMPLES, "profiles.csv"), "--db", db)
+    check(rc == 0, err)
+    rc, out, err = run("profiles", "--db", db)
+    check(rc == 0 and "bundled" not in out and len(out.splitlines()) == 10, out)
+
+
+@test
 def json_budget_spec_csv_origins_and_long_lists():
     """Issue 28 item 11: fit --json carries the budget as asked (spec)
     beside kind and bytes, for a share and for the device; the flips CSV

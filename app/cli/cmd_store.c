@@ -96,6 +96,41 @@ int cmd_routines(const cmdline_t *c)
     return 0;
 }
 
+static void print_profile(const profile_t *p, const char *from)
+{
+    char m[32], name[160];
+    units_format_bytes(p->memory_bytes, m, sizeof m);
+    printf("%-24s %12s %9lld %6d %14.4g %14.4g%s\n", text_escape(p->name, name, sizeof name), m, (long long)p->alignment,
+           (int)p->max_inline_depth, (double)p->flops_per_s, (double)p->bytes_per_s, from);
+}
+
+/* After the n stored profiles: the bundled ones the store lacks, marked,
+ * which --profile and the TUI offer as well (the TUI listed 9 while this
+ * said there were none). */
+static void print_bundled_profiles(const profile_t *stored, int n)
+{
+    profile_list_t l;
+    rs_error_t err;
+    int shown = 0;
+    if (!target_bundled_profiles(&l, &err)) {
+        for (int32_t i = 0; i < l.n; i++) {
+            bool have = false;
+            for (int k = 0; k < n && !have; k++)
+                have = strcmp(stored[k].name, l.items[i].name) == 0;
+            if (!have) {
+                print_profile(&l.items[i], "  bundled");
+                shown++;
+            }
+        }
+        profiles_free(&l);
+    }
+    if (shown)
+        printf("(bundled: read from %s, not stored; --profile and the TUI use them, import stores them)\n",
+               text_shown(datadir_profiles()));
+    else if (!n)
+        printf("(no profiles: rematscope import %s)\n", text_shown(datadir_profiles()));
+}
+
 int cmd_profiles(const cmdline_t *c)
 {
     store_t *s;
@@ -127,15 +162,9 @@ int cmd_profiles(const cmdline_t *c)
         json_finish(&j);
     } else {
         printf("%-24s %12s %9s %6s %14s %14s\n", "profile", "memory", "alignment", "depth", "FLOP/s", "bytes/s");
-        for (int i = 0; i < n; i++) {
-            char m[32], name[160];
-            units_format_bytes(p[i].memory_bytes, m, sizeof m);
-            printf("%-24s %12s %9lld %6d %14.4g %14.4g\n", text_escape(p[i].name, name, sizeof name), m,
-                   (long long)p[i].alignment,
-                   (int)p[i].max_inline_depth, (double)p[i].flops_per_s, (double)p[i].bytes_per_s);
-        }
-        if (!n)
-            printf("(no profiles: rematscope import %s)\n", text_shown(datadir_profiles()));
+        for (int i = 0; i < n; i++)
+            print_profile(&p[i], "");
+        print_bundled_profiles(p, n);
     }
     free(p);
     store_close(s);

@@ -157,8 +157,8 @@ def dump_folder_imports_its_module():
           in out, out)
     # XLA's peak is not in the dump: the line says which of ours it compares with
     peak = json.loads(run("--db", db, "score", "jit_step", "--json")[1])["footprint"]["live_peak"]
-    check(re.search(r"^ +XLA's peak \(memory_analysis\(\)\.peak_memory_in_bytes, not in the dump\) compares with the "
-                    r"live peak: [0-9.]+ [KMG]iB \(%d B\)$" % peak, out, re.M), out)
+    check(re.search(r"^ +XLA's peak: not in the dump \(compiled\.memory_analysis\(\)\.peak_memory_in_bytes\); hold it "
+                    r"against this live peak: [0-9.]+ [KMG]iB \(%d B\)$" % peak, out, re.M), out)
     rc, out, err = run("--db", db, "score", "jit_step", "--json")
     check(json.loads(out)["xla_bytes"] == total, out[:300])
     # beside a file named after.hlo: the folder's memory-usage-report.txt

@@ -165,8 +165,8 @@ static void print_table(const target_t *t, const footprint_t *fp, const score_de
         /* the figure a JAX user checks first is not in the dump: say which
          * of ours it compares with (the walk read the arena against it) */
         units_format_bytes(fp->live_peak, b, sizeof b);
-        printf("           XLA's peak (memory_analysis().peak_memory_in_bytes, not in the dump) compares with the live "
-               "peak: %s (%lld B)\n", b, (long long)fp->live_peak);
+        printf("           XLA's peak: not in the dump (compiled.memory_analysis().peak_memory_in_bytes); hold it "
+               "against this live peak: %s (%lld B)\n", b, (long long)fp->live_peak);
     }
     if (t->has_profile && t->profile.memory_bytes > 0) {
         units_format_bytes(t->profile.memory_bytes, c, sizeof c);

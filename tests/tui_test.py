@@ -1708,7 +1708,7 @@ def compare_sorted_units_diff_and_save():
             check(re.search(r"[+-][0-9.]+ (ns|µs|ms|s) ", r) and "e-" not in r, f"time with a unit: {r!r}")
         # cap and dropped explain why 90% misses where minimize reaches
         check(re.search(r"90%=35\.1M .* 32 +[0-9]+ +no, cap$", rows[0].rstrip()), rows[0])
-        check(re.search(r"minimize .* none +0 +yes$", rows[2].rstrip()), rows[2])
+        check(re.search(r"minimize .* all +0 +yes$", rows[2].rstrip()), rows[2])
         # the y axis spans the footprints and the floor (DESIGN §13, its dashed line at the bottom)
         check(re.search(r"^ +27\.7M │╌+ floor 27\.7 MiB", s, re.M) and re.search(r"^ +35\.7M │", s, re.M), s)
         check("+0%" in s, s)
@@ -2374,7 +2374,7 @@ def cap_on_the_arena_and_the_budget_offered_after_n():
         t.keys("C-u")
         t.type("all")
         t.keys("Enter")
-        t.wait("candidate cap: none, every candidate is considered")
+        t.wait("candidate cap: all, every candidate is considered")
         t.keys("3")
         s = t.wait("No fit yet.")
         check("C sets the candidate cap" in " ".join(s.split()), s)

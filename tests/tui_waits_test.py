@@ -293,7 +293,7 @@ def cap_all(t):
     t.keys("4", "C", "C-u")
     t.type("all")
     t.keys("Enter")
-    t.wait("candidate cap: none")
+    t.wait("candidate cap: all")
 
 
 @test
@@ -426,7 +426,7 @@ def fit_bar_says_its_stage():
         t.keys("3", "C", "C-u")  # every candidate: round one and two long enough to be seen
         t.type("all")
         t.keys("Enter")
-        t.wait("candidate cap: none")
+        t.wait("candidate cap: all")
         t.keys("f", "C-u")
         t.type("90%")
         t.keys("Enter")
@@ -488,7 +488,7 @@ def fit_works_on_the_main_thread():
         t.keys("3", "C", "C-u")
         t.type("all")
         t.keys("Enter")
-        t.wait("candidate cap: none")
+        t.wait("candidate cap: all")
         t.keys("f", "C-u")
         t.type("minimize")
         t.keys("Enter")
@@ -561,7 +561,7 @@ def fit_and_best_show_their_bars():
         t.keys("C", "C-u")
         t.type("all")
         t.keys("Enter")
-        t.wait("candidate cap: none")
+        t.wait("candidate cap: all")
         t.keys("f")
         t.type("90%")
         t.keys("Enter")
@@ -731,7 +731,7 @@ def fit_header_says_its_cap():
         t.keys("C", "C-u")
         t.type("all")
         t.keys("Enter")
-        t.wait("candidate cap: none")
+        t.wait("candidate cap: all")
         t.keys("f", "C-u")
         t.type("90%")
         t.keys("Enter")

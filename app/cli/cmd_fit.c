@@ -135,9 +135,9 @@ static void print_plan(const target_t *t, const fit_plan_t *p, bool events, cons
         printf("%s\n", hides);
     printf("fit %s: budget ", text_shown(p->routine->name));
     print_budget(p, spec);
-    printf(", candidate cap %s\n", p->cap < 0              ? "none"
-                                    : p->cap == FIT_CAP_ALL ? "all"
-                                                            : (snprintf(a, sizeof a, "%d", (int)p->cap), a));
+    printf(", candidate cap %s\n", p->cap < 0 || p->cap == FIT_CAP_ALL /* -1: unbounded (minimize) */
+                                        ? "all"
+                                        : (snprintf(a, sizeof a, "%d", (int)p->cap), a));
     units_format_bytes(p->baseline.total, a, sizeof a);
     units_format_flops(p->baseline.compute, f, sizeof f);
     printf("baseline   %-10s (%lld B), compute %s\n", a, (long long)p->baseline.total, f);

@@ -488,7 +488,7 @@ void screen_compare_draw(tui_t *t)
                      t->cmp_running ? "(fitting)" : t->cmp_stopped ? "(stopped: Enter fits)" : "(error)");
             continue;
         }
-        char fin[32], est[48] = "         -", exact[24] = "", cap[16] = "none";
+        char fin[32], est[48] = "         -", exact[24] = "", cap[16] = "all"; /* -1: minimize, unbounded */
         units_format_bytes(p->final.total, fin, sizeof fin);
         if (t->tgt.has_profile && t->tgt.profile.flops_per_s > 0)
             format_seconds(t, profile_seconds(&t->tgt.profile, p->final.compute - p->baseline.compute), est, sizeof est);

@@ -96,7 +96,7 @@ static int plan_fields(const tui_t *t, const stored_plan_t *p, char f[PLAN_FIELD
     snprintf(f[2], sizeof f[2], "alignment %lld", (long long)plan_alignment(p));
     snprintf(f[3], sizeof f[3], "bindings %s", p->bindings[0] ? text_shown(p->bindings) : "(none)");
     if (p->cap < 0 || p->cap == INT32_MAX)
-        snprintf(f[4], sizeof f[4], "cap %s", p->cap < 0 ? "none" : "all");
+        snprintf(f[4], sizeof f[4], "cap all"); /* -1 (minimize) considers every candidate too */
     else
         snprintf(f[4], sizeof f[4], "cap %d", (int)p->cap);
     snprintf(f[5], sizeof f[5], "saved %s", p->created_at);

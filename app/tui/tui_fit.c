@@ -381,7 +381,7 @@ bool tui_set_cap(tui_t *t)
     if (t->cap < 0)
         tui_status(t, false, "candidate cap: the default (32 cheapest; minimize considers all)");
     else if (t->cap == INT32_MAX)
-        tui_status(t, false, "candidate cap: none, every candidate is considered (f or b fits again)");
+        tui_status(t, false, "candidate cap: all, every candidate is considered (f or b fits again)");
     else
         tui_status(t, false, "candidate cap: the %d cheapest (f or b fits again)", (int)t->cap);
     return true;

@@ -6,13 +6,18 @@ preferences and random remat flip sets, and on the bundled samples; then
 re-scored by the plain scorer, is within its budget whenever §5's plan is,
 and adds no more compute than §5's plan at the same budget.
 
-usage: remat_test.py REMATSCOPE SAMPLES_DIR
+On llama_bf16 (BENCH_DIR/jax, skipped when absent) the frontier plan at
+JAX's checkpoint_dots policy's total is within it and adds no more compute
+than the policy (issue 45), re-scored by the plain scorer.
+
+usage: remat_test.py REMATSCOPE SAMPLES_DIR [BENCH_DIR]
 env:   RS_REMAT_COUNT=N (random routines, default 250), RS_REMAT_SEED=S
 """
 import glob
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -23,6 +28,7 @@ import refmodel as ref  # noqa: E402
 import remat_ref  # noqa: E402
 
 BIN, SAMPLES = sys.argv[1], sys.argv[2]
+BENCH = sys.argv[3] if len(sys.argv) > 3 else None
 TMP = tempfile.mkdtemp(prefix="rs_remat_")
 COUNT = int(os.environ.get("RS_REMAT_COUNT", "250"))
 SEED = int(os.environ.get("RS_REMAT_SEED", "4514"))
@@ -276,6 +282,44 @@ def frontier_sweep():
     check(rc == 2 and "--remat" in err and "no node 'nosuch'" in err, f"an unknown --remat node: {rc} {err}")
     rc, out, err = run(["fit", path, "--budget", "60%", "--planner", "frontiers"])
     check(rc == 2 and "--planner" in err and "two-round or frontier" in err, f"a bad planner: {rc} {err}")
+
+
+def plain_routine(hlo):
+    """The HLO step as a routine the plain scorer reads: `convert`'s text with
+    its HLO attributes taken out and signed integer types as refmodel names them."""
+    path = os.path.join(TMP, os.path.basename(os.path.dirname(hlo)) + ".routine")
+    rc, out, err = run(["convert", hlo, "-o", path])
+    check(rc == 0, f"convert {hlo}: exit {rc}: {err}")
+    text = re.sub(r' (hlo|op_name|source|function)="(?:[^"\\]|\\.)*"', "", open(path).read())
+    text = re.sub(r"\] [su](8|16|32|64)\b", lambda m: "] i" + m.group(1), text)
+    return ref.lower(ref.parse(text))
+
+
+@test
+def frontier_meets_checkpoint_dots():
+    """issue 45: llama_bf16 fitted by the frontier planner to the total of the same step under
+    jax.checkpoint(policy=checkpoint_dots) is within it and adds no more compute than the policy (the policy-like
+    threshold seeds; without them it added +20.0 GFLOP to the policy's +7.8), the plan re-scored by the plain scorer"""
+    jax = os.path.join(BENCH or "", "jax")
+    plain = os.path.join(jax, "llama_bf16", "after.hlo")
+    policy = os.path.join(jax, "llama_bf16_remat_cdots", "after.hlo")
+    if not BENCH or not (os.path.exists(plain) and os.path.exists(policy)):
+        print(f"  skipped: no {plain} or {policy}")
+        return
+    p0 = json.loads(run(["score", plain, "--json"])[1])["footprint"]
+    p1 = json.loads(run(["score", policy, "--json"])[1])["footprint"]
+    added = p1["compute"] - p0["compute"]
+    rc, out, err = run(["fit", plain, "--budget", str(p1["total"]), "--planner", "frontier", "--json",
+                        "--max-candidates", "all", "--time-limit", "300"])  # not cut on a loaded machine
+    check(rc == 0, f"fit llama_bf16: exit {rc}: {err}")
+    d = json.loads(out)
+    f = d["frontier"]
+    mine = f["final"]["compute"] - d["baseline"]["compute"]
+    check(f["within_budget"] and f["final"]["total"] <= p1["total"],
+          f"frontier total {f['final']['total']} over the policy's {p1['total']}")
+    check(mine <= added, f"frontier adds {mine} FLOPs, the policy {added}")
+    check(not f["stopped"], "the search was cut by its time limit")
+    check_frontier(plain, plain_routine(plain), d, "llama_bf16 at checkpoint_dots")
 
 
 if __name__ == "__main__":

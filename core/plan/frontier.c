@@ -1,5 +1,7 @@
 #include "plan/frontier.h"
 
+#include "plan/frontier_seed.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +46,7 @@ typedef struct fr {
     bool have_keys;
     uint8_t *banned;   /* per node: no move may flip it (a recreate's removed flip) */
     bool no_fan;       /* this start leaves fan moves out */
+    bool keep_free;    /* local search drops a flip only when strictly better */
     int64_t explored;
     bool stopped;
 } fr_t;
@@ -368,8 +371,9 @@ static int greedy(fr_t *f, state_t *s, int64_t goal, bool reuse, rs_error_t *err
     return rc;
 }
 
-/* Local search: drop a flip (taken when no worse), or turn it into the
- * other kind (taken when strictly better); repeated until neither helps. */
+/* Local search: drop a flip (taken when no worse; with keep_free, when
+ * strictly better), or turn it into the other kind (taken when strictly
+ * better); repeated until neither helps. */
 static int improve(fr_t *f, state_t *s, rs_error_t *err)
 {
     int rc = RS_OK;
@@ -388,7 +392,7 @@ static int improve(fr_t *f, state_t *s, rs_error_t *err)
                 fp.total = fp.live_peak;
                 /* a flip that buys nothing goes: recompute is never kept for
                  * zero bytes, nor a flip for nothing */
-                bool drop = alt == 0;
+                bool drop = alt == 0 && !f->keep_free;
                 if (!rc && (better(f, &fp, &s->fp) || (drop && !better(f, &s->fp, &fp))))
                     rc = eval_full(f, s->kind, &fp, err);
                 if (!rc && (better(f, &fp, &s->fp) || (drop && !better(f, &s->fp, &fp)))) {
@@ -458,6 +462,47 @@ static int search(fr_t *f, state_t *s, rs_error_t *err)
         } while (!rc && !f->stopped && s->fp.total < before && s->fp.total > 0);
     }
     return rc ? rc : improve(f, s, err);
+}
+
+/* Policy-like seeds (frontier_seed.h), for each threshold: its remat
+ * flips; local search keeping the flips that cost nothing (a drop taken
+ * only when strictly better: far above the budget, the harmful flips go,
+ * those that stretch arguments more than they free); the greedy toward the
+ * goal, scoring its own moves (the kept keys were scored on a plan far from
+ * this one); local search.  The best replaces *best when strictly better,
+ * and is then given ruin and recreate. */
+static int policy_seeds(fr_t *f, state_t *best, state_t *cur, state_t *tmp, rs_error_t *err)
+{
+    int rc = RS_OK;
+    bool won = false;
+    int32_t prev = -1;
+    for (int t = 0; t < FRONTIER_SEED_COUNT && !rc && !f->stopped; t++) {
+        memset(cur->kind, 0, (size_t)f->N);
+        cur->n_ord = frontier_seed_threshold(f->l, f->elig, f->n_elig, f->banned, frontier_seed_fpb[t], cur->ord);
+        if (cur->n_ord == 0 || cur->n_ord == prev) /* the lists nest: the same count is the same seed */
+            continue;
+        prev = cur->n_ord;
+        for (int32_t k = 0; k < cur->n_ord; k++)
+            cur->kind[cur->ord[k]] = K_REMAT;
+        f->no_fan = false;
+        int64_t goal = f->opt->minimize ? (best->fp.total > 0 ? best->fp.total - 1 : 0) : f->opt->budget;
+        f->keep_free = true;
+        rc = eval_full(f, cur->kind, &cur->fp, err);
+        if (!rc)
+            rc = improve(f, cur, err);
+        f->keep_free = false;
+        if (!rc)
+            rc = greedy(f, cur, goal, false, err);
+        if (!rc)
+            rc = improve(f, cur, err);
+        if (!rc && better(f, &cur->fp, &best->fp)) {
+            state_copy(best, cur, f->N);
+            won = true;
+        }
+    }
+    if (!rc && won && !f->stopped)
+        rc = recreate(f, best, tmp, err);
+    return rc;
 }
 
 /* The flips of s in its order, each with its relief and recompute on top
@@ -591,6 +636,10 @@ int frontier_run(const frontier_options_t *opt, const fit_context_t *ctx, fronti
     }
     if (!rc && !f.stopped)
         rc = recreate(&f, &best, &tmp, err);
+    /* after the starts and recreate, so a search the stop cuts there is
+     * left as it was, and the seeds only add plans to pick from */
+    if (!rc && !f.stopped && !opt->no_seeds)
+        rc = policy_seeds(&f, &best, &cur, &tmp, err);
     bool stopped = f.stopped;
     if (!rc)
         rc = fill_flips(&f, &best, out, err);

@@ -12,7 +12,12 @@
  * of remat flips over its readers); from the seed (§5's plan) and from the
  * context alone, each followed by local search (drop a flip when no worse,
  * turn it into the other kind when better); then ruin and recreate on the
- * best (its costliest flips dropped one at a time and the greedy rerun).  It
+ * best (its costliest flips dropped one at a time and the greedy rerun);
+ * then, unless no_seeds, policy-like seeds (frontier_seed.h: every node
+ * cheap to recompute per byte remat-flipped, for a few thresholds), each
+ * rid of its harmful flips by local search, brought to the budget by the
+ * greedy and pruned by local search; ruin and recreate again when one wins
+ * (issue 45: JAX's checkpoint_dots plan on Llama).  It
  * is never worse than the seed by the objective.  Deterministic: the same
  * inputs and the same max_scorings give the same plan; a stop (time) cuts
  * it with the best found. */
@@ -45,6 +50,7 @@ typedef struct frontier_options {
     int64_t max_scorings;    /* 0: none */
     plan_stop_fn stop;       /* may be NULL; polled after every scoring */
     void *stop_ud;
+    bool no_seeds;           /* leave the policy-like seeds out (frontier_seed.h): the search as it was */
 } frontier_options_t;
 
 typedef struct frontier_result {

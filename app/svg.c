@@ -292,7 +292,7 @@ static void write_legend(FILE *f, const svg_arena_t *a, const picture_t *p, bool
         snprintf(not_drawn, sizeof not_drawn, ", %d empty or out of view", (int)(listed - p->drawn));
     fprintf(f,
             "<text x=\"%d\" y=\"%d\" fill=\"#666666\">%d buffer%s in %d rectangle%s (%d under a pixel merged%s); "
-            "sizes aligned; role bytes summed over all steps; hover for a buffer</text>\n",
+            "sizes aligned; role bytes summed over buffers; hover for a buffer</text>\n",
             (int)p->plot_x, (int)(a->frame.height_px - 10), (int)p->drawn, p->drawn == 1 ? "" : "s", (int)p->n_rects,
             p->n_rects == 1 ? "" : "s", (int)p->merged, not_drawn);
 }

@@ -297,7 +297,7 @@ def export_plan_svg():
     # the legend's role bytes sum every buffer, far above the arena: the footer says so
     foot = ["".join(e.itertext()) for e in ET.parse(svg).getroot().iter(SVG_NS + "text")
             if "".join(e.itertext()).endswith("hover for a buffer")]
-    check(len(foot) == 1 and "role bytes summed over all steps" in foot[0], foot)
+    check(len(foot) == 1 and "role bytes summed over buffers" in foot[0], foot)
     inl = [a for f in plan["flips"] for a in ("--inline", f["node"])]
     rc, out, err = run("score", os.path.join(SAMPLES, "gen", "resnet_small.routine"), *inl, "--json")
     check(rc == 0, err)

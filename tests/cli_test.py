@@ -581,7 +581,7 @@ def recompute_in_flops_and_time():
     check("round one: b ranked 1st: relief 3.91 KiB (4000 B) per cost 2.00 kFLOPs (2 B/FLOP)" in out, out)
     check(" ops" not in out, out)
     rc, out, err = run("score", src, "--profile", "slow", env=env)
-    check(rc == 0 and "compute 7.00 kFLOPs (about 7.00 ms on slow)" in out, out + err)
+    check(rc == 0 and "compute 7.00 kFLOPs (about 7.00 ms at slow's peak FLOP/s)" in out, out + err)
     check("a                    Inline      cost bound 9.00 kFLOPs" in out, out)
     rc, out, err = run("show", "1", "--db", db)
     check(rc == 0 and "recompute  +6.00 kFLOPs (+85.714%), about +6.00 ms on slow\n" in out, out + err)

@@ -146,7 +146,7 @@ static void print_table(const target_t *t, const footprint_t *fp, const score_de
            (int)fp->peak_step, (int)fp->buffers, c);
     if (t->has_profile && t->profile.flops_per_s > 0) {
         units_format_seconds(profile_seconds(&t->profile, fp->compute), c, sizeof c);
-        printf(" (about %s on %s)", c, text_shown(t->profile.name));
+        printf(" (about %s at %s's peak FLOP/s)", c, text_shown(t->profile.name));
     }
     printf("\n");
     if (t->routine->format == ROUTINE_HLO && !t->routine->hlo_scheduled)

@@ -235,7 +235,7 @@ def bert_prompt_asks_with_the_floor_under_the_cap():
         t.keys("C-u")
         t.type("60%")
         t.keys("Enter")
-        s = t.wait("fit to 60% anyway? (y/n)")
+        s = t.wait("fit to 60% anyway? (y/n; a: with every candidate, as C all)")
         check(said + " (C sets the cap: all considers every one)" in flat(s), (said, s))
         t.keys("n")
         # short, and whole: the question said the rest

@@ -94,6 +94,36 @@ def fit_says_the_cap_keeps_the_budget_out_of_reach():
 
 
 @test
+def the_floor_question_fits_with_every_candidate_on_a():
+    """Walk finding: on llama_bf16, f 70% met "below the floor under the
+    cap ... fit to 70% anyway?" and only y (a fit of 32 candidates that
+    misses) or n; C all then f again was the way, and the user did not find
+    it.  The question offers a: the fit runs with every candidate (cap all,
+    as fit --max-candidates all, which meets 70%) and C's prompt offers
+    all from then on."""
+    if not HAVE_JAX:
+        return
+    j = jrun("fit", LLAMA, "--budget", "70%", "--max-candidates", "all", "--db", ":memory:")
+    check(j["within_budget"], j["final"])
+    t = Tui("floora", w=160, h=45)
+    try:
+        t.wait("Routines")
+        open_routine(t, "llama")
+        t.keys("f")
+        t.type("70%")
+        t.keys("Enter")
+        t.wait("fit to 70% anyway? (y/n; a: with every candidate, as C all)")
+        t.keys("a")
+        s = t.wait(re.compile(r"within budget, %d flips, cap all, layout greedy" % len(j["flips"])), timeout=60)
+        check("NOT within" not in s.split("\n")[2], s.split("\n")[2])
+        t.keys("C")
+        t.wait("candidate cap (N, all; empty: 32, minimize all): all")
+        t.keys("Escape")
+    finally:
+        t.close()
+
+
+@test
 def compare_marks_cap_rows_and_a_refits_them_with_every_candidate():
     """llama_bf16 at 0.9GB (below the floor), 4GB (between the floors) and
     6.2GB (above the baseline, 6142787610 B): only 4GB's row says

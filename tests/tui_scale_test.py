@@ -801,7 +801,7 @@ def bert_at_80_columns_says_it_whole():
         t.keys("3", "f", "C-u")
         t.type("60%")
         t.keys("Enter")
-        s = t.wait("anyway? (y/n)")
+        s = t.wait("anyway? (y/n")
         said = " ".join(ln.strip() for ln in s.split("\n")[-10:] if "│ profile " not in ln)  # not the status bar
         check("no plan of the 32 cheapest of 515 candidates can reach it (C sets the cap: all considers every one)"
               in said and ELL not in said, said)

@@ -150,7 +150,7 @@ def fit_anyway(t, timeout=10.0):
     end = time.time() + timeout
     while time.time() < end:
         s = t.screen()
-        if re.search(r"anyway\?\s+\(y/n\)", s):
+        if re.search(r"anyway\?\s+\(y/n[;)]", s):  # "(y/n; a: with every candidate...)" under the cap
             t.keys("y")
             # the question whether it may replace an unsaved fit comes after
             end2 = time.time() + timeout

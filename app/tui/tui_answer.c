@@ -70,7 +70,12 @@ bool tui_answer_ask_fit(tui_t *t, char *buf, size_t n)
     tui_put_prose(t, t->rows - 2 - rows, 0, t->cols, rows, 2, t->attr[T_ERROR], why, NULL);
     char q[128];
     snprintf(q, sizeof q, "fit to %.60s anyway?", buf);
-    if (tui_confirm(t, q))
+    /* the cap alone holds it: one key fits with every candidate (C all, then
+     * f again, was the way, and the walk did not find it) */
+    int ch = below == 2 ? tui_ask(t, q, "(y/n; a: with every candidate, as C all)", "yna") : tui_confirm(t, q) ? 'y' : 0;
+    if (ch == 'a')
+        tui_cap_set(t, INT32_MAX);
+    if (ch == 'y' || ch == 'a')
         return true;
     /* the reason in short: the question above said it whole, and at 80
      * columns the whole of it was cut after "the floor under the cap, …" */

@@ -355,16 +355,24 @@ bool tui_set_cap(tui_t *t)
         return false;
     char *end = NULL;
     long v = strtol(buf, &end, 10);
+    int32_t cap;
     if (!buf[0])
-        t->cap = -1;
+        cap = -1;
     else if (strcmp(buf, "all") == 0)
-        t->cap = INT32_MAX;
+        cap = INT32_MAX;
     else if (end != buf && !*end && v >= 0 && v <= INT32_MAX)
-        t->cap = (int32_t)v;
+        cap = (int32_t)v;
     else {
         tui_status(t, true, "candidate cap '%s': expected a number, all, or nothing", buf);
         return false;
     }
+    tui_cap_set(t, cap);
+    return true;
+}
+
+void tui_cap_set(tui_t *t, int32_t cap)
+{
+    t->cap = cap;
     t->cmp_stale = t->n_cmp_rows > 0;
     /* kept with the session, offered again next time (tui_recall_cap) */
     char *kept = t->cap_offer;
@@ -376,7 +384,7 @@ bool tui_set_cap(tui_t *t)
     rs_error_t err;
     if (library_setting_set(t->store, "cap", kept, &err)) {
         tui_error(t, "remembering the cap", &err);
-        return true;
+        return;
     }
     if (t->cap < 0)
         tui_status(t, false, "candidate cap: the default (32 cheapest; minimize considers all)");
@@ -384,7 +392,6 @@ bool tui_set_cap(tui_t *t)
         tui_status(t, false, "candidate cap: all, every candidate is considered (f or b fits again)");
     else
         tui_status(t, false, "candidate cap: the %d cheapest (f or b fits again)", (int)t->cap);
-    return true;
 }
 
 void tui_recall_cap(tui_t *t)

@@ -58,6 +58,9 @@ void tui_best_free(tui_t *t);
  * too, which it marks stale) and keeps it in the store with the session;
  * false when cancelled or not a cap. */
 bool tui_set_cap(tui_t *t);
+/* Sets the cap of the fits that follow to cap (-1 the default, INT32_MAX
+ * all) as C does: Compare's rows marked stale, kept in the store, said. */
+void tui_cap_set(tui_t *t, int32_t cap);
 /* The cap C chose in the store's last session into t->cap_offer, which
  * C's prompt offers while this session has set none ("" when none was
  * chosen, or the default).  The fits keep the default until C is

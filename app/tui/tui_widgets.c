@@ -409,12 +409,14 @@ static int wrapped_rows(const char *s, int w)
     return r ? r : 1;
 }
 
-bool tui_confirm(tui_t *t, const char *question)
+bool tui_confirm(tui_t *t, const char *question) { return tui_ask(t, question, "(y/n)", "y") == 'y'; }
+
+int tui_ask(tui_t *t, const char *question, const char *answers, const char *keys)
 {
     /* a question longer than the row goes on the rows above it, so its
      * end, "(y/n)", is never cut (at 80 columns it was) */
     char q[1024];
-    snprintf(q, sizeof q, "%s (y/n)", question);
+    snprintf(q, sizeof q, "%s %s", question, answers);
     int rows = wrapped_rows(q, t->cols), most = t->rows / 3 > 1 ? t->rows / 3 : 1;
     rows = rows < most ? rows : most;
     int y = t->rows - 1 - rows;
@@ -425,7 +427,9 @@ bool tui_confirm(tui_t *t, const char *question)
     int ch;
     while ((ch = getch()) == TUI_KEY_SUSPEND) /* ^Z is no answer: the question waits */
         tui_suspend();
-    return ch == 'y' || ch == 'Y';
+    if (ch >= 'A' && ch <= 'Z')
+        ch += 'a' - 'A';
+    return ch > 0 && ch < 128 && strchr(keys, ch) ? ch : 0;
 }
 
 

@@ -27,6 +27,9 @@ void tui_error(tui_t *t, const char *what, const rs_error_t *err);
 bool tui_prompt(tui_t *t, const char *label, char *buf, size_t n, bool complete_paths);
 /* Asks a yes/no question on the bottom row. */
 bool tui_confirm(tui_t *t, const char *question);
+/* Asks question with its answers said after it ("(y/n, a: ...)"): the key
+ * pressed when it is one of keys (lower case), else 0 (no). */
+int tui_ask(tui_t *t, const char *question, const char *answers, const char *keys);
 /* Where a search for q lands among n names (name(t, i) gives each): the
  * first exact match, else the first one containing q, looking from index
  * from on (wrapping); -1 when none. */

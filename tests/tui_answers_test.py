@@ -195,7 +195,7 @@ def fit_prompt_shows_the_floor_and_asks_below_it():
         t.keys("f", "C-u")
         t.type("60")
         t.keys("Enter")
-        s = t.wait("fit to 60 anyway? (y/n)")
+        s = t.wait("fit to 60 anyway? (y/n; a: with every candidate, as C all)")
         check(under_cap + " (C sets the cap: all considers every one)" in flat(s), (under_cap, s))
         t.keys("y")
         t.wait("a fit to 60 replaces the fit to 50 you did not save")

@@ -2365,7 +2365,7 @@ def cap_on_the_arena_and_the_budget_offered_after_n():
         t.wait("fit to budget")
         t.type("30%")
         t.keys("Enter")
-        s = t.wait(re.compile(r"anyway\?\s+\(y/n\)"))
+        s = t.wait(re.compile(r"anyway\?\s+\(y/n[;)]"))
         check("C sets the cap" in " ".join(s.split()), s)
         t.keys("n")
         t.wait("not fitted:")

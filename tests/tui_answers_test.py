@@ -706,6 +706,12 @@ def compare_says_what_makes_a_budget_jump():
         add_budgets(t, "20B", "minimize")
         t.keys("G")
         t.wait("row 2 vs the row above (+8 -0 flips, its biggest group 8 flips for 10 B): +a0")
+        # narrow, the group wraps to a row of its own, whole (it was cut: "...for 10…")
+        tmux("resize-window", "-t", "cmpjump", "-x", "60", "-y", "30")
+        s = t.wait(re.compile(r"^ row 2 vs the row above \(\+8 -0 flips, *$", re.M))
+        rows = s.split("\n")
+        at = next(i for i, r in enumerate(rows) if r.startswith(" row 2 vs the row above (+8 -0 flips,"))
+        check(rows[at + 1].strip().startswith("its biggest group 8 flips for 10 B): +a0") and "…" not in rows[at + 1], rows[at:at + 3])
     finally:
         t.close()
 

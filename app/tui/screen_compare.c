@@ -286,7 +286,7 @@ static bool has_flip(const fit_plan_t *p, int32_t node)
     return false;
 }
 
-/* ", its biggest group 1961 flips for 21.1 MiB" when p committed a group
+/* "its biggest group 1961 flips for 21.1 MiB" when p committed a group
  * of more than three (members and the flip that closed it): what makes a
  * budget jump from 7 flips to 3,878; "" otherwise. */
 static void biggest_group(const fit_plan_t *p, char *buf, size_t n)
@@ -302,7 +302,7 @@ static void biggest_group(const fit_plan_t *p, char *buf, size_t n)
         if (best >= 0 && size[best] > 3) {
             char rel[32];
             units_format_bytes(p->flips[best].relief, rel, sizeof rel);
-            snprintf(buf, n, ", its biggest group %d flips for %s", (int)size[best], rel);
+            snprintf(buf, n, "its biggest group %d flips for %s", (int)size[best], rel);
         }
     }
     free(closer);
@@ -549,21 +549,24 @@ void screen_compare_draw(tui_t *t)
         for (int32_t k = 0; q && k < q->n_flips; k++)
             minus += !has_flip(p, q->flips[k].node);
         biggest_group(p, group, sizeof group);
-        snprintf(lead, sizeof lead, "row %d vs %s (+%d -%d flips%s):", t->cmp_sel + 1,
+        /* the group a field of its own: at 80 columns it wraps (it was cut) */
+        snprintf(lead, sizeof lead, "row %d vs %s (+%d -%d flips%s", t->cmp_sel + 1,
                  above < 0 ? "the baseline" : !marked && above == t->cmp_sel - 1 ? "the row above" : vs, (int)plus,
-                 (int)minus, group);
-        int n = 0, cap = p->n_flips + (q ? q->n_flips : 0) + 2;
+                 (int)minus, group[0] ? "," : "):");
+        int n = 0, cap = p->n_flips + (q ? q->n_flips : 0) + 3;
         char **f = calloc((size_t)cap, sizeof *f);
         const char **fields = calloc((size_t)cap, sizeof *fields);
         if (f && fields) {
             f[n++] = strdup(lead);
+            if (group[0] && (f[n] = malloc(sizeof group + 4)))
+                snprintf(f[n++], sizeof group + 4, "%s):", group);
             for (int32_t k = 0; k < p->n_flips; k++)
                 if (!has_flip(q, p->flips[k].node) && (f[n] = malloc(160)))
                     snprintf(f[n++], 160, "+%s", t->tgt.routine->nodes[p->flips[k].node].name);
             for (int32_t k = 0; q && k < q->n_flips; k++)
                 if (!has_flip(p, q->flips[k].node) && (f[n] = malloc(160)))
                     snprintf(f[n++], 160, "-%s", t->tgt.routine->nodes[q->flips[k].node].name);
-            if (n == 1)
+            if (n == 1 + (group[0] != 0))
                 f[n++] = strdup("the same flips");
             for (int k = 0; k < n; k++)
                 fields[k] = f[k] ? f[k] : "";

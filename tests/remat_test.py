@@ -244,6 +244,26 @@ def frontier_plans():
 
 
 @test
+def frontier_says_a_cut_that_only_stopped_its_seeds():
+    """The policy-like seeds run last, in the time left: a stop while they
+    run says so (seeds_cut, and the text: "the policy-like seeds stopped by
+    the time limit (the search before them finished)"), a stop before them
+    does not.  On resnet_small at 60 % the whole search takes 9,708
+    scorings; --iterations cuts it deterministically: at 7,000 in the
+    seeds (the plan is already the one the whole search returns), at 100
+    before them."""
+    r = os.path.join(SAMPLES, "gen", "resnet_small.routine")
+    f = lambda n: json.loads(run(["fit", r, "--budget", "60%", "--planner", "frontier", "--json",
+                                  "--iterations", str(n)])[1])["frontier"]
+    whole, seeds, early = f(100000), f(7000), f(100)
+    check(not whole["stopped"] and not whole["seeds_cut"] and whole["explored"] == 9708, whole["explored"])
+    check(seeds["stopped"] and seeds["seeds_cut"] and seeds["final"] == whole["final"], (seeds["explored"], seeds["final"]))
+    check(early["stopped"] and not early["seeds_cut"], early["explored"])
+    rc, out, err = run(["fit", r, "--budget", "60%", "--planner", "frontier", "--iterations", "7000"])
+    check(rc == 0 and ", the policy-like seeds stopped by the time limit (the search before them finished)\n" in out, out)
+
+
+@test
 def frontier_by_hand():
     """a is read at s1, s4, s5 (b..e pinned): at 40 B §5 can only inline a, run at each of its three reads
     (compute 49 + 2 x 5 = 59, total 38: x, b, c at step 2); the frontier remat-flips it, recomputed once before

@@ -81,6 +81,7 @@ void frontier_out_json(json_t *j, const fit_plan_t *p, const frontier_result_t *
     json_int(j, "explored", f->explored);
     json_bool(j, "within_budget", f->within_budget);
     json_bool(j, "stopped", f->stopped);
+    json_bool(j, "seeds_cut", f->seeds_cut);
     json_double(j, "seconds", seconds);
     json_obj_end(j);
 }
@@ -93,7 +94,9 @@ void frontier_out_print(const target_t *t, const fit_plan_t *p, const frontier_r
         n_remat += f->flips[k].kind == FRONTIER_REMAT;
     printf("\nfrontier (DESIGN §14): %d flips, %d of them remat (recompute once); %lld scorings, %.3f s%s\n",
            (int)f->n_flips, (int)n_remat, (long long)f->explored, seconds,
-           f->stopped ? ", stopped by the time limit" : "");
+           f->seeds_cut ? ", the policy-like seeds stopped by the time limit (the search before them finished)"
+           : f->stopped ? ", stopped by the time limit"
+                        : "");
     units_format_bytes(f->final.total, a, sizeof a);
     units_format_flops(f->final.compute, fl, sizeof fl);
     printf("  final      %-10s (%lld B), compute %s (%lld FLOPs)\n", a, (long long)f->final.total, fl,

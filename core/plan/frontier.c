@@ -638,9 +638,11 @@ int frontier_run(const frontier_options_t *opt, const fit_context_t *ctx, fronti
         rc = recreate(&f, &best, &tmp, err);
     /* after the starts and recreate, so a search the stop cuts there is
      * left as it was, and the seeds only add plans to pick from */
-    if (!rc && !f.stopped && !opt->no_seeds)
+    bool seeded = !rc && !f.stopped && !opt->no_seeds;
+    if (seeded)
         rc = policy_seeds(&f, &best, &cur, &tmp, err);
     bool stopped = f.stopped;
+    out->seeds_cut = seeded && stopped;
     if (!rc)
         rc = fill_flips(&f, &best, out, err);
     out->explored = f.explored;

@@ -62,6 +62,7 @@ typedef struct frontier_result {
     int64_t explored;        /* scorings */
     bool within_budget;
     bool stopped;            /* the stop or max_scorings cut the search */
+    bool seeds_cut;          /* it cut only the policy-like seeds: the search before them finished */
 } frontier_result_t;
 
 /* Plans ctx (its routine, bindings, config and preferences) under opt.

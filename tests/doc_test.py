@@ -191,21 +191,31 @@ def key_entries(body):
     return {unroff(k): unroff(h) for k, h in re.findall(r"^\.TP\n\.B (.*)\n(.*)$", body, re.M)}
 
 
-@test
-def man_page_lists_every_key_of_every_screen():
-    """Each row of app/tui/keymap.c, its key under its screen's heading (or
-    under the keys of every screen) with the help of its action's first row
-    there, as the help overlay joins them."""
+SCREENS = ["Session", "Arena", "Fit", "Compare", "Plans"]
+
+
+def keymap_rows():
+    """The rows of app/tui/keymap.c's key table (screens, key, action,
+    help), the screens in their bit order, and mask(screens) -> the bits
+    of the screens a row's first field names (0x1f: every screen)."""
     keys = source("app/tui/keymap.c").split("_COLUMNS[] = {")[0]  # the key table; the columns' follow
     rows = re.findall(r'\{ ([^{}]*?), [^,{}]+, "((?:[^"\\]|\\.)*)", (ACT_\w+), "((?:[^"\\]|\\.)*)" \}', keys)
-    check(len(rows) == keys.count("\n    { "), f"{len(rows)} key rows read")
-    screens = ["Session", "Arena", "Fit", "Compare", "Plans"]
-    bits = {f"S(SCR_{n.upper()})": str(1 << i) for i, n in enumerate(screens)}
+    check(len(rows) == keys.count("\n    { ") and len(rows) > 50, f"{len(rows)} key rows read")
+    bits = {f"S(SCR_{n.upper()})": str(1 << i) for i, n in enumerate(SCREENS)}
 
     def mask(text):
         for k, v in bits.items():
             text = text.replace(k, v)
         return eval(text.replace("KEYS_ALL", "0x1f")) & 0x1f  # noqa: S307 (the table's own C)
+    return rows, SCREENS, mask
+
+
+@test
+def man_page_lists_every_key_of_every_screen():
+    """Each row of app/tui/keymap.c, its key under its screen's heading (or
+    under the keys of every screen) with the help of its action's first row
+    there, as the help overlay joins them."""
+    rows, screens, mask = keymap_rows()
 
     with open(MAN) as f:
         roff = f.read()
@@ -395,16 +405,7 @@ def every_command_and_option_is_in_the_docs():
 def every_key_of_the_keymap_is_in_docs_tui():
     """Each row of app/tui/keymap.c: its key in the table of its screen in
     docs/tui.md ("Every key"), on the row of its action's help text."""
-    keys = source("app/tui/keymap.c").split("_COLUMNS[] = {")[0]
-    rows = re.findall(r'\{ ([^{}]*?), [^,{}]+, "((?:[^"\\]|\\.)*)", (ACT_\w+), "((?:[^"\\]|\\.)*)" \}', keys)
-    check(len(rows) == keys.count("\n    { ") and len(rows) > 50, f"{len(rows)} key rows read")
-    screens = ["Session", "Arena", "Fit", "Compare", "Plans"]
-    bits = {f"S(SCR_{n.upper()})": str(1 << i) for i, n in enumerate(screens)}
-
-    def mask(text):
-        for k, v in bits.items():
-            text = text.replace(k, v)
-        return eval(text.replace("KEYS_ALL", "0x1f")) & 0x1f  # noqa: S307 (the table's own C)
+    rows, screens, mask = keymap_rows()
 
     tui = source("docs/tui.md")
     every = md_section(tui, "Every key")

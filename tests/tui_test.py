@@ -409,6 +409,17 @@ def status_bar_budget_and_layout():
         t.close()
 
 
+def unsaved_fit_of_mlp_step(t):
+    """Opens mlp_step from the Session screen and fits it to 80 %, not saved."""
+    t.wait("Routines")
+    open_routine(t, "mlp_step")
+    t.keys("f", "C-u")
+    t.type("80%")
+    t.keys("Enter")
+    fit_anyway(t)
+    t.wait(re.compile(r"fit 80% = [0-9.]+ MiB: "))
+
+
 @test
 def opening_a_routine_asks_before_dropping_an_unsaved_fit():
     """Walk finding: with an unsaved 80 % fit of mlp_step, Enter on another
@@ -417,13 +428,7 @@ def opening_a_routine_asks_before_dropping_an_unsaved_fit():
     Fit screen still has it); y opens the routine, and Fit has no fit."""
     t = Tui("opendrop")
     try:
-        t.wait("Routines")
-        open_routine(t, "mlp_step")
-        t.keys("f", "C-u")
-        t.type("80%")
-        t.keys("Enter")
-        fit_anyway(t)
-        t.wait(re.compile(r"fit 80% = [0-9.]+ MiB: "))
+        unsaved_fit_of_mlp_step(t)
         t.keys("1", "/")
         t.type("pair_peak")
         t.keys("Enter", "Enter")
@@ -451,13 +456,7 @@ def a_new_fit_asks_before_replacing_an_unsaved_one():
     without asking (Q and opening a plan did ask).  n keeps it; y fits."""
     t = Tui("replace")
     try:
-        t.wait("Routines")
-        open_routine(t, "mlp_step")
-        t.keys("f", "C-u")
-        t.type("80%")
-        t.keys("Enter")
-        fit_anyway(t)
-        t.wait(re.compile(r"fit 80% = [0-9.]+ MiB: "))
+        unsaved_fit_of_mlp_step(t)
         t.keys("f", "C-u")
         t.type("7MiB")
         t.keys("Enter")

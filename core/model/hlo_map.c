@@ -273,7 +273,7 @@ static int fusion_leaves(hp_t *p, cmap_t *m, const ins_t *in, int32_t *val)
     shape_tree_t t = { 0 };
     int32_t root, *leaf = NULL, *kids = NULL, *extra = NULL, ne = 0;
     int rc = elements(p, in, &t, &root);
-    int32_t n = rc ? 0 : t.node[root].n_kids;
+    int32_t n = rc || t.node[root].n_kids < 0 ? 0 : t.node[root].n_kids; /* a token: -2, no elements */
     if (!rc && (!(leaf = malloc(((size_t)n + 1) * sizeof *leaf)) || !(kids = malloc(((size_t)n + 1) * sizeof *kids)) ||
                 !(extra = malloc(((size_t)n + 1) * sizeof *extra))))
         rc = hlo_oom(p);
@@ -399,7 +399,7 @@ static int async_start(hp_t *p, cmap_t *m, const ins_t *in, int32_t k, int32_t *
     shape_tree_t t = { 0 };
     int32_t root, node, ops, whole, *kids = NULL;
     int rc = elements(p, in, &t, &root);
-    int32_t n = rc ? 0 : t.node[root].n_kids;
+    int32_t n = rc || t.node[root].n_kids < 0 ? 0 : t.node[root].n_kids; /* a token: -2, no elements */
     int64_t first = 0;
     if (!rc && n >= 1) {
         /* element 0, its operands, holds no bytes of its own */

@@ -10,6 +10,7 @@
 
 #include "model/units.h"
 #include "plan/trace.h"
+#include "util/path.h"
 #include "tui/tui_answer.h"
 #include "tui/tui_arena.h"
 #include "tui/tui_draw.h"
@@ -60,8 +61,7 @@ static const char *source_short(const tui_t *t, int32_t i)
     const char *src = t->tgt.routine->nodes[i].origin->source;
     if (!src)
         return NULL;
-    const char *base = strrchr(src, '/');
-    return base ? base + 1 : src;
+    return path_tail(src, 1);
 }
 
 static const char *ROLE_NAMES[ROLE_COUNT] = { "resident", "intermediate (pinned)", "output", "candidate",

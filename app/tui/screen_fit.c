@@ -11,6 +11,7 @@
 
 #include "model/units.h"
 #include "plan/trace.h"
+#include "util/path.h"
 #include "text.h"
 #include "tui/tui_answer.h"
 #include "tui/tui_arena.h"
@@ -552,7 +553,7 @@ int screen_fit_key(tui_t *t, action_t a, int key)
             const fit_cand_t *c = &t->plan->cands[i];
             const routine_origin_t *o = t->tgt.routine->nodes[c->node].origin;
             const char *src = o->source ? o->source : o->function;
-            src = src && strrchr(src, '/') ? strrchr(src, '/') + 1 : src; /* the file's name and line */
+            src = src ? path_tail(src, 1) : NULL; /* the file's name and line */
             tui_status(t, false, "%s%s%.250s%s: candidate %d of %d, fit: %s", text_shown(t->tgt.routine->nodes[c->node].name),
                        by_origin ? " (" : "", by_origin && src ? src : "", by_origin ? ")" : "",
                        i + 1, (int)t->plan->n_cands, fit_status_name((fit_status_t)c->status));

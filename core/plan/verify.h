@@ -20,6 +20,7 @@ typedef struct verify_layout {
     int64_t *start, *end;   /* inclusive steps */
     int64_t *size;          /* aligned bytes */
     int64_t *offset;        /* the plain greedy's */
+    uint8_t *copy;          /* 1: a remat flip's copy of node (DESIGN §14) */
 } verify_layout_t;
 
 /* Scores l with prefs (per node, may be NULL) the plain way: the footprint
@@ -29,6 +30,15 @@ typedef struct verify_layout {
 int verify_score(const lowering_t *l, const uint8_t *prefs, const score_config_t *cfg, footprint_t *out,
                  verify_layout_t *lay, rs_error_t *err);
 void verify_layout_free(verify_layout_t *lay);
+
+/* verify_score under DESIGN §14 as well: remat (per node, may be NULL) the
+ * remat flips on top of the inline preferences prefs.  The schedule is a
+ * list with each recompute step inserted into it, every read found by
+ * expanding every running step's arguments (quadratic), sharing nothing
+ * with lower/remat.c.  *n_steps (may be NULL) gets S', the steps after
+ * renumbering; lay's buffers are the nodes' and, after each, its copy. */
+int verify_score_remat(const lowering_t *l, const uint8_t *prefs, const uint8_t *remat, const score_config_t *cfg,
+                       footprint_t *out, int32_t *n_steps, verify_layout_t *lay, rs_error_t *err);
 
 /* Whether two of the n buffers whose spans share a step overlap in offset
  * (zero-byte buffers overlap nothing); *a, *b get the first such pair. */

@@ -55,6 +55,9 @@ int save_plans(const cmdline_t *c, target_t *t, fit_plan_t *const *plans, const 
                            .budget_spec = x->budgets ? x->budgets[i] : NULL, .progress = x->progress,
                            .progress_ud = x->progress_ud };
         rc = plans_save(t->store, &in, &ids[i], err);
+        if (!rc && x->frontiers)
+            rc = frontiers_save(t->store, ids[i], t->routine, &x->frontiers[i],
+                                (int64_t)(x->frontier_seconds[i] * 1e6), err);
     }
     if (!rc)
         rc = store_commit(t->store, err);

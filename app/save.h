@@ -7,6 +7,7 @@
 #include "best.h"
 #include "cmdline.h"
 #include "plan/fit.h"
+#include "plan/frontier.h"
 #include "target.h"
 
 /* What to save with plans[0..n): budgets[i] is the budget plans[i] was
@@ -17,6 +18,10 @@ typedef struct save_extra {
     const char *const *budgets;
     const char *sweep_budgets;
     char *const *audits;
+    /* may be NULL: frontiers[i] the frontier plan (DESIGN §14) run beside
+     * plans[i], which took frontier_seconds[i] */
+    const frontier_result_t *frontiers;
+    const double *frontier_seconds;
     /* may be NULL: how far the save is, in each plan's events in turn
      * (plans.h); nonzero stops it with RS_ECANCELED and nothing saved */
     int (*progress)(void *ud, int64_t done, int64_t total);

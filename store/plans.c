@@ -504,6 +504,8 @@ int plans_load(store_t *s, int64_t id, bool with_events, stored_plan_t *out, rs_
     rc = refuse_damaged(s, out, err);
     if (!rc)
         rc = load_flips(s, out, err);
+    if (!rc)
+        rc = frontiers_load(s, id, &out->frontier, err);
     if (!rc && with_events)
         rc = load_events(s, out, err);
     if (!rc && with_events)
@@ -549,6 +551,7 @@ void stored_plan_free(stored_plan_t *p)
     for (int32_t i = 0; i < p->n_members; i++)
         free(p->members[i]);
     free(p->members);
+    stored_frontier_free(&p->frontier);
     memset(p, 0, sizeof *p);
 }
 

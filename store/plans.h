@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "frontiers.h"
 #include "plan/fit.h"
 #include "store.h"
 #include "util/strbuf.h"
@@ -94,6 +95,7 @@ typedef struct stored_plan {
     int32_t n_events;
     char **members;         /* with the events: the held groups' members, in the planner's shared runs */
     int32_t n_members;
+    stored_frontier_t frontier; /* loaded with the plan (plans_load, not plans_list); present false when none */
     char damaged[32];       /* read: the first column out of its range (plans_load and plans_list refuse it) */
     int64_t damaged_value;
 } stored_plan_t;

@@ -107,6 +107,18 @@ static const char *MIGRATIONS[STORE_SCHEMA_VERSION] = {
     /* 8 -> 9: XLA's own figure for an HLO dump (DESIGN §10): the "Total
      * bytes" of the memory-usage report beside the file; NULL when none */
     "ALTER TABLE routines ADD COLUMN xla_bytes INTEGER;",
+    /* 9 -> 10: the frontier plan (DESIGN §14) run beside a plan at its
+     * budget, and its flips with their kind (inline or remat) */
+    "CREATE TABLE frontiers("
+    "  plan_id INTEGER PRIMARY KEY REFERENCES plans(id) ON DELETE CASCADE,"
+    "  total INTEGER NOT NULL, live_peak INTEGER NOT NULL, peak_step INTEGER NOT NULL,"
+    "  buffers INTEGER NOT NULL, compute INTEGER NOT NULL, explored INTEGER NOT NULL,"
+    "  within_budget INTEGER NOT NULL, stopped INTEGER NOT NULL, seeds_cut INTEGER NOT NULL,"
+    "  elapsed_us INTEGER NOT NULL, n_flips INTEGER NOT NULL);"
+    "CREATE TABLE frontier_flips("
+    "  plan_id INTEGER NOT NULL REFERENCES plans(id) ON DELETE CASCADE, seq INTEGER NOT NULL,"
+    "  node TEXT NOT NULL, kind TEXT NOT NULL, relief INTEGER NOT NULL, recompute INTEGER NOT NULL,"
+    "  PRIMARY KEY(plan_id, seq));",
 };
 
 static int busy_timeout_ms(void)

@@ -10,7 +10,7 @@
 
 #include "util/error.h"
 
-#define STORE_SCHEMA_VERSION 9
+#define STORE_SCHEMA_VERSION 10
 
 typedef struct store store_t;
 

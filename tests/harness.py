@@ -7,6 +7,16 @@ import sys
 _counts = {"passed": 0, "failed": 0}
 
 
+def store_schema():
+    """The store's schema version (store/store.h's STORE_SCHEMA_VERSION): what a migration reaches."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "store", "store.h")) as f:
+        for line in f:
+            if line.startswith("#define STORE_SCHEMA_VERSION "):
+                return int(line.split()[2])
+    raise RuntimeError("store/store.h names no STORE_SCHEMA_VERSION")
+
+
 def test(fn):
     only = os.environ.get("RS_ONLY")
     if only and fn.__name__ != only:

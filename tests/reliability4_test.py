@@ -20,7 +20,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import check, failed, finish, test  # noqa: E402
+from harness import check, failed, finish, store_schema, test  # noqa: E402
 
 BIN, SAMPLES, COMPLETION = (os.path.abspath(a) for a in sys.argv[1:4])
 TMP = tempfile.mkdtemp(prefix="rs_rel4_")
@@ -280,7 +280,7 @@ def writers_racing_on_a_schema_1_store():
     bad = race(schema_1)
     check(not bad, f"{len(bad)} failures:\n  " + "\n  ".join(bad[:8]))
     con = sqlite3.connect(os.path.join(TMP, "race", "schema_10.db"))
-    check(con.execute("PRAGMA user_version").fetchone()[0] == 9, "not migrated to 9")
+    check(con.execute("PRAGMA user_version").fetchone()[0] == store_schema(), "not migrated to the current schema")
     con.close()
 
 

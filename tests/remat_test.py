@@ -18,6 +18,7 @@ import json
 import os
 import random
 import re
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -281,6 +282,64 @@ def frontier_by_hand():
     check(f["flips"] == [{"node": "a", "kind": "remat", "relief": 8, "recompute": 5}], f"frontier flips {f['flips']}")
     rc, out, err = run(["fit", path, "--budget", "40", "--planner", "frontier"])
     check(rc == 0 and "remat  a" in out and "added compute -5 FLOPs" in out, out)
+
+
+def run_db(db, args):
+    env = dict(os.environ, XDG_DATA_HOME=TMP, XDG_CONFIG_HOME=TMP)
+    p = subprocess.run([BIN, "--db", db, *args], capture_output=True, text=True, env=env, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+@test
+def frontier_plans_are_saved_shown_and_verified():
+    """fit --planner frontier --save keeps the frontier plan beside §5's: show gives it back (JSON as fit's,
+    text with the kind), verify re-scores it through the plain §14 scorer and names a tampered number or kind
+    (frontier_by_hand's routine: remat a, relief 8, recompute 5; as an inline flip it would add 10)"""
+    path = write("routine frontier_saved\ninput x [4] u8\na = f(x) [8] u8 cost=5\nb = g(a) [2] u8 @pinned\n"
+                 "c = h(b) [32] u8 @pinned\nd = k(c) [2] u8 @pinned\ne = m(d, a) [2] u8 @pinned\n"
+                 "g = n(e, a) [2] u8 @output\n")
+    db = os.path.join(TMP, "frontier_saved.db")
+    rc, out, err = run_db(db, ["fit", path, "--budget", "40", "--planner", "frontier", "--save", "--json"])
+    check(rc == 0, err)
+    fit = json.loads(out)
+    pid = str(fit["plan_id"])
+    rc, out, err = run_db(db, ["show", pid, "--json"])
+    check(rc == 0, err)
+    shown = json.loads(out)["frontier"]
+    for key in ("final", "flips", "by_origin", "explored", "within_budget", "stopped", "seeds_cut"):
+        check(shown[key] == fit["frontier"][key], f"show's {key} {shown[key]} vs fit's {fit['frontier'][key]}")
+    rc, out, err = run_db(db, ["show", pid])
+    check(rc == 0 and "frontier (DESIGN §14): 1 flips, 1 of them remat" in out and re.search(r"remat +a +relief 8 B", out),
+          f"show's text: {out}")
+    rc, out, err = run_db(db, ["verify", pid])
+    check(rc == 0 and out == f"plan {pid}: ok\n", f"verify: {rc} {out}{err}")
+    con = sqlite3.connect(db)
+    con.execute("UPDATE frontier_flips SET recompute = 6")
+    con.commit()
+    rc, out, err = run_db(db, ["verify", pid])
+    check(rc == 1 and "frontier: recompute of flip 1 (remat a): stored 6, rebuilt 5" in out
+          and "frontier: recompute sum: stored 6, rebuilt 5" in out, f"a tampered recompute: {rc} {out}{err}")
+    con.execute("UPDATE frontier_flips SET recompute = 5, kind = 'inline'")
+    con.commit()
+    rc, out, err = run_db(db, ["verify", pid])
+    check(rc == 1 and "frontier: recompute of flip 1 (inline a): stored 5, rebuilt 10" in out
+          and "frontier.final.compute: stored 54, rebuilt 59" in out, f"a tampered kind: {rc} {out}{err}")
+    con.execute("UPDATE frontier_flips SET kind = 'sometimes'")
+    con.commit()
+    rc, out, err = run_db(db, ["show", pid])
+    check(rc != 0 and "frontier plan is damaged: a flip's kind is neither inline nor remat" in err,
+          f"a kind of no name: {rc} {out}{err}")
+    rc, out, err = run_db(db, ["delete", pid])
+    check(rc == 0, err)
+    check(con.execute("SELECT count(*) FROM frontiers").fetchone()[0] == 0
+          and con.execute("SELECT count(*) FROM frontier_flips").fetchone()[0] == 0, "the frontier rows outlived the plan")
+    rc, out, err = run_db(db, ["sweep", path, "--budgets", "40,45", "--planner", "frontier", "--save", "--json"])
+    check(rc == 0, err)
+    ids = [p["plan_id"] for p in json.loads(out)["plans"]]
+    check(con.execute("SELECT count(*) FROM frontiers").fetchone()[0] == 2, "a sweep saved no frontier plan")
+    rc, out, err = run_db(db, ["verify", *map(str, ids)])
+    check(rc == 0 and out.count(": ok") == 2, f"verify the sweep: {rc} {out}{err}")
+    con.close()
 
 
 @test

@@ -90,7 +90,7 @@ static void test_migration_from_1(void **state)
     "WHERE g.plan_id = events.plan_id AND g.seq >= events.group_off AND g.seq < events.group_off + "                \
     "events.group_n ORDER BY g.seq)), '');"                                                                       \
     "DROP TABLE group_members; ALTER TABLE events DROP COLUMN group_off; ALTER TABLE events DROP COLUMN group_n;"   \
-    "ALTER TABLE routines DROP COLUMN xla_bytes;"
+    "ALTER TABLE routines DROP COLUMN xla_bytes; DROP TABLE frontiers; DROP TABLE frontier_flips;"
 
 /* A store of schema 6 (before flips kept their recompute): migrating adds
  * the column, the old plan's flips have none (recompute_known false, an
@@ -339,6 +339,64 @@ static char *slurp(const char *path)
     return b;
 }
 
+/* A frontier plan (DESIGN §14) saved beside a plan comes back as saved,
+ * kinds and order kept; a kind other than inline or remat, or a missing
+ * flip, is refused as damaged; deleting the plan deletes it. */
+static void test_frontier_saved(void **state)
+{
+    (void)state;
+    rs_error_t err;
+    store_t *s;
+    assert_int_equal(store_open(":memory:", &s, &err), RS_OK);
+    tf_t f;
+    tf_fit(&f, ROUTINE_PAIR, "minimize", -1, 1);
+    int64_t id = save_plan_of(s, &f, ROUTINE_PAIR);
+    assert_true(f.t.r->n_nodes >= 3);
+    frontier_flip_t flips[2] = { { .relief = 7, .recompute = 11, .node = 2, .kind = FRONTIER_REMAT },
+                                 { .relief = -3, .recompute = 0, .node = 1, .kind = FRONTIER_INLINE } };
+    frontier_result_t fr = { .final = { .total = 100, .live_peak = 90, .peak_step = 4, .buffers = 5, .compute = 77 },
+                             .flips = flips, .n_flips = 2, .explored = 123, .within_budget = true, .seeds_cut = true };
+    assert_int_equal(store_begin(s, &err), RS_OK);
+    assert_int_equal(frontiers_save(s, id, f.t.r, &fr, 4500, &err), RS_OK);
+    assert_int_equal(store_commit(s, &err), RS_OK);
+    stored_plan_t sp;
+    assert_int_equal(plans_load(s, id, false, &sp, &err), RS_OK);
+    const stored_frontier_t *sf = &sp.frontier;
+    assert_true(sf->present);
+    assert_memory_equal(&sf->final, &fr.final, sizeof fr.final);
+    assert_int_equal(sf->explored, 123);
+    assert_true(sf->within_budget && !sf->stopped && sf->seeds_cut);
+    assert_int_equal(sf->elapsed_us, 4500);
+    assert_int_equal(sf->n_flips, 2);
+    assert_string_equal(sf->flips[0].node, f.t.r->nodes[2].name);
+    assert_int_equal(sf->flips[0].kind, FRONTIER_REMAT);
+    assert_int_equal(sf->flips[0].relief, 7);
+    assert_int_equal(sf->flips[0].recompute, 11);
+    assert_string_equal(sf->flips[1].node, f.t.r->nodes[1].name);
+    assert_int_equal(sf->flips[1].kind, FRONTIER_INLINE);
+    assert_int_equal(sf->flips[1].relief, -3);
+    frontier_flip_t *back;
+    assert_int_equal(frontiers_flips(sf, f.t.r, &back, &err), RS_OK);
+    assert_memory_equal(back, flips, sizeof flips);
+    free(back);
+    stored_plan_free(&sp);
+
+    assert_int_equal(sqlite3_exec(store_db(s), "UPDATE frontier_flips SET kind = 'twice' WHERE seq = 1", NULL, NULL, NULL),
+                     SQLITE_OK);
+    assert_int_equal(plans_load(s, id, false, &sp, &err), RS_ESTORE);
+    assert_non_null(strstr(err.msg, "frontier plan is damaged: a flip's kind is neither inline nor remat"));
+    assert_int_equal(sqlite3_exec(store_db(s), "DELETE FROM frontier_flips WHERE seq = 1", NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(plans_load(s, id, false, &sp, &err), RS_ESTORE);
+    assert_non_null(strstr(err.msg, "its flips are not the number it records"));
+    assert_int_equal(store_begin(s, &err), RS_OK);
+    assert_int_equal(plans_delete(s, id, &err), RS_OK);
+    assert_int_equal(store_commit(s, &err), RS_OK);
+    assert_int_equal(count_of(s, "SELECT count(*) FROM frontiers"), 0);
+    assert_int_equal(count_of(s, "SELECT count(*) FROM frontier_flips"), 0);
+    tf_free(&f);
+    store_close(s);
+}
+
 /* A plan's held-group members are stored once, as the fit shares them
  * (schema 8; 38 rows, not 1,520 names in the events), yet the events CSV
  * spells every event's list out; a store of schema 7, whose events spell
@@ -576,6 +634,7 @@ int main(void)
         cmocka_unit_test(test_export_progress_and_stop),
         cmocka_unit_test(test_replay),
         cmocka_unit_test(test_replay_damaged),
+        cmocka_unit_test(test_frontier_saved),
     };
     return cmocka_run_group_tests(tests, su_setup, su_teardown);
 }

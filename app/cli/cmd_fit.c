@@ -61,7 +61,7 @@ static answer_flips_t answers_of(const fit_plan_t *p)
  * carries spec, as it was asked for ("60%", "device", "48MiB"), as a
  * saved plan's does (show --json). */
 static void json_plan(json_t *j, const char *key, const fit_plan_t *p, bool events, int64_t plan_id,
-                      const best_plan_t *best, const char *spec, const frontier_result_t *fr, double fr_seconds)
+                      const best_plan_t *best, const char *spec, const frontier_shown_t *fr)
 {
     json_obj_begin(j, key);
     json_str(j, "routine", p->routine->name);
@@ -96,7 +96,7 @@ static void json_plan(json_t *j, const char *key, const fit_plan_t *p, bool even
     for (int k = 0; best && k < 2; k++)
         best_out_json(j, p, &best[k]);
     if (fr)
-        frontier_out_json(j, p, fr, fr_seconds);
+        frontier_out_json(j, fr);
     if (events)
         json_events(j, p);
     json_obj_end(j);
@@ -314,7 +314,8 @@ int cmd_fit(const cmdline_t *c)
         rc = check_stop(&pg, frontier_out_run(c, plan, ctx, &pg, &fr, &fr_seconds, &err), &err);
     if (!rc && c->save) {
         const char *asked[1] = { t.settings.value[CONFIG_MEMORY_BUDGET] };
-        save_extra_t x = { .budgets = asked, .audits = &record };
+        save_extra_t x = { .budgets = asked, .audits = &record, .frontiers = frontier ? &fr : NULL,
+                           .frontier_seconds = &fr_seconds };
         progress_attach_save(&pg, &x);
         rc = save_plans(c, &t, &plan, &elapsed, 1, &x, &plan_id, &err);
     }
@@ -322,20 +323,21 @@ int cmd_fit(const cmdline_t *c)
         rc = save_gap(&t, plan, plan_id, best_out_gap(best), &err);
     bool stopped = progress_end(&pg); /* the line goes before anything else is said */
     int status = 0;
+    frontier_shown_t shown = frontier && !rc ? frontier_out_shown(&t, plan, &fr, fr_seconds) : (frontier_shown_t){ 0 };
     if (rc) {
         status = rc == RS_ECANCELED && stopped ? progress_fail_stopped(&pg) : fail_print(&err);
     } else if (c->json) {
         json_t j;
         json_init(&j, stdout);
         json_plan(&j, NULL, plan, c->events, plan_id, best, t.settings.value[CONFIG_MEMORY_BUDGET],
-                  frontier ? &fr : NULL, fr_seconds);
+                  frontier ? &shown : NULL);
         json_finish(&j);
     } else {
         print_plan(&t, plan, c->events, t.settings.value[CONFIG_MEMORY_BUDGET]);
         for (int k = 0; k < 2; k++)
             best_out_print(plan, &best[k]);
         if (frontier)
-            frontier_out_print(&t, plan, &fr, fr_seconds);
+            frontier_out_print(&shown);
         if (plan_id)
             printf("\nsaved as plan %lld in %s\n", (long long)plan_id, text_shown(store_path(t.store)));
     }
@@ -512,7 +514,8 @@ int cmd_sweep(const cmdline_t *c)
             rc = error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     }
     if (!rc && c->save) {
-        save_extra_t x = { .budgets = asked, .sweep_budgets = c->budgets, .audits = records };
+        save_extra_t x = { .budgets = asked, .sweep_budgets = c->budgets, .audits = records, .frontiers = frs,
+                           .frontier_seconds = fr_seconds };
         progress_attach_save(&pg, &x);
         rc = save_plans(c, &t, plans, elapsed, n, &x, ids, &err);
     }
@@ -526,9 +529,10 @@ int cmd_sweep(const cmdline_t *c)
         json_obj_begin(&j, NULL);
         json_str(&j, "routine", t.routine->name);
         json_arr_begin(&j, "plans");
-        for (int i = 0; i < n; i++)
-            json_plan(&j, NULL, plans[i], false, ids[i], NULL, asked[i], frs ? &frs[i] : NULL,
-                      fr_seconds ? fr_seconds[i] : 0);
+        for (int i = 0; i < n; i++) {
+            frontier_shown_t v = frs ? frontier_out_shown(&t, plans[i], &frs[i], fr_seconds[i]) : (frontier_shown_t){ 0 };
+            json_plan(&j, NULL, plans[i], false, ids[i], NULL, asked[i], frs ? &v : NULL);
+        }
         json_arr_end(&j);
         int64_t reused, lowered;
         reuse_cell_counters(cell, &reused, &lowered);

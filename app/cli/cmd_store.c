@@ -10,6 +10,7 @@
 
 #include "cli/answer_out.h"
 #include "cli/cli.h"
+#include "cli/frontier_out.h"
 #include "cli/json.h"
 #include "datadir.h"
 #include "export.h"
@@ -256,6 +257,8 @@ typedef struct shown {
     fit_flip_t *flips;
     const char **names;
     answer_flips_t a;
+    bool has_frontier;       /* DESIGN §14: the frontier plan saved beside it */
+    frontier_shown_t frontier;
 } shown_t;
 
 static void shown_open(store_t *s, const stored_plan_t *p, shown_t *out)
@@ -279,6 +282,8 @@ static void shown_open(store_t *s, const stored_plan_t *p, shown_t *out)
     }
     out->a = (answer_flips_t){ .r = r, .f = out->flips, .names = out->names, .n = out->flips ? p->n_flips : 0,
                                .recompute_known = p->recompute_known, .baseline = p->baseline };
+    out->has_frontier = p->frontier.present &&
+                        frontier_out_stored(p, out->rebuilt ? out->rb.routine : NULL, &out->frontier, &ignored) == RS_OK;
 }
 
 static void shown_free(shown_t *w)
@@ -287,6 +292,8 @@ static void shown_free(shown_t *w)
         rebuild_free(&w->rb);
     free(w->flips);
     free(w->names);
+    if (w->has_frontier)
+        frontier_out_stored_free(&w->frontier);
 }
 
 /* The words of a space-separated list. */
@@ -461,11 +468,15 @@ int cmd_show(const cmdline_t *c)
         if (p->audit)
             json_str(&j, "audit", p->audit);
         json_gap(&j, &p->gap);
+        if (w.has_frontier)
+            frontier_out_json(&j, &w.frontier);
         json_obj_end(&j);
         json_finish(&j);
     } else {
         show_plan(p, &w, c->events);
         show_gap(p);
+        if (w.has_frontier)
+            frontier_out_print(&w.frontier);
     }
     shown_free(&w);
     stored_plan_free(p);

@@ -229,6 +229,73 @@ static int check_budget(store_t *s, const stored_plan_t *p, const footprint_t *b
     return RS_OK;
 }
 
+/* DESIGN §14: the frontier plan saved beside p, through the plain scorer
+ * of remat flips: its final, each flip's relief and recompute replayed in
+ * its order (the difference it makes on top of those before it), their
+ * sums, within_budget, and a plain layout without overlaps. */
+static int check_frontier(const rebuilt_t *rb, const stored_plan_t *p, const footprint_t *base, check_t *k,
+                          rs_error_t *err)
+{
+    const stored_frontier_t *f = &p->frontier;
+    size_t nn = (size_t)rb->routine->n_nodes + 1;
+    uint8_t *prefs = malloc(nn), *remat = calloc(nn, 1);
+    if (!prefs || !remat) {
+        free(prefs);
+        free(remat);
+        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    memcpy(prefs, rb->root_prefs, nn);
+    int64_t cur = base->total, cur_compute = base->compute, sum = 0, rec_sum = 0;
+    footprint_t fp = *base;
+    int rc = RS_OK;
+    for (int32_t i = 0; i < f->n_flips && !rc; i++) {
+        const stored_frontier_flip_t *x = &f->flips[i];
+        int32_t id = routine_find_node(rb->routine, x->node);
+        if (id < 0) {
+            rc = error_set(err, RS_ESTORE, NULL, 0, 0, "plan %lld: frontier flip '%s' names no node of %s",
+                           (long long)p->id, x->node, rb->routine->name);
+            break;
+        }
+        if ((rc = told(k, "replaying the frontier plan", i, f->n_flips, err)))
+            break;
+        (x->kind == FRONTIER_REMAT ? remat : prefs)[id] = 1;
+        if ((rc = verify_score_remat(rb->lowering, prefs, remat, &rb->cfg, &fp, NULL, NULL, err)))
+            break;
+        char field[300];
+        snprintf(field, sizeof field, "frontier: relief of flip %d (%s %s)", (int)i + 1,
+                 frontier_kind_name(x->kind), x->node);
+        differ(k, field, x->relief, cur - fp.total);
+        snprintf(field, sizeof field, "frontier: recompute of flip %d (%s %s)", (int)i + 1,
+                 frontier_kind_name(x->kind), x->node);
+        differ(k, field, x->recompute, fp.compute - cur_compute);
+        cur = fp.total;
+        cur_compute = fp.compute;
+        sum += x->relief;
+        rec_sum += x->recompute;
+    }
+    verify_layout_t lay;
+    if (!rc)
+        rc = verify_score_remat(rb->lowering, prefs, remat, &rb->cfg, &fp, NULL, &lay, err);
+    if (!rc) {
+        differ_fp(k, "frontier.final", &f->final, &fp);
+        differ(k, "frontier: relief sum", sum, base->total - f->final.total);
+        differ(k, "frontier: recompute sum", rec_sum, f->final.compute - base->compute);
+        bool minimize = strcmp(p->budget_kind, "minimize") == 0;
+        differ(k, "frontier.within_budget", f->within_budget, minimize || fp.total <= p->budget_bytes);
+        int32_t a, b;
+        if (verify_overlap(lay.n, lay.start, lay.end, lay.size, lay.offset, &a, &b)) {
+            char what[256];
+            snprintf(what, sizeof what, "frontier: the plain layout overlaps %s and %s",
+                     rb->routine->nodes[lay.node[a]].name, rb->routine->nodes[lay.node[b]].name);
+            differ_text(k, what);
+        }
+        verify_layout_free(&lay);
+    }
+    free(prefs);
+    free(remat);
+    return rc;
+}
+
 static int verify_one(store_t *s, int64_t id, check_t *k, rs_error_t *err)
 {
     stored_plan_t p;
@@ -277,6 +344,8 @@ static int verify_one(store_t *s, int64_t id, check_t *k, rs_error_t *err)
         rc = told(k, "checking the layout", 0, 0, err);
     if (!rc)
         rc = real_layout_check(&rb, flipped, k, err);
+    if (!rc && p.frontier.present)
+        rc = check_frontier(&rb, &p, &base, k, err);
     free(flipped);
     rebuild_free(&rb);
     stored_plan_free(&p);

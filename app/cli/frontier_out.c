@@ -53,70 +53,122 @@ int frontier_out_run(const cmdline_t *c, const fit_plan_t *p, const fit_context_
     return rc;
 }
 
-void frontier_out_json(json_t *j, const fit_plan_t *p, const frontier_result_t *f, double seconds)
+frontier_shown_t frontier_out_shown(const target_t *t, const fit_plan_t *p, const frontier_result_t *f,
+                                    double seconds)
+{
+    return (frontier_shown_t){ .r = p->routine, .flips = f->flips, .n_flips = f->n_flips, .baseline = f->baseline,
+                               .final = f->final, .two_round = p->final, .explored = f->explored,
+                               .within_budget = f->within_budget, .stopped = f->stopped, .seeds_cut = f->seeds_cut,
+                               .seconds = seconds, .flops_per_s = t->has_profile ? t->profile.flops_per_s : 0,
+                               .profile = t->has_profile ? t->profile.name : "" };
+}
+
+int frontier_out_stored(const stored_plan_t *p, const routine_t *r, frontier_shown_t *v, rs_error_t *err)
+{
+    const stored_frontier_t *f = &p->frontier;
+    frontier_flip_t *flips = NULL;
+    rs_error_t ignored;
+    if (r && frontiers_flips(f, r, &flips, &ignored))
+        r = NULL; /* a name not in the routine: names alone */
+    const char **names = NULL;
+    if (!r) {
+        flips = calloc((size_t)f->n_flips + 1, sizeof *flips);
+        names = calloc((size_t)f->n_flips + 1, sizeof *names);
+        for (int32_t k = 0; flips && names && k < f->n_flips; k++) {
+            flips[k] = (frontier_flip_t){ .relief = f->flips[k].relief, .recompute = f->flips[k].recompute,
+                                          .node = -1, .kind = (uint8_t)f->flips[k].kind };
+            names[k] = f->flips[k].node;
+        }
+        if (!flips || !names) {
+            free(flips);
+            free(names);
+            return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+        }
+    }
+    *v = (frontier_shown_t){ .r = r, .names = names, .flips = flips, .n_flips = f->n_flips, .baseline = p->baseline,
+                             .final = f->final, .two_round = p->final, .explored = f->explored,
+                             .within_budget = f->within_budget, .stopped = f->stopped, .seeds_cut = f->seeds_cut,
+                             .seconds = (double)f->elapsed_us / 1e6, .flops_per_s = p->flops_per_s,
+                             .profile = p->profile };
+    return RS_OK;
+}
+
+void frontier_out_stored_free(frontier_shown_t *v)
+{
+    free((void *)v->flips);
+    free((void *)v->names);
+    memset(v, 0, sizeof *v);
+}
+
+static const char *flip_node(const frontier_shown_t *v, int32_t k)
+{
+    return v->r ? v->r->nodes[v->flips[k].node].name : v->names[k];
+}
+
+void frontier_out_json(json_t *j, const frontier_shown_t *v)
 {
     json_obj_begin(j, "frontier");
-    json_footprint(j, "final", &f->final);
+    json_footprint(j, "final", &v->final);
     json_arr_begin(j, "flips");
-    for (int32_t k = 0; k < f->n_flips; k++) {
+    for (int32_t k = 0; k < v->n_flips; k++) {
         json_obj_begin(j, NULL);
-        json_str(j, "node", p->routine->nodes[f->flips[k].node].name);
-        json_str(j, "kind", frontier_kind_name((frontier_kind_t)f->flips[k].kind));
-        json_int(j, "relief", f->flips[k].relief);
-        json_int(j, "recompute", f->flips[k].recompute);
+        json_str(j, "node", flip_node(v, k));
+        json_str(j, "kind", frontier_kind_name((frontier_kind_t)v->flips[k].kind));
+        json_int(j, "relief", v->flips[k].relief);
+        json_int(j, "recompute", v->flips[k].recompute);
         json_obj_end(j);
     }
     json_arr_end(j);
     /* DESIGN §13's groups by where the nodes came from, both kinds together */
-    fit_flip_t *ff = calloc((size_t)f->n_flips + 1, sizeof *ff);
+    fit_flip_t *ff = calloc((size_t)v->n_flips + 1, sizeof *ff);
     if (ff) {
-        for (int32_t k = 0; k < f->n_flips; k++)
-            ff[k] = (fit_flip_t){ .relief = f->flips[k].relief, .recompute = f->flips[k].recompute,
-                                  .node = f->flips[k].node };
-        answer_flips_t a = { .r = p->routine, .f = ff, .n = f->n_flips, .recompute_known = true,
-                             .baseline = f->baseline };
+        for (int32_t k = 0; k < v->n_flips; k++)
+            ff[k] = (fit_flip_t){ .relief = v->flips[k].relief, .recompute = v->flips[k].recompute,
+                                  .node = v->r ? v->flips[k].node : -1 };
+        answer_flips_t a = { .r = v->r, .f = ff, .names = v->names, .n = v->n_flips, .recompute_known = true,
+                             .baseline = v->baseline };
         answer_out_json_origins(j, &a);
         free(ff);
     }
-    json_int(j, "explored", f->explored);
-    json_bool(j, "within_budget", f->within_budget);
-    json_bool(j, "stopped", f->stopped);
-    json_bool(j, "seeds_cut", f->seeds_cut);
-    json_double(j, "seconds", seconds);
+    json_int(j, "explored", v->explored);
+    json_bool(j, "within_budget", v->within_budget);
+    json_bool(j, "stopped", v->stopped);
+    json_bool(j, "seeds_cut", v->seeds_cut);
+    json_double(j, "seconds", v->seconds);
     json_obj_end(j);
 }
 
-void frontier_out_print(const target_t *t, const fit_plan_t *p, const frontier_result_t *f, double seconds)
+void frontier_out_print(const frontier_shown_t *v)
 {
     char a[32], fl[32], r[192];
     int32_t n_remat = 0;
-    for (int32_t k = 0; k < f->n_flips; k++)
-        n_remat += f->flips[k].kind == FRONTIER_REMAT;
+    for (int32_t k = 0; k < v->n_flips; k++)
+        n_remat += v->flips[k].kind == FRONTIER_REMAT;
     printf("\nfrontier (DESIGN §14): %d flips, %d of them remat (recompute once); %lld scorings, %.3f s%s\n",
-           (int)f->n_flips, (int)n_remat, (long long)f->explored, seconds,
-           f->seeds_cut ? ", the policy-like seeds stopped by the time limit (the search before them finished)"
-           : f->stopped ? ", stopped by the time limit"
+           (int)v->n_flips, (int)n_remat, (long long)v->explored, v->seconds,
+           v->seeds_cut ? ", the policy-like seeds stopped by the time limit (the search before them finished)"
+           : v->stopped ? ", stopped by the time limit"
                         : "");
-    units_format_bytes(f->final.total, a, sizeof a);
-    units_format_flops(f->final.compute, fl, sizeof fl);
-    printf("  final      %-10s (%lld B), compute %s (%lld FLOPs)\n", a, (long long)f->final.total, fl,
-           (long long)f->final.compute);
-    text_recompute(f->final.compute - f->baseline.compute, f->baseline.compute,
-                   t->has_profile ? t->profile.flops_per_s : 0, text_shown(t->profile.name), r, sizeof r);
+    units_format_bytes(v->final.total, a, sizeof a);
+    units_format_flops(v->final.compute, fl, sizeof fl);
+    printf("  final      %-10s (%lld B), compute %s (%lld FLOPs)\n", a, (long long)v->final.total, fl,
+           (long long)v->final.compute);
+    text_recompute(v->final.compute - v->baseline.compute, v->baseline.compute, v->flops_per_s,
+                   text_shown(v->profile), r, sizeof r);
     printf("  recompute  %s\n", r);
-    int64_t dc = (f->final.compute - f->baseline.compute) - (p->final.compute - p->baseline.compute);
+    int64_t dc = (v->final.compute - v->baseline.compute) - (v->two_round.compute - v->baseline.compute);
     printf("  vs two-round: footprint %+lld B, added compute %+lld FLOPs; within budget: %s\n",
-           (long long)(f->final.total - p->final.total), (long long)dc, f->within_budget ? "yes" : "no");
-    for (int32_t k = 0; k < f->n_flips; k++) {
-        units_format_bytes(f->flips[k].relief < 0 ? -f->flips[k].relief : f->flips[k].relief, a, sizeof a);
-        units_format_flops(f->flips[k].recompute < 0 ? -f->flips[k].recompute : f->flips[k].recompute, fl,
-                           sizeof fl);
-        char origin[1024], shown[1024];
-        routine_node_origin(p->routine, f->flips[k].node, origin, sizeof origin);
-        printf("  %-6s %-24s relief %s%-10s recompute %s%-12s %s\n",
-               frontier_kind_name((frontier_kind_t)f->flips[k].kind),
-               text_shown(p->routine->nodes[f->flips[k].node].name), f->flips[k].relief < 0 ? "-" : "", a,
-               f->flips[k].recompute < 0 ? "-" : "+", fl, text_escape(origin, shown, sizeof shown));
+           (long long)(v->final.total - v->two_round.total), (long long)dc, v->within_budget ? "yes" : "no");
+    for (int32_t k = 0; k < v->n_flips; k++) {
+        const frontier_flip_t *x = &v->flips[k];
+        units_format_bytes(x->relief < 0 ? -x->relief : x->relief, a, sizeof a);
+        units_format_flops(x->recompute < 0 ? -x->recompute : x->recompute, fl, sizeof fl);
+        char origin[1024] = "", shown[1024];
+        if (v->r)
+            routine_node_origin(v->r, x->node, origin, sizeof origin);
+        printf("  %-6s %-24s relief %s%-10s recompute %s%-12s %s\n", frontier_kind_name((frontier_kind_t)x->kind),
+               text_shown(flip_node(v, k)), x->relief < 0 ? "-" : "", a, x->recompute < 0 ? "-" : "+", fl,
+               text_escape(origin, shown, sizeof shown));
     }
 }
 

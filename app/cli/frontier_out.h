@@ -11,6 +11,7 @@
 #include "cmdline.h"
 #include "plan/fit.h"
 #include "plan/frontier.h"
+#include "plans.h"
 #include "target.h"
 
 /* The frontier planner's time limit when --time-limit is not given. */
@@ -28,11 +29,39 @@ int frontier_out_wanted(const cmdline_t *c, bool *on, rs_error_t *err);
 int frontier_out_run(const cmdline_t *c, const fit_plan_t *p, const fit_context_t *ctx, const progress_t *pg,
                      frontier_result_t *out, double *seconds, rs_error_t *err);
 
-/* fit --json's "frontier" key. */
-void frontier_out_json(json_t *j, const fit_plan_t *p, const frontier_result_t *f, double seconds);
+/* A frontier plan to print, run now or stored (show): its flips name
+ * nodes of r, or, when r is NULL (a stored plan whose routine was not
+ * rebuilt), names[k] is flip k's node. */
+typedef struct frontier_shown {
+    const routine_t *r;
+    const char *const *names;
+    const frontier_flip_t *flips;
+    int32_t n_flips;
+    footprint_t baseline, final;
+    footprint_t two_round;   /* §5's plan at the same budget */
+    int64_t explored;
+    bool within_budget, stopped, seeds_cut;
+    double seconds;
+    int64_t flops_per_s;     /* of the profile, 0 when none */
+    const char *profile;     /* its name, "" when none */
+} frontier_shown_t;
+
+/* The view of f, run beside p on t. */
+frontier_shown_t frontier_out_shown(const target_t *t, const fit_plan_t *p, const frontier_result_t *f,
+                                    double seconds);
+
+/* The view of stored plan p's frontier plan (p->frontier.present): its
+ * flips' nodes found in r (p's routine rebuilt), or by name alone when r
+ * is NULL or a name is not one of r's.  RS_ENOMEM; free v's arrays with
+ * frontier_out_stored_free. */
+int frontier_out_stored(const stored_plan_t *p, const routine_t *r, frontier_shown_t *v, rs_error_t *err);
+void frontier_out_stored_free(frontier_shown_t *v);
+
+/* fit --json's (and show --json's) "frontier" key. */
+void frontier_out_json(json_t *j, const frontier_shown_t *v);
 
 /* The plan as text, beside §5's. */
-void frontier_out_print(const target_t *t, const fit_plan_t *p, const frontier_result_t *f, double seconds);
+void frontier_out_print(const frontier_shown_t *v);
 
 /* sweep --planner frontier's curve: per budget, the frontier plan's total,
  * added compute (and its time on the profile) beside §5's. */

@@ -13,7 +13,7 @@
 #include "rebuild.h"
 #include "wfile.h"
 
-static const char *WHAT_NAMES[] = { "plans", "flips", "events", "layout", "origins" };
+static const char *WHAT_NAMES[] = { "plans", "flips", "events", "layout", "origins", "frontier" };
 #define N_WHAT ((int)(sizeof WHAT_NAMES / sizeof WHAT_NAMES[0]))
 
 int export_what_parse(const char *s)
@@ -118,6 +118,23 @@ static int write_flips(FILE *f, const stored_plan_t *plans, routine_t *const *ro
                    num(f, fl->relief, false) | num(f, fl->cost, false) | recompute(f, &plans[i], fl->recompute) |
                    field(f, o.hlo, false) | field(f, o.op_name, false) | field(f, o.source, false) |
                    field(f, o.function, true);
+        }
+    return bad;
+}
+
+/* The flips of each plan's frontier plan (DESIGN §14), in the planner's
+ * order, with their kind; a plan saved without one has no rows. */
+static int write_frontier(FILE *f, const stored_plan_t *plans, routine_t *const *routines, int n)
+{
+    int bad = fputs("plan_id,seq,node,kind,relief,recompute,hlo,op_name,source,function\n", f) < 0;
+    for (int i = 0; i < n && !bad; i++)
+        for (int32_t k = 0; k < plans[i].frontier.n_flips && !bad; k++) {
+            const stored_frontier_flip_t *fl = &plans[i].frontier.flips[k];
+            routine_origin_t o = origin_parts(routines[i], fl->node);
+            bad |= num(f, plans[i].id, false) | num(f, k, false) | field(f, fl->node, false) |
+                   field(f, frontier_kind_name(fl->kind), false) | num(f, fl->relief, false) |
+                   num(f, fl->recompute, false) | field(f, o.hlo, false) | field(f, o.op_name, false) |
+                   field(f, o.source, false) | field(f, o.function, true);
         }
     return bad;
 }
@@ -320,6 +337,7 @@ static int export_any(store_t *s, const stored_plan_t *plans, int n, export_what
         int bad = what == EXPORT_PLANS     ? write_plans(w.f, plans, n)
                   : what == EXPORT_FLIPS   ? write_flips(w.f, plans, routines, n)
                   : what == EXPORT_ORIGINS ? write_origins(w.f, plans, routines, n, err)
+                  : what == EXPORT_FRONTIER ? write_frontier(w.f, plans, routines, n)
                                            : write_events(w.f, plans, routines, n, o, err);
         if (bad < 0) { /* an error write_origins or write_events set: the file is left untouched */
             wfile_close(&w, false, NULL);

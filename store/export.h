@@ -8,10 +8,17 @@
 #include "rebuild.h"
 #include "store.h"
 
-typedef enum export_what { EXPORT_PLANS, EXPORT_FLIPS, EXPORT_EVENTS, EXPORT_LAYOUT, EXPORT_ORIGINS } export_what_t;
+typedef enum export_what {
+    EXPORT_PLANS,
+    EXPORT_FLIPS,
+    EXPORT_EVENTS,
+    EXPORT_LAYOUT,
+    EXPORT_ORIGINS,
+    EXPORT_FRONTIER
+} export_what_t;
 
 /* "plans", "flips", "events", "layout", "origins" (flips by origin, DESIGN
- * §13), or -1. */
+ * §13), "frontier" (the frontier plans' flips with their kind, §14), or -1. */
 int export_what_parse(const char *s);
 /* The name of export kind i ("plans", ...), NULL past the last. */
 const char *export_what_name(int i);

@@ -360,7 +360,7 @@ def export_plan_svg():
             check(f"wrote {each}" in out, out)
             with open(each, "rb") as a, open(alone, "rb") as b:
                 check(a.read() == b.read(), (each, alone))
-    expect_error(["export", "1", "--what", "png", "--output", svg, "--db", db], "origins or svg")
+    expect_error(["export", "1", "--what", "png", "--output", svg, "--db", db], "origins, frontier or svg")
     # a picture into F.csv (or CSV into F.svg) is refused before anything is written
     csv_named = os.path.join(os.path.dirname(svg), "picture.csv")
     expect_error(["export", "1", "--what", "svg", "--output", csv_named, "--db", db],

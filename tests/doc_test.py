@@ -591,8 +591,8 @@ def completes_commands_and_each_commands_options():
 def completes_the_words_an_option_takes():
     setup_store()
     what = complete("export", "1", "--what", "")
-    check(what == ["plans", "flips", "events", "layout", "origins", "svg"], what)
-    check(complete("export", "1", "--what=f") == ["--what=flips"], complete("export", "1", "--what=f"))
+    check(what == ["plans", "flips", "events", "layout", "origins", "frontier", "svg"], what)
+    check(complete("export", "1", "--what=fl") == ["--what=flips"], complete("export", "1", "--what=fl"))
     check(complete("export", "1", "--what", "=", "f") == ["flips"], "bash's split --what = f")
     for kind in what:  # each is an export the binary makes
         out = os.path.join(TMP, f"export.{kind}")

@@ -339,6 +339,13 @@ def frontier_plans_are_saved_shown_and_verified():
     check(con.execute("SELECT count(*) FROM frontiers").fetchone()[0] == 2, "a sweep saved no frontier plan")
     rc, out, err = run_db(db, ["verify", *map(str, ids)])
     check(rc == 0 and out.count(": ok") == 2, f"verify the sweep: {rc} {out}{err}")
+    csv_path = os.path.join(TMP, "frontier.csv")
+    rc, out, err = run_db(db, ["export", str(ids[0]), "--what", "frontier", "--output", csv_path])
+    check(rc == 0, f"export --what frontier: {rc} {err}")
+    with open(csv_path) as f:
+        rows = f.read().splitlines()
+    check(rows == ["plan_id,seq,node,kind,relief,recompute,hlo,op_name,source,function", f"{ids[0]},0,a,remat,8,5,,,,"],
+          f"the frontier CSV: {rows}")
     con.close()
 
 

@@ -925,7 +925,7 @@ def export_shows_its_bar_until_written():
         t.keys("e", "C-u")
         t.type(fifo)
         t.keys("Enter")
-        t.wait("what (plans, flips, events, layout, origins, svg): events")
+        t.wait("what (plans, flips, events, layout, origins, frontier, svg): events")
         t.keys("Enter")
         t.wait("exists: overwrite?")
         t.keys("y")

@@ -203,7 +203,7 @@ def save_and_export(t, routine, label, path, what, typed=True):
         t.keys("C-u")
         t.type(what)
     else:
-        t.wait(f"what (plans, flips, events, layout, origins, svg): {what}")
+        t.wait(f"what (plans, flips, events, layout, origins, frontier, svg): {what}")
     t.keys("Enter")
     t.wait(f"wrote 1 plan ({what})")
     return pid

@@ -579,7 +579,7 @@ int cmd_export(const cmdline_t *c)
     bool svg = c->what && strcmp(c->what, "svg") == 0;
     int what = c->what ? export_what_parse(c->what) : -1;
     if (what < 0 && !svg) {
-        error_set(&err, RS_EINPUT, "--what", 0, 0, "expected --what plans, flips, events, layout, origins or svg");
+        error_set(&err, RS_EINPUT, "--what", 0, 0, "expected --what plans, flips, events, layout, origins, frontier or svg");
         return fail_print(&err);
     }
     if (!c->output) {

@@ -1,5 +1,5 @@
 /* tui_plans_export: e on the Plans screen — the chosen plans exported to
- * CSV (plans, flips, events, layout, origins) or as SVG pictures. */
+ * CSV (plans, flips, events, layout, origins, frontier) or as SVG pictures. */
 #ifndef RS_TUI_PLANS_EXPORT_H
 #define RS_TUI_PLANS_EXPORT_H
 

@@ -593,7 +593,7 @@ def completes_the_words_an_option_takes():
     what = complete("export", "1", "--what", "")
     check(what == ["plans", "flips", "events", "layout", "origins", "frontier", "svg"], what)
     check(complete("export", "1", "--what=fl") == ["--what=flips"], complete("export", "1", "--what=fl"))
-    check(complete("export", "1", "--what", "=", "f") == ["flips"], "bash's split --what = f")
+    check(complete("export", "1", "--what", "=", "fl") == ["flips"], "bash's split --what = fl")
     for kind in what:  # each is an export the binary makes
         out = os.path.join(TMP, f"export.{kind}")
         rc, _, err = run("--db", DB, "export", "1", "--what", kind, "--output", out)

@@ -24,6 +24,8 @@ typedef struct cmdline {
     int n_inlines;
     const char **remats;     /* score: DESIGN §14's remat flips (--remat NODE) */
     int n_remats;
+    const char **policies;   /* sweep: the same step under jax.checkpoint policies (--policy FILE), issue 45 */
+    int n_policies;
     bool no_aliasing;
     bool no_mouse;           /* the TUI */
     const char *layout;

@@ -218,6 +218,14 @@ const char *text_count(int64_t n, const char *one, const char *many)
     return b;
 }
 
+const char *text_signed_flops(int64_t v, char *buf, size_t n)
+{
+    char f[32];
+    units_format_flops(v < 0 ? -v : v, f, sizeof f);
+    snprintf(buf, n, "%s%s", v < 0 ? "-" : "+", f);
+    return buf;
+}
+
 int text_print(FILE *f, const char *s)
 {
     const unsigned char *p = (const unsigned char *)(s ? s : "");

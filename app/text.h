@@ -87,6 +87,9 @@ const char *text_shown(const char *s);
  * an s).  Into one of eight rotating buffers of the calling thread, as
  * text_shown: up to eight in one printf call stay valid. */
 const char *text_count(int64_t n, const char *one, const char *many);
+/* FLOPs with their sign, "+7.18 GFLOPs", "-5 FLOPs", "+0 FLOPs", in buf
+ * (n >= 40 holds any); returns buf. */
+const char *text_signed_flops(int64_t v, char *buf, size_t n);
 /* The noun text_count says for n, alone ("tries"; many NULL: one and an
  * s), for a count printed otherwise ("1,234 tries"); in the same buffers. */
 const char *text_noun(int64_t n, const char *one, const char *many);

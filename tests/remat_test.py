@@ -350,6 +350,34 @@ def frontier_plans_are_saved_shown_and_verified():
 
 
 @test
+def a_policy_is_a_point_beside_the_plans():
+    """sweep --policy R: R, the step of frontier_by_hand under a policy that recomputes a once before e (a2), is
+    scored alone (total 38: x, b, c at step 2; compute 49 + 5 = 54, so it adds 5); its total is one more budget,
+    where §5's plan adds 10 (a inline, run at three reads) and the frontier's 5 (a remat): 1.00x the policy"""
+    plain = write("routine frontier_hand\ninput x [4] u8\na = f(x) [8] u8 cost=5\nb = g(a) [2] u8 @pinned\n"
+                  "c = h(b) [32] u8 @pinned\nd = k(c) [2] u8 @pinned\ne = m(d, a) [2] u8 @pinned\n"
+                  "g = n(e, a) [2] u8 @output\n")
+    policy = write("routine frontier_hand_policy\ninput x [4] u8\na = f(x) [8] u8 cost=5\nb = g(a) [2] u8 @pinned\n"
+                   "c = h(b) [32] u8 @pinned\nd = k(c) [2] u8 @pinned\na2 = f(x) [8] u8 cost=5\n"
+                   "e = m(d, a2) [2] u8 @pinned\ng = n(e, a2) [2] u8 @output\n")
+    rc, out, err = run(["sweep", plain, "--budgets", "45", "--policy", policy, "--planner", "frontier", "--json"])
+    check(rc == 0, err)
+    d = json.loads(out)
+    check([p["budget"].get("bytes") for p in d["plans"]] == [45, 38], f"budgets {[p['budget'] for p in d['plans']]}")
+    pol = d["policies"]
+    check(len(pol) == 1 and pol[0]["routine"] == "frontier_hand_policy" and pol[0]["budget_index"] == 1
+          and pol[0]["footprint"]["total"] == 38 and pol[0]["footprint"]["compute"] == 54
+          and pol[0]["added_compute"] == 5 and pol[0]["two_round_added_compute"] == 10
+          and pol[0]["frontier_added_compute"] == 5, f"policies {pol}")
+    rc, out, err = run(["sweep", plain, "--policy", policy, "--planner", "frontier"])
+    name = os.path.basename(os.path.dirname(policy)) + "/" + os.path.basename(policy)
+    check(rc == 0 and re.search(re.escape(name) + r" +38 B +\+5 FLOPs +38 B +\+10 FLOPs yes +38 B +\+5 FLOPs yes +1\.00x",
+                                out), f"the policy's line: {out}{err}")
+    rc, out, err = run(["sweep", plain, "--policy", plain + ".missing"])
+    check(rc != 0 and ".missing" in err, f"a missing policy file: {rc} {err}")
+
+
+@test
 def frontier_sweep():
     """sweep --planner frontier: each budget's "frontier" key is fit --planner frontier's at that budget"""
     path = os.path.join(SAMPLES, "gen", "resnet_small.routine")

@@ -29,7 +29,7 @@ static const cmd_entry_t COMMANDS[CMD_COUNT] = {
                      "lay out a MiniMalloc buffer CSV", cmd_layout, 1, 1 },
     [CMD_FIT] = { "fit", "ROUTINE [--budget B] [--max-candidates N|all] [--scoring full] [common] [--events] [--json] [--audit] [--exact] [--improve] [--planner two-round|frontier] [--time-limit S] [--iterations N] [--log-memory-budget] [--no-progress] [--save [--label L]]",
                   "run the recompute-vs-store planner", cmd_fit, 1, 1 },
-    [CMD_SWEEP] = { "sweep", "ROUTINE --budgets B1,B2,... [--max-candidates N|all] [--scoring full] [--planner two-round|frontier] [--time-limit S] [--iterations N] [common] [--json] [--audit] [--log-memory-budget] [--no-progress] [--save [--label L]]",
+    [CMD_SWEEP] = { "sweep", "ROUTINE --budgets B1,B2,... [--policy R]... [--max-candidates N|all] [--scoring full] [--planner two-round|frontier] [--time-limit S] [--iterations N] [common] [--json] [--audit] [--log-memory-budget] [--no-progress] [--save [--label L]]",
                     "several budgets as one search (one reuse cell)", cmd_sweep, 1, 1 },
     [CMD_GEN] = { "gen", "KIND [--layers N] [--bind K=V]... [--dtype T] [-o FILE]",
                   "write a training-step routine: transformer, resnet, unet, chain, mlp", cmd_gen, 1, 1 },
@@ -77,6 +77,7 @@ static const opt_entry_t OPTIONS[] = {
     { "--max-inline-depth", NULL, OPT_INT, F(max_depth), 0, COMMON | M(CMD_CONFIG), "N     inline depth limit" },
     { "--inline", NULL, OPT_LIST, F(inlines), F(n_inlines), COMMON, "NODE  a context inline preference (repeatable)" },
     { "--remat", NULL, OPT_LIST, F(remats), F(n_remats), M(CMD_SCORE), "NODE  a remat flip: NODE recomputed once, before its later reads (§14)" },
+    { "--policy", NULL, OPT_LIST, F(policies), F(n_policies), M(CMD_SWEEP), "R     the same step under a jax.checkpoint policy: its total one more budget, its point beside the plans (repeatable)" },
     { "--no-aliasing", NULL, OPT_FLAG, F(no_aliasing), 0, COMMON | M(CMD_CONFIG), "      buffer_aliasing=off" },
     { "--layout", NULL, OPT_STR, F(layout), 0, COMMON | M(CMD_CONFIG), "S     layout: " LAYOUT_STRATEGY_NAMES " (greedy by default)" },
     { "--json", NULL, OPT_FLAG, F(json), 0, ANY, "      machine-readable output" },
@@ -293,6 +294,7 @@ void cli_free(cmdline_t *c)
     free(c->binds);
     free(c->inlines);
     free(c->remats);
+    free(c->policies);
     free(c->pos);
     memset(c, 0, sizeof *c);
 }

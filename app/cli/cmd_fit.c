@@ -7,6 +7,7 @@
 #include "cli/answer_out.h"
 #include "cli/best_out.h"
 #include "cli/frontier_out.h"
+#include "cli/policy_out.h"
 #include "cli/cli.h"
 #include "cli/json.h"
 #include "cli/progress.h"
@@ -449,26 +450,72 @@ static void print_cap_hides(fit_plan_t *const *plans, const char *const *asked, 
     strbuf_free(&which);
 }
 
+/* Appends the policies' totals to the sweep's budgets (issue 45): specs
+ * and asked grow by n_pol; *all gets every budget as one comma list, for
+ * the saved sweep. */
+static int add_policy_budgets(const policy_point_t *pts, int n_pol, budget_spec_t **specs, const char ***asked, int *n,
+                              char **all, rs_error_t *err)
+{
+    budget_spec_t *s = realloc(*specs, ((size_t)*n + (size_t)n_pol + 1) * sizeof *s);
+    if (s)
+        *specs = s;
+    const char **a = s ? realloc(*asked, ((size_t)*n + (size_t)n_pol + 1) * sizeof *a) : NULL;
+    if (a)
+        *asked = a;
+    strbuf_t list;
+    strbuf_init(&list);
+    for (int i = 0; a && i < *n; i++)
+        strbuf_printf(&list, "%s%s", i ? "," : "", a[i]);
+    int rc = a ? RS_OK : error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    for (int k = 0; k < n_pol && !rc; k++) {
+        rc = units_parse_budget(pts[k].budget, "--policy", &s[*n], err);
+        a[(*n)++] = pts[k].budget;
+        strbuf_printf(&list, "%s%s", *n > 1 ? "," : "", pts[k].budget);
+    }
+    *all = rc || list.oom ? NULL : list.s;
+    if (!rc && !*all)
+        rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    if (rc)
+        strbuf_free(&list);
+    return rc;
+}
+
 int cmd_sweep(const cmdline_t *c)
 {
     rs_error_t err;
     error_clear(&err);
-    if (!c->budgets) {
-        error_set(&err, RS_EINPUT, NULL, 0, 0, "sweep needs --budgets B1,B2,...");
+    if (!c->budgets && c->n_policies == 0) {
+        error_set(&err, RS_EINPUT, NULL, 0, 0, "sweep needs --budgets B1,B2,... (or --policy R)");
         return fail_print(&err);
     }
-    budget_spec_t *specs;
-    const char **asked;
-    char *asked_copy;
-    int n;
+    budget_spec_t *specs = NULL;
+    const char **asked = NULL;
+    char *asked_copy = NULL, *all_budgets = NULL;
+    int n = 0, n_pol = 0, first_pol;
     bool frontier;
-    if (frontier_out_wanted(c, &frontier, &err) || parse_budgets(c->budgets, &specs, &asked, &asked_copy, &n, &err))
+    policy_point_t *pts = NULL;
+    int prc = frontier_out_wanted(c, &frontier, &err);
+    if (!prc && c->budgets)
+        prc = parse_budgets(c->budgets, &specs, &asked, &asked_copy, &n, &err);
+    if (!prc)
+        prc = policy_out_score(c, &pts, &n_pol, &err);
+    first_pol = n;
+    if (!prc)
+        prc = add_policy_budgets(pts, n_pol, &specs, &asked, &n, &all_budgets, &err);
+    if (prc) {
+        free(specs);
+        free(asked);
+        free(asked_copy);
+        policy_out_free(pts, n_pol);
         return fail_print(&err);
+    }
     target_t t;
     if (target_open(c, c->pos[0], &t, &err)) {
         free(specs);
         free(asked);
         free(asked_copy);
+        free(all_budgets);
+        policy_out_free(pts, n_pol);
         return fail_print(&err);
     }
     fit_options_t opt;
@@ -514,7 +561,7 @@ int cmd_sweep(const cmdline_t *c)
             rc = error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     }
     if (!rc && c->save) {
-        save_extra_t x = { .budgets = asked, .sweep_budgets = c->budgets, .audits = records, .frontiers = frs,
+        save_extra_t x = { .budgets = asked, .sweep_budgets = all_budgets, .audits = records, .frontiers = frs,
                            .frontier_seconds = fr_seconds };
         progress_attach_save(&pg, &x);
         rc = save_plans(c, &t, plans, elapsed, n, &x, ids, &err);
@@ -534,6 +581,8 @@ int cmd_sweep(const cmdline_t *c)
             json_plan(&j, NULL, plans[i], false, ids[i], NULL, asked[i], frs ? &v : NULL);
         }
         json_arr_end(&j);
+        if (n_pol)
+            policy_out_json(&j, plans, frs, first_pol, pts, n_pol);
         int64_t reused, lowered;
         reuse_cell_counters(cell, &reused, &lowered);
         json_obj_begin(&j, "reuse");
@@ -603,6 +652,8 @@ int cmd_sweep(const cmdline_t *c)
             }
         if (frs)
             frontier_out_curve(&t, plans, asked, frs, n);
+        if (n_pol)
+            policy_out_print(&t, plans, frs, first_pol, pts, n_pol);
         int64_t reused, lowered;
         reuse_cell_counters(cell, &reused, &lowered);
         printf("\nreuse (one search): %lld reused, %lld lowered\n", (long long)reused, (long long)lowered);
@@ -635,6 +686,8 @@ int cmd_sweep(const cmdline_t *c)
     free(specs);
     free(asked);
     free(asked_copy);
+    free(all_budgets);
+    policy_out_free(pts, n_pol);
     target_free(&t);
     return status;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/answer_out.h"
+#include "plan/answer.h"
 #include "model/units.h"
 #include "monotime.h"
 #include "text.h"
@@ -138,6 +139,45 @@ void frontier_out_json(json_t *j, const frontier_shown_t *v)
     json_obj_end(j);
 }
 
+/* DESIGN §13's groups in the user's terms, both kinds: "train_step.py:110
+ * (conv): recompute 3 of the values it makes at every read; relief 34.1
+ * MiB, +466 MFLOPs". */
+static void print_origins(const frontier_shown_t *v)
+{
+    fit_flip_t *ff = calloc((size_t)v->n_flips + 1, sizeof *ff);
+    int32_t *group_of = calloc((size_t)v->n_flips + 1, sizeof *group_of);
+    answer_origin_t *g = NULL;
+    int32_t n = 0;
+    rs_error_t err;
+    for (int32_t k = 0; ff && k < v->n_flips; k++)
+        ff[k] = (fit_flip_t){ .relief = v->flips[k].relief, .recompute = v->flips[k].recompute,
+                              .node = v->flips[k].node };
+    if (ff && group_of && v->n_flips > 0 && answer_by_origin(v->r, ff, v->n_flips, &g, &n, group_of, &err) == RS_OK) {
+        printf("  by origin, what to do with the values each line makes (biggest relief first):\n");
+        for (int32_t k = 0; k < n; k++) {
+            int32_t once = 0, every = 0;
+            for (int32_t i = 0; i < v->n_flips; i++)
+                if (group_of[i] == k)
+                    v->flips[i].kind == FRONTIER_REMAT ? once++ : every++;
+            char a[32], fl[40], shown[512];
+            units_format_bytes(g[k].relief < 0 ? -g[k].relief : g[k].relief, a, sizeof a);
+            printf("    %s%s%s%s: recompute ", text_escape(g[k].origin, shown, sizeof shown),
+                   g[k].function ? " (" : "", g[k].function ? text_shown(g[k].function) : "", g[k].function ? ")" : "");
+            if (once)
+                printf("%s once, before its later reads", text_count(once, "value", NULL));
+            if (once && every)
+                printf(", ");
+            if (every)
+                printf("%s at every read", text_count(every, "value", NULL));
+            printf("; relief %s%s, %s\n", g[k].relief < 0 ? "-" : "", a,
+                   text_signed_flops(g[k].recompute, fl, sizeof fl));
+        }
+    }
+    free(g);
+    free(ff);
+    free(group_of);
+}
+
 void frontier_out_print(const frontier_shown_t *v)
 {
     char a[32], fl[32], r[192];
@@ -170,6 +210,8 @@ void frontier_out_print(const frontier_shown_t *v)
                text_shown(flip_node(v, k)), x->relief < 0 ? "-" : "", a, x->recompute < 0 ? "-" : "+", fl,
                text_escape(origin, shown, sizeof shown));
     }
+    if (v->r)
+        print_origins(v);
 }
 
 void frontier_out_curve(const target_t *t, fit_plan_t *const *plans, const char *const *asked,
@@ -181,17 +223,16 @@ void frontier_out_curve(const target_t *t, fit_plan_t *const *plans, const char 
     for (int i = 0; i < n; i++) {
         const fit_plan_t *p = plans[i];
         const frontier_result_t *f = &frs[i];
-        char bud[48], b[32], x[32], y[32], tm[32];
+        char bud[48], b[32], x[40], y[40], tm[32];
         units_format_budget(asked[i], p->minimize, p->budget, bud, sizeof bud);
         units_format_bytes(f->final.total, b, sizeof b);
-        int64_t add = f->final.compute - f->baseline.compute, add5 = p->final.compute - p->baseline.compute;
-        units_format_flops(add < 0 ? -add : add, x, sizeof x);
-        units_format_flops(add5 < 0 ? -add5 : add5, y, sizeof y);
+        text_signed_flops(f->final.compute - f->baseline.compute, x, sizeof x);
+        text_signed_flops(p->final.compute - p->baseline.compute, y, sizeof y);
         int32_t n_remat = 0;
         for (int32_t k = 0; k < f->n_flips; k++)
             n_remat += f->flips[k].kind == FRONTIER_REMAT;
-        printf("%-22s %12s %s%11s %s%11s %-6s %6d %12lld", bud, b, add < 0 ? "-" : "+", x, add5 < 0 ? "-" : "+", y,
-               f->within_budget ? "yes" : "no", (int)n_remat, (long long)f->explored);
+        printf("%-22s %12s %12s %12s %-6s %6d %12lld", bud, b, x, y, f->within_budget ? "yes" : "no", (int)n_remat,
+               (long long)f->explored);
         if (timed) {
             units_format_seconds(profile_seconds(&t->profile, f->final.compute), tm, sizeof tm);
             printf("  %s", tm);

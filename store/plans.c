@@ -251,9 +251,12 @@ int plans_sweep_put(store_t *s, int64_t routine_id, const char *budgets, int64_t
     "p.audit, "                                                                                            \
     "coalesce(p.gap_kind, ''), coalesce(p.gap_found, 0), coalesce(p.gap_total, -1) AS gap_total, "                      \
     "coalesce(p.gap_compute, -1) AS gap_compute, coalesce(p.gap_flips, ''), coalesce(p.gap_proved, 0), "                  \
-    "coalesce(p.gap_explored, 0) AS gap_explored, coalesce(p.budget_spec, ''), coalesce(r.path, '') "                                            \
+    "coalesce(p.gap_explored, 0) AS gap_explored, coalesce(p.budget_spec, ''), coalesce(r.path, ''), "                                            \
+    "fr.plan_id IS NOT NULL, coalesce(fr.total, 0) AS frontier_total, coalesce(fr.compute, 0) AS frontier_compute, " \
+    "coalesce(fr.within_budget, 0), coalesce(fr.n_flips, 0) AS frontier_flips "                          \
     "FROM plans p JOIN contexts c ON c.id = p.context_id JOIN routines r ON r.id = c.routine_id "         \
-    "LEFT JOIN profiles pr ON pr.id = c.profile_id LEFT JOIN contexts cc ON cc.id = p.child_context_id "
+    "LEFT JOIN profiles pr ON pr.id = c.profile_id LEFT JOIN contexts cc ON cc.id = p.child_context_id "  \
+    "LEFT JOIN frontiers fr ON fr.plan_id = p.id "
 
 /* Column k of st as an integer in [lo, hi]; a value outside it (a size
  * or compute of INT64_MIN: the file was damaged or edited) is noted in
@@ -319,6 +322,12 @@ static void read_plan_row(sqlite3_stmt *st, stored_plan_t *p)
     p->gap.explored = NONNEG(k++);
     p->budget_spec = store_col_text(st, k++);
     p->routine_path = store_col_text(st, k++);
+    /* the frontier plan's summary (its flips come with plans_load) */
+    p->frontier.present = sqlite3_column_int(st, k++) != 0;
+    p->frontier.final.total = NONNEG(k++);
+    p->frontier.final.compute = NONNEG(k++);
+    p->frontier.within_budget = sqlite3_column_int(st, k++) != 0;
+    p->frontier.n_flips = NONNEG32(k++); /* flips NULL until plans_load reads them */
 }
 
 /* RS_ESTORE naming plan p and its column when read_plan_row found one out

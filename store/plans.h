@@ -95,7 +95,8 @@ typedef struct stored_plan {
     int32_t n_events;
     char **members;         /* with the events: the held groups' members, in the planner's shared runs */
     int32_t n_members;
-    stored_frontier_t frontier; /* loaded with the plan (plans_load, not plans_list); present false when none */
+    stored_frontier_t frontier; /* present false when none; plans_list gives present, final.total,
+                                 * final.compute, within_budget and n_flips (flips NULL), plans_load all */
     char damaged[32];       /* read: the first column out of its range (plans_load and plans_list refuse it) */
     int64_t damaged_value;
 } stored_plan_t;

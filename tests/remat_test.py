@@ -313,6 +313,8 @@ def frontier_plans_are_saved_shown_and_verified():
           f"show's text: {out}")
     rc, out, err = run_db(db, ["verify", pid])
     check(rc == 0 and out == f"plan {pid}: ok\n", f"verify: {rc} {out}{err}")
+    rc, out, err = run_db(db, ["plans"])
+    check(rc == 0 and f"with a frontier plan (DESIGN §14; show PLAN prints it): {pid} = 38 B" in out, f"plans: {out}{err}")
     con = sqlite3.connect(db)
     con.execute("UPDATE frontier_flips SET recompute = 6")
     con.commit()

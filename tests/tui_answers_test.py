@@ -644,6 +644,39 @@ def plans_recompute_column_is_the_flips_sum():
 
 
 @test
+def plans_name_the_frontier_plan_saved_beside():
+    """A plan saved by fit --planner frontier (the routine of remat_test's frontier_by_hand: a remat-flipped,
+    total 38 B, compute 54 = baseline 49 + 5) shows, under Plans' table, the frontier plan's total, its compute
+    over the baseline and its flips, as plans --json gives them; a two-round plan shows none."""
+    db = os.path.join(TMP, "frontier.db")
+    path = write("frontier_hand.routine", "routine frontier_hand\ninput x [4] u8\na = f(x) [8] u8 cost=5\n"
+                 "b = g(a) [2] u8 @pinned\nc = h(b) [32] u8 @pinned\nd = k(c) [2] u8 @pinned\n"
+                 "e = m(d, a) [2] u8 @pinned\ng = n(e, a) [2] u8 @output\n")
+    rc, out, err = run("fit", path, "--budget", "40", "--save", "--db", db)
+    check(rc == 0, err)
+    rc, out, err = run("fit", path, "--budget", "40", "--planner", "frontier", "--save", "--label", "fr", "--db", db)
+    check(rc == 0, err)
+    listed = json.loads(run("plans", "--json", "--db", db)[1])
+    fr = [p["frontier"] for p in listed if "frontier" in p]
+    check(len(fr) == 1 and fr[0] == {"final_total": 38, "final_compute": 54, "flips": 1, "within_budget": True},
+          f"plans --json: {listed}")
+    t = Tui("plansfr", w=120, h=30, db=db)
+    try:
+        t.keys("5")
+        s = t.wait(" fr ")
+        t.wait(" plan 1: ")  # sorted by id, the first selected: the two-round plan
+        check("frontier plan" not in t.screen(), f"the two-round plan shows a frontier plan:\n{t.screen()}")
+        t.keys("Down")
+        s = t.wait(" plan 2: ")
+        check("frontier plan 38 B, +5 FLOPs over the baseline, 1 flip" in flat(s), s)
+        t.keys("Up")
+        t.wait(" plan 1: ")
+        check("frontier plan" not in t.screen(), f"the two-round plan shows a frontier plan:\n{t.screen()}")
+    finally:
+        t.close()
+
+
+@test
 def why_gives_bytes_where_totals_round_alike():
     """alike's totals all print as 1.00 MiB: the Why popup of a says the
     try's and the accept's totals in bytes (1048608 B, 1048598 B: worked by

@@ -212,6 +212,14 @@ int cmd_plans(const cmdline_t *c)
             json_int(&j, "flips", p[i].n_flips);
             json_bool(&j, "within_budget", p[i].within_budget);
             json_str(&j, "created_at", p[i].created_at);
+            if (p[i].frontier.present) { /* DESIGN §14, saved beside it */
+                json_obj_begin(&j, "frontier");
+                json_int(&j, "final_total", p[i].frontier.final.total);
+                json_int(&j, "final_compute", p[i].frontier.final.compute);
+                json_int(&j, "flips", p[i].frontier.n_flips);
+                json_bool(&j, "within_budget", p[i].frontier.within_budget);
+                json_obj_end(&j);
+            }
             json_obj_end(&j);
         }
         json_arr_end(&j);
@@ -233,6 +241,16 @@ int cmd_plans(const cmdline_t *c)
         }
         if (!n)
             printf("(no plans: rematscope fit ROUTINE --budget B --save)\n");
+        int with = 0;
+        for (int i = 0; i < n; i++)
+            if (p[i].frontier.present) {
+                char fin[32];
+                units_format_bytes(p[i].frontier.final.total, fin, sizeof fin);
+                printf("%s%lld = %s", with++ ? ", " : "with a frontier plan (DESIGN §14; show PLAN prints it): ",
+                       (long long)p[i].id, fin);
+            }
+        if (with)
+            printf("\n");
     }
     plans_list_free(p, n);
     store_close(s);

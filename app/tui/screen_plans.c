@@ -80,7 +80,7 @@ static int64_t plan_alignment(const stored_plan_t *p)
     return rebuild_config_parse(p->config, &cfg, &err) ? 0 : cfg.alignment;
 }
 
-enum { PLAN_FIELDS = 6 };
+enum { PLAN_FIELDS = 7 };
 
 /* The selected plan's routine file and context as fields: what makes two
  * baselines differ, and two routines of one name apart. */
@@ -100,9 +100,17 @@ static int plan_fields(const tui_t *t, const stored_plan_t *p, char f[PLAN_FIELD
     else
         snprintf(f[4], sizeof f[4], "cap %d", (int)p->cap);
     snprintf(f[5], sizeof f[5], "saved %s", p->created_at);
-    for (int k = 0; k < PLAN_FIELDS; k++)
+    int n = 6;
+    if (p->frontier.present) { /* DESIGN §14: the frontier plan saved beside it */
+        char b[32], c[40];
+        units_format_bytes(p->frontier.final.total, b, sizeof b);
+        snprintf(f[n++], sizeof f[0], "frontier plan %s, %s over the baseline, %s", b,
+                 text_signed_flops(p->frontier.final.compute - p->baseline.compute, c, sizeof c),
+                 text_count(p->frontier.n_flips, "flip", NULL));
+    }
+    for (int k = 0; k < n; k++)
         fields[k] = f[k];
-    return PLAN_FIELDS;
+    return n;
 }
 
 /* Rows under the table for the selected plan's fields (tui_detail_rows). */

@@ -114,11 +114,46 @@ static void test_seed_beats_greedy(void **state)
     tr_free(&t);
 }
 
+/* §14's objective, worked by hand at a budget of 100: within it the least
+ * compute wins (ties: the smaller total), any plan within beats one over it,
+ * two over it the smaller total (ties: the least compute); Minimize the
+ * least total.  frontier_adopt takes a plan found at another budget and
+ * judges it at this one. */
+static void test_objective_and_adopt(void **state)
+{
+    (void)state;
+    footprint_t a = { .total = 90, .compute = 50 }, b = { .total = 80, .compute = 60 }, c = { .total = 120, .compute = 10 },
+                d = { .total = 110, .compute = 99 }, e = { .total = 85, .compute = 50 };
+    assert_true(frontier_better(false, 100, &a, &b));  /* less compute */
+    assert_false(frontier_better(false, 100, &b, &a));
+    assert_true(frontier_better(false, 100, &e, &a));  /* same compute, smaller total */
+    assert_true(frontier_better(false, 100, &b, &c));  /* within beats over */
+    assert_true(frontier_better(false, 100, &d, &c));  /* both over: the smaller total */
+    assert_false(frontier_better(false, 100, &a, &a)); /* strictly */
+    assert_true(frontier_better(true, 0, &b, &a));     /* minimize: the least total */
+    assert_true(frontier_better(true, 0, &d, &c));
+    frontier_flip_t fl[2] = { { .relief = 30, .recompute = 40, .node = 3, .kind = FRONTIER_REMAT },
+                              { .relief = 10, .recompute = 10, .node = 1, .kind = FRONTIER_INLINE } };
+    frontier_result_t src = { .final = d, .flips = fl, .n_flips = 2, .explored = 7 };
+    frontier_result_t dst = { .final = c, .explored = 99, .stopped = true };
+    rs_error_t err;
+    assert_int_equal(frontier_adopt(&dst, &src, false, 115, &err), RS_OK);
+    assert_true(dst.adopted && dst.within_budget && dst.stopped);
+    assert_int_equal(dst.explored, 99);
+    assert_int_equal(dst.final.total, 110);
+    assert_int_equal(dst.n_flips, 2);
+    assert_memory_equal(dst.flips, fl, sizeof fl);
+    assert_int_equal(frontier_adopt(&dst, &src, false, 100, &err), RS_OK);
+    assert_false(dst.within_budget);
+    frontier_result_free(&dst);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_threshold_lists),
         cmocka_unit_test(test_seed_beats_greedy),
+        cmocka_unit_test(test_objective_and_adopt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -677,6 +677,43 @@ def plans_name_the_frontier_plan_saved_beside():
 
 
 @test
+def compare_puts_a_policy_beside_the_plans():
+    """P on Compare: the same step under a policy (frontier_hand with a recomputed once before e: total 38 B,
+    compute 54 = the plain step's 49 + 5) is scored alone, its total is a row (38 B, where §5 inlines a:
+    +10 FLOPs), the line under the table compares the two (2.00x the policy's), and the chart marks its point P
+    at 38 B and +5/49 = +10.2 %, left of the row's digit at +20.4 %, the right end of the axis."""
+    db = os.path.join(TMP, "policy.db")
+    plain = write("fh_plain.routine", "routine fh_plain\ninput x [4] u8\na = f(x) [8] u8 cost=5\n"
+                  "b = g(a) [2] u8 @pinned\nc = h(b) [32] u8 @pinned\nd = k(c) [2] u8 @pinned\n"
+                  "e = m(d, a) [2] u8 @pinned\ng = n(e, a) [2] u8 @output\n")
+    policy = write("fh_policy.routine", "routine fh_policy\ninput x [4] u8\na = f(x) [8] u8 cost=5\n"
+                   "b = g(a) [2] u8 @pinned\nc = h(b) [32] u8 @pinned\nd = k(c) [2] u8 @pinned\n"
+                   "a2 = f(x) [8] u8 cost=5\ne = m(d, a2) [2] u8 @pinned\ng = n(e, a2) [2] u8 @output\n")
+    for path in (plain, policy):
+        subprocess.run([BIN, "import", path, "--db", db], check=True, capture_output=True)
+    t = Tui("cmppol", w=120, h=40, db=db)
+    try:
+        t.wait("Routines")
+        open_routine(t, "fh_plain")
+        t.keys("4", "P")
+        t.wait("the same step under a jax.checkpoint policy")
+        t.type("fh_policy")
+        t.keys("Enter")
+        s = t.wait("P policy fh_policy")
+        check("P policy fh_policy: 38 B, adds +5 FLOPs over the baseline; the plan at its memory adds +10 FLOPs, "
+              "2.00x the policy's" in s, s)
+        row = next(l for l in s.split("\n") if re.match(r"^ +1 38 +38 B ", l))
+        check(re.search(r" 38 B +38 +1 +\+10 .* yes *$", row), row)
+        lines = s.split("\n")
+        chart_rows = [i for i, l in enumerate(lines) if "P" in l and "│" in l]
+        check(len(chart_rows) == 1, f"one P in the chart: {chart_rows}\n{s}")
+        l = lines[chart_rows[0]]
+        check("1" in l and l.index("P") < l.rindex("1"), f"P left of the row's digit on its row: {l}")
+    finally:
+        t.close()
+
+
+@test
 def why_gives_bytes_where_totals_round_alike():
     """alike's totals all print as 1.00 MiB: the Why popup of a says the
     try's and the accept's totals in bytes (1048608 B, 1048598 B: worked by

@@ -441,7 +441,12 @@ static void print_cap_hides(fit_plan_t *const *plans, const char *const *asked, 
     int first = -1;
     for (int i = 0; i < n; i++)
         if (text_cap_hides(plans[i], asked[i], "", one, sizeof one)) {
-            strbuf_printf(&which, "%s%s", first < 0 ? "" : ", ", text_shown(asked[i]));
+            char bud[64]; /* bare bytes (a policy's total) with units; as typed otherwise */
+            if (strspn(asked[i], "0123456789") == strlen(asked[i]))
+                units_format_bytes(plans[i]->budget, bud, sizeof bud);
+            else
+                snprintf(bud, sizeof bud, "%s", asked[i]);
+            strbuf_printf(&which, "%s%s", first < 0 ? "" : ", ", text_shown(bud));
             first = first < 0 ? i : first;
         }
     if (first >= 0 && which.s && !which.oom)
@@ -555,6 +560,8 @@ int cmd_sweep(const cmdline_t *c)
         rc = error_set(&err, RS_ENOMEM, NULL, 0, 0, "out of memory");
     for (int i = 0; frontier && i < n && !rc; i++)
         rc = check_stop(&pg, frontier_out_run(c, plans[i], ctx, &pg, &frs[i], &fr_seconds[i], &err), &err);
+    if (frontier && !rc)
+        rc = frontier_out_adopt(plans, frs, n, &err);
     for (int i = 0; i < n && !rc; i++) {
         log_dropped(&t, plans[i]);
         if (c->audit && !(records[i] = audit_record(&audits[i])))

@@ -60,7 +60,7 @@ frontier_shown_t frontier_out_shown(const target_t *t, const fit_plan_t *p, cons
     return (frontier_shown_t){ .r = p->routine, .flips = f->flips, .n_flips = f->n_flips, .baseline = f->baseline,
                                .final = f->final, .two_round = p->final, .explored = f->explored,
                                .within_budget = f->within_budget, .stopped = f->stopped, .seeds_cut = f->seeds_cut,
-                               .seconds = seconds, .flops_per_s = t->has_profile ? t->profile.flops_per_s : 0,
+                               .adopted = f->adopted, .seconds = seconds, .flops_per_s = t->has_profile ? t->profile.flops_per_s : 0,
                                .profile = t->has_profile ? t->profile.name : "" };
 }
 
@@ -135,6 +135,8 @@ void frontier_out_json(json_t *j, const frontier_shown_t *v)
     json_bool(j, "within_budget", v->within_budget);
     json_bool(j, "stopped", v->stopped);
     json_bool(j, "seeds_cut", v->seeds_cut);
+    if (v->adopted)
+        json_bool(j, "adopted", true);
     json_double(j, "seconds", v->seconds);
     json_obj_end(j);
 }
@@ -189,6 +191,8 @@ void frontier_out_print(const frontier_shown_t *v)
            v->seeds_cut ? ", the policy-like seeds stopped by the time limit (the search before them finished)"
            : v->stopped ? ", stopped by the time limit"
                         : "");
+    if (v->adopted)
+        printf("  (the plan another budget's search found: better at this budget than this one's own)\n");
     units_format_bytes(v->final.total, a, sizeof a);
     units_format_flops(v->final.compute, fl, sizeof fl);
     printf("  final      %-10s (%lld B), compute %s (%lld FLOPs)\n", a, (long long)v->final.total, fl,
@@ -214,16 +218,50 @@ void frontier_out_print(const frontier_shown_t *v)
         print_origins(v);
 }
 
+int frontier_out_adopt(fit_plan_t *const *plans, frontier_result_t *frs, int n, rs_error_t *err)
+{
+    int *from = calloc((size_t)n + 1, sizeof *from);
+    frontier_result_t *was = calloc((size_t)n + 1, sizeof *was);
+    int rc = from && was ? RS_OK : error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+    for (int i = 0; i < n && !rc; i++) { /* chosen among the searches' own plans, before any is replaced */
+        from[i] = i;
+        for (int j = 0; j < n; j++)
+            if (frontier_better(plans[i]->minimize, plans[i]->budget, &frs[j].final, &frs[from[i]].final))
+                from[i] = j;
+    }
+    for (int i = 0; i < n && !rc; i++)
+        if (from[i] != i) {
+            was[i].flips = malloc(((size_t)frs[from[i]].n_flips + 1) * sizeof *was[i].flips);
+            if (!was[i].flips) {
+                rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
+                break;
+            }
+            memcpy(was[i].flips, frs[from[i]].flips, (size_t)frs[from[i]].n_flips * sizeof *was[i].flips);
+            was[i].n_flips = frs[from[i]].n_flips;
+            was[i].final = frs[from[i]].final;
+        }
+    for (int i = 0; i < n && !rc; i++)
+        if (from[i] != i)
+            rc = frontier_adopt(&frs[i], &was[i], plans[i]->minimize, plans[i]->budget, err);
+    for (int i = 0; was && i < n; i++)
+        free(was[i].flips);
+    free(was);
+    free(from);
+    return rc;
+}
+
 void frontier_out_curve(const target_t *t, fit_plan_t *const *plans, const char *const *asked,
                         const frontier_result_t *frs, int n)
 {
     bool timed = t->has_profile && t->profile.flops_per_s > 0;
     printf("\nfrontier planner (DESIGN §14: inline and remat flips):\n%-22s %12s %12s %12s %-6s %6s %12s%s\n",
-           "budget", "final", "recompute", "two-round", "within", "remat", "scorings", timed ? "  time on profile" : "");
+           "budget", "final", "recompute", "two-round", "within", "remat", "scorings",
+           timed ? "  its time at the profile's peak FLOP/s" : "");
     for (int i = 0; i < n; i++) {
         const fit_plan_t *p = plans[i];
         const frontier_result_t *f = &frs[i];
         char bud[48], b[32], x[40], y[40], tm[32];
+        int64_t added = f->final.compute - f->baseline.compute;
         units_format_budget(asked[i], p->minimize, p->budget, bud, sizeof bud);
         units_format_bytes(f->final.total, b, sizeof b);
         text_signed_flops(f->final.compute - f->baseline.compute, x, sizeof x);
@@ -233,10 +271,10 @@ void frontier_out_curve(const target_t *t, fit_plan_t *const *plans, const char 
             n_remat += f->flips[k].kind == FRONTIER_REMAT;
         printf("%-22s %12s %12s %12s %-6s %6d %12lld", bud, b, x, y, f->within_budget ? "yes" : "no", (int)n_remat,
                (long long)f->explored);
-        if (timed) {
-            units_format_seconds(profile_seconds(&t->profile, f->final.compute), tm, sizeof tm);
-            printf("  %s", tm);
+        if (timed) { /* the recompute's, as the two-round table's time column (the step's whole read as added) */
+            units_format_seconds(profile_seconds(&t->profile, added < 0 ? -added : added), tm, sizeof tm);
+            printf("  %s%s", added < 0 ? "-" : "+", tm);
         }
-        printf("\n");
+        printf("%s\n", f->adopted ? "  (another budget's search found it)" : "");
     }
 }

@@ -41,6 +41,7 @@ typedef struct frontier_shown {
     footprint_t two_round;   /* §5's plan at the same budget */
     int64_t explored;
     bool within_budget, stopped, seeds_cut;
+    bool adopted;            /* another budget's search found it (a sweep) */
     double seconds;
     int64_t flops_per_s;     /* of the profile, 0 when none */
     const char *profile;     /* its name, "" when none */
@@ -62,6 +63,11 @@ void frontier_out_json(json_t *j, const frontier_shown_t *v);
 
 /* The plan as text, beside §5's. */
 void frontier_out_print(const frontier_shown_t *v);
+
+/* After a sweep's searches: each budget takes the best plan any of them
+ * found by its own objective (frontier_adopt), so the curve never shows a
+ * plan that another budget's plan beats; plans[i] is budget i's §5 plan. */
+int frontier_out_adopt(fit_plan_t *const *plans, frontier_result_t *frs, int n, rs_error_t *err);
 
 /* sweep --planner frontier's curve: per budget, the frontier plan's total,
  * added compute (and its time on the profile) beside §5's. */

@@ -90,6 +90,7 @@ static const key_entry_t KEYS[] = {
     { S(SCR_COMPARE), 'x', "x", ACT_BEST, "a best-plan row under every budget (exact search, up to 3 s each)" },
 
     { S(SCR_COMPARE), 'a', "a", ACT_ADD_BUDGET, "add budgets (several with commas: 90%,70%,50%)" },
+    { S(SCR_COMPARE), 'P', "P", ACT_ADD_POLICY, "add the same step under a jax.checkpoint policy (a stored routine): its total a budget, its point P beside the plans" },
     { S(SCR_COMPARE), '\n', "Enter", ACT_OPEN, "the selected row in the Fit stepper (why it meets or misses)" },
     { S(SCR_COMPARE), KEY_ENTER, "Enter", ACT_OPEN, "the selected row in the Fit stepper" },
     { S(SCR_COMPARE), ' ', "Space", ACT_MARK, "mark the row the diff line compares against, then the next row" },

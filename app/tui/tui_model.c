@@ -195,6 +195,17 @@ static int open_target(const tui_t *t, const char *name, target_t *nt, rs_error_
     return target_open(&c, name, nt, err);
 }
 
+int tui_score_routine(const tui_t *t, const char *name, footprint_t *fp, rs_error_t *err)
+{
+    target_t nt;
+    int rc = open_target(t, name, &nt, err);
+    if (rc)
+        return rc;
+    rc = score_lowering(nt.lowering, NULL, &t->tgt.cfg, fp, NULL, err);
+    target_free(&nt);
+    return rc;
+}
+
 bool tui_check_binds(tui_t *t, const char *name)
 {
     target_t nt;

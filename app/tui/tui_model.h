@@ -27,6 +27,11 @@ bool tui_binds_set(tui_t *t, const char *routine, const char *binds);
 /* Whether routine name opens with its bindings (tui_binds_of); the error is
  * shown when not.  Nothing else changes. */
 bool tui_check_binds(tui_t *t, const char *name);
+
+/* Stored routine name (its bindings and the session's profile, as it would
+ * open) scored alone under the open routine's configuration, with no
+ * preferences: its baseline footprint. */
+int tui_score_routine(const tui_t *t, const char *name, footprint_t *fp, rs_error_t *err);
 /* Opens routine name under its bindings and the chosen profile (read,
  * lowered and scored with a progress bar, tui_wait.h); the routine open
  * before stays when it fails or ^C stops it: false, the status says. */

@@ -58,6 +58,9 @@ typedef struct compare_row {
     int64_t elapsed_us;      /* how long its fit took: saved with it */
     bool saved;              /* its plan is in the store (S): opened on Fit it counts as saved */
     best_plan_t best;        /* the best plan beside it (x); kind BEST_NONE: none searched */
+    char policy[128];        /* P: the stored routine, the same step under a jax.checkpoint policy, whose
+                              * total is this row's budget; "" for a budget typed */
+    footprint_t policy_fp;   /* that routine scored alone */
 } compare_row_t;
 
 /* Two plans on one arena (tui_pair.c): the second plan's arena with its

@@ -63,6 +63,7 @@ typedef struct frontier_result {
     bool within_budget;
     bool stopped;            /* the stop or max_scorings cut the search */
     bool seeds_cut;          /* it cut only the policy-like seeds: the search before them finished */
+    bool adopted;            /* the plan is another budget's search's, better here (frontier_adopt) */
 } frontier_result_t;
 
 /* Plans ctx (its routine, bindings, config and preferences) under opt.
@@ -70,6 +71,20 @@ typedef struct frontier_result {
  * frontier_result_free (also after an error). */
 int frontier_run(const frontier_options_t *opt, const fit_context_t *ctx, frontier_result_t *out, rs_error_t *err);
 void frontier_result_free(frontier_result_t *r);
+
+/* Whether footprint a is strictly better than b by §14's objective for the
+ * budget (minimize: the least total, ties the least compute; else within
+ * the budget with the least compute, ties the smaller total, before any
+ * plan over it, and among those the smaller total). */
+bool frontier_better(bool minimize, int64_t budget, const footprint_t *a, const footprint_t *b);
+
+/* dst takes src's plan (its flips, each relief and recompute the same on
+ * top of the same context, and its final), judged for dst's budget, and is
+ * marked adopted; dst's search figures (explored, stopped) stay.  For a
+ * sweep: a plan another budget's search found that is better at this one
+ * (the searches are heuristic, not monotone in the budget). */
+int frontier_adopt(frontier_result_t *dst, const frontier_result_t *src, bool minimize, int64_t budget,
+                   rs_error_t *err);
 
 /* "inline" or "remat". */
 const char *frontier_kind_name(frontier_kind_t k);

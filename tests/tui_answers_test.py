@@ -714,6 +714,19 @@ def compare_puts_a_policy_beside_the_plans():
 
 
 @test
+def session_cuts_a_routine_name_in_the_middle():
+    """At 80 columns the Session list cuts SyncTensorsGraph.1724 in the middle, keeping its numeric suffix
+    (it was cut at the end, 'SyncTensorsGraph.17…', the suffix that tells two modules apart lost)."""
+    t = Tui("sessname", w=80, h=24)
+    try:
+        s = t.wait("Routines")
+        row = next((l for l in s.split("\n") if "Sync" in l), "")
+        check(re.search(r"Sync\S*(…|~)\.1724 |SyncTensorsGraph\.1724 ", row), f"the routine's row: {row!r}\n{s}")
+    finally:
+        t.close()
+
+
+@test
 def why_gives_bytes_where_totals_round_alike():
     """alike's totals all print as 1.00 MiB: the Why popup of a says the
     try's and the accept's totals in bytes (1048608 B, 1048598 B: worked by

@@ -248,7 +248,7 @@ void screen_session_draw(tui_t *t)
         bool is_open = t->open && strcmp(t->open_name, t->routines[i].name) == 0;
         char clip[160], file[600];
         tui_putf(t, LIST_Y + 1 + k, 1, lw - 1, a, "%s%s %6d %7s %10s%*s", is_open ? "*" : " ",
-                 tui_clip(t, text_shown(t->routines[i].name), nw, clip, sizeof clip), (int)t->routines[i].steps, nb, b,
+                 tui_clip_name(t, text_shown(t->routines[i].name), nw, clip, sizeof clip), (int)t->routines[i].steps, nb, b,
                  fw ? fw + 2 : 0, "");
         if (fw) /* cut on the left: the file's own name and the folder that tells it apart stay */
             tui_put_left_cut(t, LIST_Y + 1 + k, nw + 30, fw, a, text_escape(file_label(t, i), file, sizeof file));

@@ -62,11 +62,40 @@ static int hanging_indent(const tui_t *t, const char *line)
     return t->overlay_hang > 0 && strncmp(line, "  ", 2) == 0 ? t->overlay_hang : 4;
 }
 
+/* The rows the overlay's lines take wrapped to w columns. */
+static int overlay_rows(const tui_t *t, int w)
+{
+    int rows = 0;
+    for (int i = 0; i < t->n_overlay; i++) {
+        const char *s = t->overlay[i];
+        do {
+            const char *next;
+            int in = s == t->overlay[i] ? 0 : hanging_indent(t, t->overlay[i]);
+            tui_wrap(s, w - 4 - in, &next);
+            rows++;
+            s = next;
+        } while (*s);
+    }
+    return rows;
+}
+
+/* OVERLAY_MIN_W columns at least: the footer's keys and counts fit in it */
+#define OVERLAY_MIN_W 72
+
 void tui_draw_overlay(tui_t *t)
 {
     int w = t->cols - 4, h = t->rows - 4;
     if (w < 20 || h < 4)
         return;
+    /* as big as what it says, not the whole screen (a Why of ten lines
+     * was a 150x41 box of blanks at 160x45) */
+    int widest = tui_cols(t->overlay_title) + 8;
+    for (int i = 0; i < t->n_overlay; i++)
+        widest = tui_cols(t->overlay[i]) + 4 > widest ? tui_cols(t->overlay[i]) + 4 : widest;
+    widest = widest < OVERLAY_MIN_W ? OVERLAY_MIN_W : widest;
+    w = widest < w ? widest : w;
+    int need = overlay_rows(t, w) + 3;
+    h = need < h ? need : h;
     int y0 = 2, x0 = 2;
     for (int y = 0; y < h; y++)
         tui_fill(t, y0 + y, x0, w, t->attr[T_HELP]);

@@ -160,6 +160,10 @@ def arena_draws_the_frontier_schedule():
         t.keys("p")  # the peak, step 2
         t.keys("Right", "Right")
         s = t.wait("step 4 recomputes a")
+        # live there, by hand: x (4 B, resident), d (2 B, pinned, steps 3-5), the copy a′ (8 B): 14 B; c ended
+        # at step 3, e starts at 5
+        check("live 14 B of max live 38 B" in s, s)
+        check(re.search(r"resident 4 B, output 0 B, pinned 2 B,\s+candidate 8 B", s), s)
         check(re.search(r"a′ +8 B cand +0", s), s)
         # its details: the copy's span and offset, where it is recomputed, a's own span, the flip
         t.keys("Enter")

@@ -222,7 +222,8 @@ static const char *ROLE_SHORT[ROLE_COUNT] = { "res", "pin", "out", "cand", "rej"
 static void role_fields(tui_t *t, int w, int max_rows, char f[FLOOR_ROLES][64], const char *fields[FLOOR_ROLES])
 {
     int64_t role[FLOOR_ROLES];
-    floor_split_at(t->tgt.lowering, &t->det, &t->tgt.cfg, (int32_t)t->step_cursor, role);
+    if (!tui_frontier_roles(t, &ARENA(t), t->step_cursor, role)) /* the frontier plan's steps are its own */
+        floor_split_at(t->tgt.lowering, &t->det, &t->tgt.cfg, (int32_t)t->step_cursor, role);
     for (int r = 0; r < FLOOR_ROLES; r++) {
         char b[32];
         units_format_bytes(role[r], b, sizeof b);

@@ -271,6 +271,17 @@ int tui_frontier_legend(tui_t *t, const arena_view_t *a, int y, int x, int w)
     return y;
 }
 
+bool tui_frontier_roles(const tui_t *t, const arena_view_t *a, int64_t s, int64_t role[FLOOR_ROLES])
+{
+    if (a != &t->fr_arena)
+        return false;
+    memset(role, 0, FLOOR_ROLES * sizeof *role);
+    for (int32_t b = 0; b < a->n; b++)
+        if (a->bufs[b].start <= s && s <= a->bufs[b].end)
+            role[lower_role(t->tgt.lowering, a->bufs[b].node)] += a->bufs[b].size;
+    return true;
+}
+
 const char *tui_frontier_step_note(const tui_t *t, const arena_view_t *a, int64_t s, char *buf, size_t n)
 {
     buf[0] = 0;

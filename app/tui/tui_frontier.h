@@ -8,7 +8,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
+#include "plan/floor.h"
 #include "tui/keymap.h"
 #include "tui/tui_state.h"
 
@@ -45,6 +47,10 @@ int tui_frontier_details(tui_t *t, const arena_view_t *a, int b, int y, int x, i
 /* The legend's rows for a §14 schedule with copies (the copy's glyph and mark);
  * returns the next row. */
 int tui_frontier_legend(tui_t *t, const arena_view_t *a, int y, int x, int w);
+/* The bytes live at step s of a by role (lower_role_t, as the step list's
+ * roles), when a is the frontier plan's schedule: its buffers, copies
+ * counted as their nodes; false (role untouched) for another arena. */
+bool tui_frontier_roles(const tui_t *t, const arena_view_t *a, int64_t s, int64_t role[FLOOR_ROLES]);
 /* What step s of a is, for the step list's heading: " recomputes NAME"
  * for a recompute step, "" otherwise. */
 const char *tui_frontier_step_note(const tui_t *t, const arena_view_t *a, int64_t s, char *buf, size_t n);

@@ -614,7 +614,7 @@ int screen_arena_key(tui_t *t, action_t a, int key)
             if (strcmp(buf, "none") == 0 || !buf[0])
                 t->budget = -1;
             else if (units_parse_budget(buf, "budget", &spec, &err) ||
-                     units_budget_resolve(&spec, ARENA(t).fp.total,
+                     units_budget_resolve(&spec, t->arena.fp.total, /* of the baseline */
                                           t->tgt.has_profile ? t->tgt.profile.memory_bytes : -1, &bytes, &minimize,
                                           &err))
                 tui_error(t, NULL, &err);

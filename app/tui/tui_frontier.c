@@ -152,7 +152,7 @@ void tui_frontier_draw(tui_t *t, int y, int lw, int rows)
     int end = y + 1 + rows;
     tui_putf(t, y++, 1, lw, t->attr[T_NORMAL] | A_BOLD, "frontier plan (DESIGN §14) at %s", bud);
     snprintf(line, sizeof line, "total %s, %s; two-round's %s", tot,
-             p->minimize ? "minimize" : f->within_budget ? "within budget" : "NOT within budget", two);
+             p->minimize ? "the least it found" : f->within_budget ? "within budget" : "NOT within budget", two);
     y += tui_put_prose(t, y, 1, lw - 1, end - y, 2, t->attr[f->within_budget ? T_ACCEPTED : T_REJECTED], line, NULL);
     snprintf(line, sizeof line, "added compute %s; two-round's %s", fr_add, two_add);
     y += tui_put_prose(t, y, 1, lw - 1, end - y, 2, t->attr[T_NORMAL], line, NULL);

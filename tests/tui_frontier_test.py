@@ -206,6 +206,21 @@ def frontier_equal_to_two_round_says_so():
 
 
 @test
+def frontier_without_a_fit_says_so():
+    """F on an empty Fit screen: nothing to seed the search with, said"""
+    t = Tui("fnone")
+    try:
+        t.wait("Routines")
+        tuilib.open_routine(t, "mlp_step")
+        t.keys("3")
+        t.wait("No fit yet.")
+        t.keys("F")
+        t.wait("F: no fit to start from (b fits; the frontier plan is searched at its budget)")
+    finally:
+        t.close()
+
+
+@test
 def ctrl_c_stops_the_frontier_search_with_the_best_found():
     """^C during F's search (transformer_12 at 60 %, seconds of search): the plan found so far, said stopped"""
     t = Tui("fstop")

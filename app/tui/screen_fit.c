@@ -501,6 +501,10 @@ int screen_fit_key(tui_t *t, action_t a, int key)
         tui_set_cap(t);
         return KEY_REDRAW;
     }
+    if (!t->plan && a == ACT_FRONTIER) {
+        tui_status(t, true, "F: no fit to start from (b fits; the frontier plan is searched at its budget)");
+        return KEY_REDRAW;
+    }
     if (!t->plan)
         return KEY_UNHANDLED;
     if (a == ACT_ORIGINS) {

@@ -56,7 +56,7 @@ def jrun(*args):
 def frontier_shown(t):
     """F on Fit: waits for the frontier plan's table."""
     t.keys("F")
-    return t.wait("frontier plan (DESIGN §14) at", timeout=60)
+    return t.wait(re.compile(r"frontier plan \(DESIGN (§|section )14\) at"), timeout=60)
 
 
 def table(s, lw=61):
@@ -136,8 +136,8 @@ def arena_draws_the_frontier_schedule():
         t.wait("event 0/")
         frontier_shown(t)
         t.keys("2")
-        s = t.wait("frontier plan: max live 38 B │ arena 38 B")
-        check("steps 0-6" in s, s)
+        s = t.wait(re.compile(r"^steps 0-6 ", re.M))  # the Arena's header (Fit's pane has it further right)
+        check("frontier plan: max live 38 B │ arena 38 B" in s, s)
         grid, starts = arena_grid(s)
         check(sorted(starts) == list(range(7)), starts)
         # the copy's cells: every column of steps 4-6 on the bottom row (offset 0), no other column anywhere
@@ -172,9 +172,40 @@ def arena_draws_the_frontier_schedule():
         check("a itself: steps 0-1" in s and "remat   8 B for +5 FLOPs" in s, s)
         check("copy (name′), recomputed once" in s, s)
         # F on Fit hides it: the Arena draws the open routine again (6 steps, 46 B)
-        t.keys("3", "F", "2")
-        s = t.wait("arena 46 B")
+        t.keys("3")
+        t.wait("event 0/")
+        t.keys("F")
+        t.wait("the two-round plan's candidates")
+        t.keys("2")
+        s = t.wait(re.compile(r"^steps 0-5 ", re.M))
         check("frontier plan:" not in s and "steps 0-5" in s and "▚" not in s, s)
+    finally:
+        t.close()
+
+
+@test
+def ascii_copy_glyph_and_mark():
+    """LANG=C: the copy drawn with '%' over steps 4-6 and named a' in the step list and the legend"""
+    t = Tui("fascii", env={"LANG": "C", "LC_ALL": "C"})
+    try:
+        fit_on(t, "frontier_hand", "40")
+        t.wait("event 0/")
+        frontier_shown(t)
+        t.keys("2")
+        s = t.wait(re.compile(r"^steps 0-6 ", re.M))
+        check("frontier plan: max live 38 B | arena 38 B" in s, s)
+        rows = s.split("\n")
+        axis = next(i for i, r in enumerate(rows) if re.match(r"^ +'0 ", r))
+        x0 = rows[axis].index("'0")
+        starts = {int(m.group(1)): m.start() - x0 for m in re.finditer(r"'([0-9]+)", rows[axis][:x0 + 77])}
+        bottom = rows[axis - 1][x0:x0 + 77]
+        check({step_of(starts, c) for c, ch in enumerate(bottom) if ch == "%"} == {4, 5, 6}, (bottom, starts))
+        t.keys("p", "Right", "Right")
+        s = t.wait("step 4 recomputes a")
+        check(re.search(r"a' +8 B cand +0", s), s)
+        t.keys("Enter")
+        s = t.wait("copy    recomputed once at step 4")
+        check("% copy (name'), recomputed once" in s, s)
     finally:
         t.close()
 
@@ -199,8 +230,8 @@ def frontier_equal_to_two_round_says_so():
         check("1 flip, 0 remat; the same plan as two-round's" in flat, s)
         check(re.search(r"^ +1 inline +gw1 +2\.81 MiB +\+0 FLOPs +matmul", s, re.M), s)
         t.keys("2")
-        s = t.wait("frontier plan: max live")
-        check(f"arena {units(f['final']['total'])}" in s and "▚" not in s, s)
+        s = t.wait(re.compile(r"^steps 0-14 ", re.M))
+        check("frontier plan: max live" in s and f"arena {units(f['final']['total'])}" in s and "▚" not in s, s)
     finally:
         t.close()
 

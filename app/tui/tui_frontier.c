@@ -150,7 +150,7 @@ void tui_frontier_draw(tui_t *t, int y, int lw, int rows)
     for (int32_t k = 0; k < f->n_flips; k++)
         n_remat += f->flips[k].kind == FRONTIER_REMAT;
     int end = y + 1 + rows;
-    tui_putf(t, y++, 1, lw, t->attr[T_NORMAL] | A_BOLD, "frontier plan (DESIGN §14) at %s", bud);
+    tui_putf(t, y++, 1, lw, t->attr[T_NORMAL] | A_BOLD, "frontier plan (DESIGN %s14) at %s", tui_glyph(t, "§", "section "), bud);
     snprintf(line, sizeof line, "total %s, %s; two-round's %s", tot,
              p->minimize ? "the least it found" : f->within_budget ? "within budget" : "NOT within budget", two);
     y += tui_put_prose(t, y, 1, lw - 1, end - y, 2, t->attr[f->within_budget ? T_ACCEPTED : T_REJECTED], line, NULL);

@@ -111,6 +111,16 @@ def frontier_plan_by_hand():
         check(re.search(r"^ +1 remat +a +8 B +\+5 FLOPs +f +", s, re.M), s)
         # beside it, its schedule: 7 steps (6 and the recompute step), one copy
         check("frontier plan's schedule: 38 B, 7 steps, 1 copy" in s, s)
+        # g shows the flips by origin in its place (F shows it again)
+        t.keys("g")
+        s = t.wait("origin (g: candidates)")
+        check("frontier plan (DESIGN" not in s, s)
+        t.keys("F")
+        s = t.wait("frontier plan (DESIGN §14) at 40 B")
+        t.keys("g")
+        t.wait("origin (g: candidates)")
+        t.keys("g", "F")
+        t.wait("frontier plan (DESIGN §14) at 40 B")
         # F again: the candidates back, the two-round plan's table
         t.keys("F")
         s = t.wait("the two-round plan's candidates")

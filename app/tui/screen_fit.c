@@ -507,6 +507,13 @@ int screen_fit_key(tui_t *t, action_t a, int key)
     }
     if (!t->plan)
         return KEY_UNHANDLED;
+    /* g, x and I show what they ask for in the frontier plan's place (F shows it again) */
+    if (t->show_frontier && (a == ACT_ORIGINS || a == ACT_BEST || a == ACT_IMPROVE)) {
+        t->show_frontier = false;
+        best_kind_t k = a == ACT_BEST ? BEST_EXACT : BEST_IMPROVED;
+        if (a == ACT_ORIGINS ? t->fit_origins : t->show_best && t->best.kind == k)
+            return KEY_REDRAW; /* what the key shows was under it: shown now */
+    }
     if (a == ACT_ORIGINS) {
         t->fit_origins = !t->fit_origins;
         tui_status(t, false, t->fit_origins ? "flips by origin: Enter lists an origin's flips, g the candidates"

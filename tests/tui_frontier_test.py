@@ -145,6 +145,12 @@ def arena_draws_the_frontier_schedule():
         fit_on(t, "frontier_hand", "40")
         t.wait("event 0/")
         frontier_shown(t)
+        # Enter on the remat flip: its copy selected on the Arena, its details in the pane
+        t.keys("Enter")
+        s = t.wait("a′: steps 4-6 of the frontier plan's 7")
+        check(re.search(r"^steps 0-6 ", s, re.M) and "copy    recomputed once at step 4" in s, s)
+        t.keys("3")
+        t.wait("event 0/")
         t.keys("2")
         s = t.wait(re.compile(r"^steps 0-6 ", re.M))  # the Arena's header (Fit's pane has it further right)
         check("frontier plan: max live 38 B │ arena 38 B" in s, s)
@@ -239,6 +245,9 @@ def frontier_equal_to_two_round_says_so():
         check("added compute +0 FLOPs (+0.000%); two-round's +0 FLOPs (+0.000%)" in flat, s)
         check("1 flip, 0 remat; the same plan as two-round's" in flat, s)
         check(re.search(r"^ +1 inline +gw1 +2\.81 MiB +\+0 FLOPs +matmul", s, re.M), s)
+        # Enter on the inline flip: it has no buffer to show
+        t.keys("Enter")
+        t.wait("gw1 is inline in the frontier plan: it has no buffer (its readers recompute it)")
         t.keys("2")
         s = t.wait(re.compile(r"^steps 0-14 ", re.M))
         check("frontier plan: max live" in s and f"arena {units(f['final']['total'])}" in s and "▚" not in s, s)

@@ -526,6 +526,11 @@ int screen_fit_key(tui_t *t, action_t a, int key)
     }
     if (t->show_frontier && tui_frontier_key(t, a, table_rows(t) - 4))
         return KEY_REDRAW;
+    if (t->show_frontier && a == ACT_WHY) { /* Enter: the flip's buffer in the schedule, on the Arena */
+        if (tui_frontier_select(t))
+            t->screen = SCR_ARENA;
+        return KEY_REDRAW;
+    }
     if (t->fit_origins && tui_fit_origins_key(t, a, table_rows(t)))
         return KEY_REDRAW;
     int page = table_rows(t) > 1 ? table_rows(t) - 1 : 1;

@@ -208,6 +208,30 @@ bool tui_frontier_key(tui_t *t, action_t a, int rows)
     }
 }
 
+bool tui_frontier_select(tui_t *t)
+{
+    const arena_view_t *a = &t->fr_arena;
+    if (!t->has_frontier || t->fr_sel >= t->frontier.n_flips || !a->bufs)
+        return false;
+    const frontier_flip_t *fl = &t->frontier.flips[t->fr_sel];
+    const char *name = t->tgt.routine->nodes[fl->node].name;
+    /* a remat flip's copy (the last of the node's buffers), else its node's buffer */
+    int found = -1;
+    for (int b = 0; b < a->n; b++)
+        if (a->bufs[b].node == fl->node)
+            found = b;
+    if (found < 0) {
+        tui_status(t, false, "%s is inline in the frontier plan: it has no buffer (its readers recompute it)", name);
+        return false;
+    }
+    t->sel_buf = found;
+    t->inspect = false;
+    tui_status(t, false, "%s%s: steps %lld-%lld of the frontier plan's %lld", name,
+               tui_frontier_is_copy(a, found) ? tui_glyph(t, "′", "'") : "", (long long)a->bufs[found].start,
+               (long long)a->bufs[found].end, (long long)a->steps);
+    return true;
+}
+
 void tui_frontier_arena_head(tui_t *t, int y, int x, int w)
 {
     const arena_view_t *a = &t->fr_arena;

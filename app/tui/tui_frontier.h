@@ -31,6 +31,10 @@ void tui_frontier_draw(tui_t *t, int y, int lw, int rows);
 /* The frontier table's keys (Up, Down, PgUp, PgDn, first, last); false
  * when a is none of them. */
 bool tui_frontier_key(tui_t *t, action_t a, int rows);
+/* Enter on the frontier table: the selected flip's buffer (a remat
+ * flip's copy) selected in the frontier plan's schedule for the Arena's
+ * details, said in the status; false (said) when it has none (inline). */
+bool tui_frontier_select(tui_t *t);
 /* The heading above the frontier plan's arena in w columns at (y, x). */
 void tui_frontier_arena_head(tui_t *t, int y, int x, int w);
 

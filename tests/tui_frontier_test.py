@@ -65,18 +65,19 @@ def table(s, lw=61):
     return re.sub(r"\s+", " ", "\n".join(r[:lw + 1] for r in s.split("\n")))
 
 
-def arena_grid(s):
+def arena_grid(s, tick="╵", rule="──"):
     """The Arena's grid as drawn: the rows between the peak marker's row and
     the step axis (each the text right of the offset axis), and the column
-    of the grid where each step's label starts."""
+    of the grid where each step's label starts (tick, rule: "'" and "--" in
+    ASCII)."""
     rows = s.split("\n")
-    axis = next(i for i, r in enumerate(rows) if re.match(r"^ +╵0 ", r))
+    axis = next(i for i, r in enumerate(rows) if re.match(r"^ +" + re.escape(tick) + "0 ", r))
     top = next(i for i, r in enumerate(rows) if "peak @ step" in r) + 1
-    x0 = rows[axis].index("╵0")
+    x0 = rows[axis].index(tick + "0")
     # the picture's width: the budget's label ends its header row
     head = next(r for r in rows if r.startswith("steps "))
-    w = head.index("── budget") + len("── budget 40 B")
-    starts = {int(m.group(1)): m.start() - x0 for m in re.finditer(r"╵([0-9]+)", rows[axis][:w])}
+    w = head.index(rule + " budget") + len(rule + " budget 40 B")
+    starts = {int(m.group(1)): m.start() - x0 for m in re.finditer(re.escape(tick) + r"([0-9]+)", rows[axis][:w])}
     grid = [r[x0:w] for r in rows[top:axis]]
     return grid, starts
 
@@ -210,11 +211,8 @@ def ascii_copy_glyph_and_mark():
         t.keys("2")
         s = t.wait(re.compile(r"^steps 0-6 ", re.M))
         check("frontier plan: max live 38 B | arena 38 B" in s, s)
-        rows = s.split("\n")
-        axis = next(i for i, r in enumerate(rows) if re.match(r"^ +'0 ", r))
-        x0 = rows[axis].index("'0")
-        starts = {int(m.group(1)): m.start() - x0 for m in re.finditer(r"'([0-9]+)", rows[axis][:x0 + 77])}
-        bottom = rows[axis - 1][x0:x0 + 77]
+        grid, starts = arena_grid(s, "'", "--")
+        bottom = grid[-1]
         check({step_of(starts, c) for c, ch in enumerate(bottom) if ch == "%"} == {4, 5, 6}, (bottom, starts))
         t.keys("p", "Right", "Right")
         s = t.wait("step 4 recomputes a")

@@ -8,35 +8,58 @@
 #include "model/routine.h"
 #include "util/sorted.h"
 
-int view_buffers(const lowering_t *l, const score_detail_t *d, view_buf_t **out, int32_t *n)
+/* The role of materialized node i under a placement (rejected: its
+ * rejected inline preferences, one byte a node). */
+static uint8_t buf_role(const lowering_t *l, const uint8_t *rejected, int32_t i)
+{
+    lower_role_t lr = lower_role(l, i); /* @into counts as output */
+    return lr == LOWER_RESIDENT  ? ROLE_RESIDENT
+           : rejected[i]         ? ROLE_REJECTED
+           : lr == LOWER_OUTPUT  ? ROLE_OUTPUT
+           : lr == LOWER_PINNED  ? ROLE_INTERMEDIATE
+                                 : ROLE_CANDIDATE;
+}
+
+/* The buffers of a placement: per materialized node its span, offset and
+ * aligned size, then (copies, n_copies) a buffer a copy; *out and *n. */
+static int place_buffers(const lowering_t *l, const placement_t *pl, const int32_t *start, const int32_t *end,
+                         const int64_t *offset, const int64_t *aligned, const remat_copy_t *copies, int32_t n_copies,
+                         view_buf_t **out, int32_t *n)
 {
     *out = NULL;
     *n = 0;
-    view_buf_t *b = malloc(((size_t)l->n_nodes + 1) * sizeof *b);
+    view_buf_t *b = malloc(((size_t)l->n_nodes + (size_t)n_copies + 1) * sizeof *b);
     uint8_t *rejected = calloc((size_t)l->n_nodes + 1, 1);
     if (!b || !rejected) {
         free(b);
         free(rejected);
         return RS_ENOMEM;
     }
-    for (int32_t k = 0; k < d->place.n_rejected; k++)
-        rejected[d->place.rejected[k].node] = 1;
+    for (int32_t k = 0; k < pl->n_rejected; k++)
+        rejected[pl->rejected[k].node] = 1;
     int32_t m = 0;
-    for (int32_t i = 0; i < l->n_nodes; i++) {
-        if (d->place.is_inline[i])
-            continue;
-        lower_role_t lr = lower_role(l, i); /* @into counts as output */
-        uint8_t role = lr == LOWER_RESIDENT  ? ROLE_RESIDENT
-                       : rejected[i]         ? ROLE_REJECTED
-                       : lr == LOWER_OUTPUT  ? ROLE_OUTPUT
-                       : lr == LOWER_PINNED  ? ROLE_INTERMEDIATE
-                                             : ROLE_CANDIDATE;
-        b[m++] = (view_buf_t){ d->live.start[i], d->live.end[i], d->offset[i], d->aligned[i], i, role };
+    for (int32_t i = 0; i < l->n_nodes; i++)
+        if (!pl->is_inline[i])
+            b[m++] = (view_buf_t){ start[i], end[i], offset[i], aligned[i], i, buf_role(l, rejected, i) };
+    for (int32_t k = 0; k < n_copies; k++) {
+        int32_t i = copies[k].node;
+        b[m++] = (view_buf_t){ copies[k].step, copies[k].end, copies[k].offset, aligned[i], i,
+                               buf_role(l, rejected, i) };
     }
     free(rejected);
     *out = b;
     *n = m;
     return RS_OK;
+}
+
+int view_buffers(const lowering_t *l, const score_detail_t *d, view_buf_t **out, int32_t *n)
+{
+    return place_buffers(l, &d->place, d->live.start, d->live.end, d->offset, d->aligned, NULL, 0, out, n);
+}
+
+int view_buffers_remat(const lowering_t *l, const remat_detail_t *d, view_buf_t **out, int32_t *n)
+{
+    return place_buffers(l, &d->place, d->start, d->end, d->offset, d->aligned, d->copies, d->n_copies, out, n);
 }
 
 static int64_t lerp(int64_t a, int64_t b, int64_t i, int64_t n)

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "lower/remat.h"
 #include "lower/score.h"
 #include "plan/fit.h"
 
@@ -30,6 +31,12 @@ typedef struct view_buf {
 
 /* The materialized buffers of a scoring, with their roles (new array). */
 int view_buffers(const lowering_t *l, const score_detail_t *d, view_buf_t **out, int32_t *n);
+
+/* The buffers of a §14 scoring (remat_score's detail, new numbering): each
+ * materialized node's, then the detail's copies in its order (the last
+ * d->n_copies of *out), each its own buffer with its node and role (new
+ * array). */
+int view_buffers_remat(const lowering_t *l, const remat_detail_t *d, view_buf_t **out, int32_t *n);
 
 typedef struct view_grid {
     int w, h;

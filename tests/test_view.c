@@ -591,9 +591,63 @@ static void test_ratio_text(void **state)
     }
 }
 
+/* DESIGN §14's buffers (remat_test's frontier_by_hand, worked there): a
+ * (8 B) read at steps 1, 4 and 5, remat-flipped, lives [0, 1] and its copy
+ * [4, 6] at offset 0 after the recompute step 4 of 7; the copy comes last,
+ * its node's, with its node's role; the live bytes at the recompute step
+ * are x 4 + d 2 + the copy 8. */
+static void test_buffers_remat(void **state)
+{
+    (void)state;
+    tr_t t;
+    tr_load(&t, "routine frontier_hand\ninput x [4] u8\na = f(x) [8] u8 cost=5\nb = g(a) [2] u8 @pinned\n"
+                "c = h(b) [32] u8 @pinned\nd = k(c) [2] u8 @pinned\ne = m(d, a) [2] u8 @pinned\n"
+                "g = n(e, a) [2] u8 @output\n");
+    uint8_t *remat = calloc((size_t)t.l->n_nodes, 1);
+    int32_t a = tr_node(&t, "a");
+    remat[a] = 1;
+    score_config_t cfg;
+    score_config_default(&cfg);
+    footprint_t fp;
+    remat_detail_t d;
+    rs_error_t err;
+    assert_int_equal(remat_score(t.l, NULL, remat, &cfg, &fp, &d, &err), RS_OK);
+    assert_int_equal(fp.total, 38);
+    view_buf_t *b = NULL;
+    int32_t n = 0;
+    assert_int_equal(view_buffers_remat(t.l, &d, &b, &n), RS_OK);
+    assert_int_equal(n, 8); /* x, a, b, c, d, e, g and a's copy */
+    assert_int_equal(d.n_copies, 1);
+    const view_buf_t *copy = &b[n - 1], *orig = NULL;
+    for (int32_t i = 0; i < n - 1; i++)
+        if (b[i].node == a)
+            orig = &b[i];
+    assert_non_null(orig);
+    assert_int_equal(orig->start, 0);
+    assert_int_equal(orig->end, 1);
+    assert_int_equal(copy->node, a);
+    assert_int_equal(copy->start, 4);
+    assert_int_equal(copy->end, 6);
+    assert_int_equal(copy->offset, 0);
+    assert_int_equal(copy->size, 8);
+    assert_int_equal(copy->role, ROLE_CANDIDATE);
+    assert_int_equal(orig->role, ROLE_CANDIDATE);
+    int64_t *live = view_live_bytes(b, n, d.n_steps);
+    assert_non_null(live);
+    assert_int_equal(d.n_steps, 7);
+    assert_int_equal(live[4], 4 + 2 + 8);
+    assert_int_equal(live[2], 38); /* the peak: x 4, b 2, c 32 */
+    free(live);
+    free(b);
+    remat_detail_free(&d);
+    free(remat);
+    tr_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_buffers_remat),
         cmocka_unit_test(test_ratio_text),
         cmocka_unit_test(test_grid_busiest_wins),
         cmocka_unit_test(test_grid_aggregates),

@@ -7,7 +7,6 @@
 #include "cli/answer_out.h"
 #include "plan/answer.h"
 #include "model/units.h"
-#include "monotime.h"
 #include "text.h"
 
 int frontier_out_wanted(const cmdline_t *c, bool *on, rs_error_t *err)
@@ -22,36 +21,14 @@ int frontier_out_wanted(const cmdline_t *c, bool *on, rs_error_t *err)
     return error_set(err, RS_EINPUT, "--planner", 0, 0, "expected two-round or frontier, found '%s'", c->planner);
 }
 
-typedef struct deadline {
-    int64_t until_us;
-    const progress_t *pg; /* ^C stops the search too (may be NULL) */
-} deadline_t;
-
-static int past(void *ud)
-{
-    const deadline_t *d = ud;
-    return monotime_us() >= d->until_us || (d->pg && progress_stopped(d->pg));
-}
+/* ^C on the progress bar stops the search with the best found */
+static int interrupted(void *pg) { return progress_stopped(pg); }
 
 int frontier_out_run(const cmdline_t *c, const fit_plan_t *p, const fit_context_t *ctx, const progress_t *pg,
                      frontier_result_t *out, double *seconds, rs_error_t *err)
 {
-    int32_t *seed = malloc(((size_t)p->n_flips + 1) * sizeof *seed);
-    if (!seed)
-        return error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-    for (int32_t k = 0; k < p->n_flips; k++)
-        seed[k] = p->flips[k].node;
-    int64_t t0 = monotime_us();
-    double limit = c->time_limit > 0 ? c->time_limit : FRONTIER_DEFAULT_SECONDS;
-    /* the search stops at three quarters of the limit: the plan's reliefs
-     * take one scoring with a layout per flip after it */
-    deadline_t d = { t0 + (int64_t)(limit * 0.75e6), pg };
-    frontier_options_t o = { .minimize = p->minimize, .budget = p->budget, .seed = seed, .n_seed = p->n_flips,
-                             .max_scorings = c->iterations > 0 ? c->iterations : 0, .stop = past, .stop_ud = &d };
-    int rc = frontier_run(&o, ctx, out, err);
-    *seconds = (double)(monotime_us() - t0) / 1e6;
-    free(seed);
-    return rc;
+    return frontier_plan_run(p, ctx, c->time_limit, c->iterations > 0 ? c->iterations : 0, pg ? interrupted : NULL,
+                             (void *)pg, out, seconds, err);
 }
 
 frontier_shown_t frontier_out_shown(const target_t *t, const fit_plan_t *p, const frontier_result_t *f,

@@ -9,13 +9,11 @@
 #include "cli/json.h"
 #include "cli/progress.h"
 #include "cmdline.h"
+#include "frontier_plan.h"
 #include "plan/fit.h"
 #include "plan/frontier.h"
 #include "plans.h"
 #include "target.h"
-
-/* The frontier planner's time limit when --time-limit is not given. */
-#define FRONTIER_DEFAULT_SECONDS 30.0
 
 /* RS_OK and *on when c asks for the frontier planner (--planner frontier),
  * *on false for two-round or none; RS_EINPUT for another name. */

@@ -81,6 +81,7 @@ static const key_entry_t KEYS[] = {
     { S(SCR_FIT), KEY_ENTER, "Enter", ACT_WHY, "why" },
     { S(SCR_FIT), 'w', "w", ACT_WHY, "why" },
     { S(SCR_FIT), 'g', "g", ACT_ORIGINS, "the table: the candidates, or the flips by origin (source line, else op; Enter lists an origin's flips)" },
+    { S(SCR_FIT), 'F', "F", ACT_FRONTIER, "the frontier plan (recompute once: inline and remat flips, up to 30 s, ^C stops with the best found) at this budget, seeded with this plan; the Arena draws its schedule; again hides it" },
     { S(SCR_FIT), 'S', "S", ACT_SAVE_PLAN, "save the plan to the store (label prompt; ^C stops a long save, storing nothing)" },
     { S(SCR_FIT), 'x', "x", ACT_BEST, "the best plan (exact search, up to 10 s) beside the two-round plan; again hides it" },
     { S(SCR_FIT), 'I', "I", ACT_IMPROVE, "an improved plan (local search from the two-round plan) beside it" },

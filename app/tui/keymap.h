@@ -32,6 +32,8 @@ typedef enum action {
     ACT_SET_CAP, ACT_REFIT_ALL,
     /* fit: DESIGN §13 */
     ACT_ORIGINS,
+    /* fit: DESIGN §14 */
+    ACT_FRONTIER,
     ACT_COUNT
 } action_t;
 

@@ -16,17 +16,27 @@
 #include "tui/tui_draw.h"
 #include "tui/tui_fit.h"
 #include "tui/tui_fit_ask.h"
+#include "tui/tui_frontier.h"
 #include "tui/tui_model.h"
 #include "tui/tui_picture.h"
 #include "tui/tui_widgets.h"
 
 #define DETAILS_W 36
+/* the arena drawn: the frontier plan's schedule while Fit shows it (F) */
+#define ARENA(t) (*tui_arena_shown(t))
 
 static const char *buf_label(const tui_t *t, int32_t node, char *buf, size_t n);
+/* Buffer bi's label: a §14 copy's carries the copy mark. */
+static const char *buf_label_at(const tui_t *t, int bi, char *buf, size_t n)
+{
+    if (!tui_frontier_is_copy(&ARENA(t), bi))
+        return buf_label(t, ARENA(t).bufs[bi].node, buf, n);
+    char nm[600];
+    return tui_frontier_label(t, &ARENA(t), bi, buf_label(t, ARENA(t).bufs[bi].node, nm, sizeof nm), buf, n);
+}
 static const char *arena_buf_name(const void *ud, int i, char *buf, size_t n)
 {
-    const tui_t *t = ud;
-    return buf_label(t, t->arena.bufs[i].node, buf, n);
+    return buf_label_at(ud, i, buf, n);
 }
 
 /* The right pane's width: 36 columns, wider from 120 columns on for a
@@ -47,10 +57,10 @@ static int pane_w(const tui_t *t)
     if (t->origins) {
         /* with a source column: wider, up to 84, when the longest name and
          * 12 of the source need it (a JAX step's parameter names run to 38) */
-        int need = 26 + 12 + tui_name_col((int)t->arena.n, arena_buf_name, t, DETAILS_W - 26, 84 - 38);
+        int need = 26 + 12 + tui_name_col((int)ARENA(t).n, arena_buf_name, t, DETAILS_W - 26, 84 - 38);
         return need > w ? (need < 84 ? need : 84) : w;
     }
-    int need = 26 + tui_name_col((int)t->arena.n, arena_buf_name, t, DETAILS_W - 26, w - 26);
+    int need = 26 + tui_name_col((int)ARENA(t).n, arena_buf_name, t, DETAILS_W - 26, w - 26);
     return need < w ? need : w;
 }
 
@@ -89,13 +99,14 @@ static int flip_details(tui_t *t, int32_t i, int y, int x, int w)
 
 static void details(tui_t *t, int y, int x, int w)
 {
-    if (!t->arena.n)
+    if (!ARENA(t).n)
         return;
-    const view_buf_t *b = &t->arena.bufs[t->sel_buf];
+    const view_buf_t *b = &ARENA(t).bufs[t->sel_buf];
     const lowering_t *l = t->tgt.lowering;
     const routine_t *r = t->tgt.routine;
     int32_t i = b->node;
-    tui_putf(t, y++, x, w, t->attr[T_SELECTED], " %s ", r->nodes[i].name);
+    char title[600];
+    tui_putf(t, y++, x, w, t->attr[T_SELECTED], " %s ", tui_frontier_label(t, &ARENA(t), t->sel_buf, r->nodes[i].name, title, sizeof title));
     const char *op = l->kind[i] == NODE_DEF ? routine_op(r, l->first_def[i]) : l->kind[i] == NODE_INPUT ? "input" : "param";
     tui_putf(t, y++, x, w, t->attr[T_NORMAL], "op      %s%s", op, l->ndefs[i] > 1 ? " (accumulated)" : "");
     char shape[96] = "[";
@@ -165,7 +176,8 @@ static void details(tui_t *t, int y, int x, int w)
             }
             break;
         }
-    if (t->plan) {
+    y = tui_frontier_details(t, &ARENA(t), t->sel_buf, y, x, w);
+    if (t->plan && !t->show_frontier) { /* the two-round plan's: the frontier plan's are above */
         const fit_cand_t *c = trace_cand(t->plan, i);
         if (c && c->solo >= 0) {
             char rel[32];
@@ -184,10 +196,11 @@ static void details(tui_t *t, int y, int x, int w)
         tui_put(t, y, x + 1, 1, t->attr[role_attr_slot((uint8_t)k)], t->utf8 ? gu[k] : ga[k]);
         tui_put(t, y++, x + 3, w - 3, t->attr[T_DIM], ROLE_NAMES[k]);
     }
+    y = tui_frontier_legend(t, &ARENA(t), y, x, w);
     /* the lines across the picture: narrow, the head row has no room for their labels */
     char lb[32];
-    if (t->arena.has_floor && t->arena.floor.bytes > 0) {
-        units_format_bytes(t->arena.floor.bytes, lb, sizeof lb);
+    if (ARENA(t).has_floor && ARENA(t).floor.bytes > 0) {
+        units_format_bytes(ARENA(t).floor.bytes, lb, sizeof lb);
         tui_put(t, y, x + 1, 1, t->attr[T_PEAK], tui_glyph(t, "╌", "="));
         tui_putf(t, y++, x + 3, w - 3, t->attr[T_DIM], "floor %s: no plan is below", lb);
     }
@@ -209,7 +222,8 @@ static const char *ROLE_SHORT[ROLE_COUNT] = { "res", "pin", "out", "cand", "rej"
 static void role_fields(tui_t *t, int w, int max_rows, char f[FLOOR_ROLES][64], const char *fields[FLOOR_ROLES])
 {
     int64_t role[FLOOR_ROLES];
-    floor_split_at(t->tgt.lowering, &t->det, &t->tgt.cfg, (int32_t)t->step_cursor, role);
+    if (!tui_frontier_roles(t, &ARENA(t), t->step_cursor, role)) /* the frontier plan's steps are its own */
+        floor_split_at(t->tgt.lowering, &t->det, &t->tgt.cfg, (int32_t)t->step_cursor, role);
     for (int r = 0; r < FLOOR_ROLES; r++) {
         char b[32];
         units_format_bytes(role[r], b, sizeof b);
@@ -267,14 +281,14 @@ typedef struct live_names {
 static const char *live_name(const void *ud, int i, char *buf, size_t n)
 {
     const live_names_t *ln = ud;
-    return buf_label(ln->t, ln->t->arena.bufs[ln->live[i]].node, buf, n);
+    return buf_label_at(ln->t, ln->live[i], buf, n);
 }
 
 static const char *live_source(const void *ud, int i, char *buf, size_t n)
 {
     (void)buf, (void)n;
     const live_names_t *ln = ud;
-    const char *src = source_short(ln->t, ln->t->arena.bufs[ln->live[i]].node);
+    const char *src = source_short(ln->t, ARENA(ln->t).bufs[ln->live[i]].node);
     return src ? src : "";
 }
 
@@ -304,19 +318,21 @@ static void source_row(tui_t *t, int y, int x, int w, int32_t node)
  * its last row. */
 static void inspector(tui_t *t, int y, int x, int w, int h)
 {
-    int32_t *live = malloc(((size_t)t->arena.n + 1) * sizeof *live);
+    int32_t *live = malloc(((size_t)ARENA(t).n + 1) * sizeof *live);
     if (!live)
         return;
-    int32_t m = view_live_at(t->arena.bufs, t->arena.n, t->step_cursor, live);
+    int32_t m = view_live_at(ARENA(t).bufs, ARENA(t).n, t->step_cursor, live);
     t->insp_n = m;
     if (t->insp_sel >= m)
         t->insp_sel = m ? m - 1 : 0;
-    int64_t total = t->arena.live[t->step_cursor];
+    int64_t total = ARENA(t).live[t->step_cursor];
     char tot[32], lp[32];
     units_format_bytes(total, tot, sizeof tot);
-    units_format_bytes(t->arena.fp.live_peak, lp, sizeof lp);
-    tui_putf(t, y++, x, w, t->attr[T_SELECTED], " step %lld%s ", (long long)t->step_cursor,
-             t->step_cursor == t->arena.fp.peak_step ? " (the peak)" : "");
+    units_format_bytes(ARENA(t).fp.live_peak, lp, sizeof lp);
+    char note[200];
+    tui_putf(t, y++, x, w, t->attr[T_SELECTED], " step %lld%s%s ", (long long)t->step_cursor,
+             t->step_cursor == ARENA(t).fp.peak_step ? " (the peak)" : "",
+             tui_frontier_step_note(t, &ARENA(t), t->step_cursor, note, sizeof note));
     tui_putf(t, y++, x, w, t->attr[T_NORMAL], "live %s of max live %s", tot, lp);
     /* name, bytes (9), role (4), offset (10, more when the offsets'
      * digits fit: a wider offset is said in units), then the source */
@@ -329,7 +345,7 @@ static void inspector(tui_t *t, int y, int x, int w, int h)
     /* over every buffer live here, so the columns do not jump as the list scrolls */
     int64_t max_off = 0;
     for (int32_t k = 0; k < m; k++)
-        max_off = t->arena.bufs[live[k]].offset > max_off ? t->arena.bufs[live[k]].offset : max_off;
+        max_off = ARENA(t).bufs[live[k]].offset > max_off ? ARENA(t).bufs[live[k]].offset : max_off;
     char digits[32];
     int extra = snprintf(digits, sizeof digits, "%lld", (long long)max_off) - ow;
     if (extra < -4) /* "offset" is 6 */
@@ -362,13 +378,13 @@ static void inspector(tui_t *t, int y, int x, int w, int h)
     else
         tui_putf(t, y++, x, w, t->attr[T_DIM], "%-*s %9s %-4s %*s", nw, "buffer", "bytes", "role", ow, "offset");
     for (int k = 0; k < rows && top + k < m; k++) {
-        const view_buf_t *b = &t->arena.bufs[live[top + k]];
+        const view_buf_t *b = &ARENA(t).bufs[live[top + k]];
         char by[32], nm[200], of[32];
         units_format_bytes(b->size, by, sizeof by);
         unsigned a = top + k == t->insp_sel ? t->attr[T_SELECTED] : t->attr[role_attr_slot(b->role)];
         int32_t into = lower_into(t->tgt.lowering, b->node);
         char name[600];
-        tui_putf(t, y, x, w, a, "%s %9s %-4s %s%*s", tui_clip_name(t, buf_label(t, b->node, name, sizeof name), nw, nm, sizeof nm), by,
+        tui_putf(t, y, x, w, a, "%s %9s %-4s %s%*s", tui_clip_name(t, buf_label_at(t, live[top + k], name, sizeof name), nw, nm, sizeof nm), by,
                  into >= 0 ? "into" : ROLE_SHORT[b->role], tui_bytes(b->offset, ow, of, sizeof of), src_col ? sw + 1 : 0, "");
         const char *src = src_col ? source_short(t, b->node) : NULL;
         if (src)
@@ -378,17 +394,17 @@ static void inspector(tui_t *t, int y, int x, int w, int h)
     if (m > rows)
         tui_putf(t, y, x, w, t->attr[T_DIM], "%d-%d of %d (Up/Down)", top + 1, top + rows < m ? top + rows : m, (int)m);
     if (src_row && t->insp_sel < m)
-        source_row(t, y + (m > rows), x, w, t->arena.bufs[live[t->insp_sel]].node);
+        source_row(t, y + (m > rows), x, w, ARENA(t).bufs[live[t->insp_sel]].node);
     free(live);
 }
 
 /* The buffer on row insp_sel of the inspector, or -1. */
 static int inspected(const tui_t *t)
 {
-    int32_t *live = malloc(((size_t)t->arena.n + 1) * sizeof *live);
+    int32_t *live = malloc(((size_t)ARENA(t).n + 1) * sizeof *live);
     if (!live)
         return -1;
-    int32_t m = view_live_at(t->arena.bufs, t->arena.n, t->step_cursor, live);
+    int32_t m = view_live_at(ARENA(t).bufs, ARENA(t).n, t->step_cursor, live);
     int b = t->insp_sel < m ? live[t->insp_sel] : -1;
     free(live);
     return b;
@@ -400,7 +416,12 @@ void screen_arena_draw(tui_t *t)
         return;
     int pw = pane_w(t), w = t->cols - pw - 1;
     tui_answer_floor(t);
-    tui_draw_arena(t, &t->arena, t->budget, 2, 0, t->rows - 5, w, t->sel_buf, true);
+    /* the two arenas (F) have different steps and buffers */
+    if (t->step_cursor >= ARENA(t).steps)
+        t->step_cursor = ARENA(t).steps - 1;
+    if (t->sel_buf >= ARENA(t).n)
+        t->sel_buf = ARENA(t).n ? ARENA(t).n - 1 : 0;
+    tui_draw_arena(t, &ARENA(t), t->budget, 2, 0, t->rows - 5, w, t->sel_buf, true);
     if (t->inspect)
         inspector(t, 2, w + 1, pw, t->rows - 5);
     else
@@ -412,8 +433,8 @@ static void step_to(tui_t *t, int64_t s)
 {
     if (s < 0)
         s = 0;
-    if (s >= t->arena.steps)
-        s = t->arena.steps - 1;
+    if (s >= ARENA(t).steps)
+        s = ARENA(t).steps - 1;
     t->step_cursor = s;
     t->inspect = true;
     t->insp_sel = 0;
@@ -427,15 +448,15 @@ static void step_to(tui_t *t, int64_t s)
     }
 }
 
-static const char *buf_name(const tui_t *t, int i) { return t->tgt.routine->nodes[t->arena.bufs[i].node].name; }
+static const char *buf_name(const tui_t *t, int i) { return t->tgt.routine->nodes[ARENA(t).bufs[i].node].name; }
 
-static int32_t buf_node(const tui_t *t, int i) { return t->arena.bufs[i].node; }
+static int32_t buf_node(const tui_t *t, int i) { return ARENA(t).bufs[i].node; }
 
 /* The buffer a search for q lands on (an exact name first, then a name,
  * then a source line or function holding q), or -1. */
 static int find_buf(const tui_t *t, const char *q, int from, bool *by_origin)
 {
-    return tui_find_node(t, t->arena.n, from, buf_node, q, by_origin);
+    return tui_find_node(t, ARENA(t).n, from, buf_node, q, by_origin);
 }
 
 /* What the search t->search[SCR_ARENA] found: buffer i selected, shown
@@ -449,21 +470,21 @@ static void show_match(tui_t *t, int i, bool by_origin)
         if (node >= 0)
             tui_status(t, true, "%s is inline here: it has no buffer (a materialized node has one)", q);
         else
-            tui_status(t, true, "no buffer matches '%s' (of %d)", q, (int)t->arena.n);
+            tui_status(t, true, "no buffer matches '%s' (of %d)", q, (int)ARENA(t).n);
         return;
     }
     t->sel_buf = i;
     t->inspect = false; /* the pane shows what was found */
-    const view_buf_t *b = &t->arena.bufs[i];
+    const view_buf_t *b = &ARENA(t).bufs[i];
     if (t->view_step1 > t->view_step0 && (b->end < t->view_step0 || b->start >= t->view_step1)) {
         int64_t span = t->view_step1 - t->view_step0; /* the same zoom, moved to the buffer's start */
-        t->view_step0 = b->start + span > t->arena.steps ? t->arena.steps - span : b->start;
+        t->view_step0 = b->start + span > ARENA(t).steps ? ARENA(t).steps - span : b->start;
         t->view_step0 = t->view_step0 < 0 ? 0 : t->view_step0;
         t->view_step1 = t->view_step0 + span;
     }
     int more = 0;
-    for (int k = 0; k < t->arena.n; k++)
-        more += k != i && tui_node_matches(t, t->arena.bufs[k].node, q);
+    for (int k = 0; k < ARENA(t).n; k++)
+        more += k != i && tui_node_matches(t, ARENA(t).bufs[k].node, q);
     char by[32], at[600] = "";
     units_format_bytes(b->size, by, sizeof by);
     if (by_origin) { /* what of it matched: "fusion.661 (train_step.py:43 in attention)" */
@@ -472,7 +493,7 @@ static void show_match(tui_t *t, int i, bool by_origin)
         snprintf(at, sizeof at, " (%.250s%s%.250s)", src ? src : "", src && o->function ? " in " : "",
                  o->function ? o->function : "");
     }
-    tui_status(t, false, "%s%s: buffer %d of %d, steps %lld-%lld, %s%s", buf_name(t, i), at, i + 1, (int)t->arena.n,
+    tui_status(t, false, "%s%s: buffer %d of %d, steps %lld-%lld, %s%s", buf_name(t, i), at, i + 1, (int)ARENA(t).n,
                (long long)b->start, (long long)b->end, by, more ? " (N: the next match)" : "");
 }
 
@@ -480,15 +501,15 @@ static void show_match(tui_t *t, int i, bool by_origin)
 static void say_zoom(tui_t *t)
 {
     if (t->view_step1 <= t->view_step0)
-        tui_status(t, false, "the whole routine: steps 0-%lld", (long long)t->arena.steps - 1);
+        tui_status(t, false, "the whole routine: steps 0-%lld", (long long)ARENA(t).steps - 1);
     else
         tui_status(t, false, "steps %lld-%lld of %lld (= in, - out, < > pan, 0 all)", (long long)t->view_step0,
-                   (long long)t->view_step1 - 1, (long long)t->arena.steps);
+                   (long long)t->view_step1 - 1, (long long)ARENA(t).steps);
 }
 
 static void zoom(tui_t *t, int dir)
 {
-    int64_t s0 = t->view_step0, s1 = t->view_step1, steps = t->arena.steps;
+    int64_t s0 = t->view_step0, s1 = t->view_step1, steps = ARENA(t).steps;
     if (s1 <= s0) {
         s0 = 0;
         s1 = steps;
@@ -513,11 +534,11 @@ static void zoom(tui_t *t, int dir)
 /* The view becomes exactly the selected buffer's span. */
 static void zoom_buffer(tui_t *t)
 {
-    if (!t->arena.n)
+    if (!ARENA(t).n)
         return;
-    const view_buf_t *b = &t->arena.bufs[t->sel_buf];
+    const view_buf_t *b = &ARENA(t).bufs[t->sel_buf];
     const char *name = t->tgt.routine->nodes[b->node].name;
-    if (b->start == 0 && b->end + 1 >= t->arena.steps)
+    if (b->start == 0 && b->end + 1 >= ARENA(t).steps)
         t->view_step0 = t->view_step1 = 0;
     else if (t->view_step0 == b->start && t->view_step1 == b->end + 1) {
         tui_status(t, false, "zoomed to %s: steps %lld-%lld (= zooms in further, 0 shows all)", name,
@@ -538,8 +559,8 @@ static void pan(tui_t *t, int dir)
     int64_t a = t->view_step0 + (dir > 0 ? d : -d);
     if (a < 0)
         a = 0;
-    if (a + span > t->arena.steps)
-        a = t->arena.steps - span;
+    if (a + span > ARENA(t).steps)
+        a = ARENA(t).steps - span;
     t->view_step0 = a;
     t->view_step1 = a + span;
 }
@@ -555,7 +576,7 @@ int screen_arena_key(tui_t *t, action_t a, int key)
     (void)key;
     if (!t->open)
         return KEY_UNHANDLED;
-    int n = t->arena.n;
+    int n = ARENA(t).n;
     if (t->inspect && (a == ACT_UP || a == ACT_DOWN)) { /* along the step's list, selecting in the arena */
         if (a == ACT_UP)
             t->insp_sel -= t->insp_sel > 0;
@@ -567,9 +588,9 @@ int screen_arena_key(tui_t *t, action_t a, int key)
         return KEY_REDRAW;
     }
     switch (a) {
-    case ACT_STEP_PREV: step_to(t, t->inspect ? t->step_cursor - 1 : t->arena.fp.peak_step); return KEY_REDRAW;
-    case ACT_STEP_NEXT: step_to(t, t->inspect ? t->step_cursor + 1 : t->arena.fp.peak_step); return KEY_REDRAW;
-    case ACT_STEP_PEAK: step_to(t, t->arena.fp.peak_step); return KEY_REDRAW;
+    case ACT_STEP_PREV: step_to(t, t->inspect ? t->step_cursor - 1 : ARENA(t).fp.peak_step); return KEY_REDRAW;
+    case ACT_STEP_NEXT: step_to(t, t->inspect ? t->step_cursor + 1 : ARENA(t).fp.peak_step); return KEY_REDRAW;
+    case ACT_STEP_PEAK: step_to(t, ARENA(t).fp.peak_step); return KEY_REDRAW;
     case ACT_OPEN: t->inspect = !t->inspect; return KEY_REDRAW;
     case ACT_UP: t->sel_buf = n ? (t->sel_buf + n - 1) % n : 0; return KEY_REDRAW;
     case ACT_DOWN: t->sel_buf = n ? (t->sel_buf + 1) % n : 0; return KEY_REDRAW;
@@ -593,7 +614,7 @@ int screen_arena_key(tui_t *t, action_t a, int key)
             if (strcmp(buf, "none") == 0 || !buf[0])
                 t->budget = -1;
             else if (units_parse_budget(buf, "budget", &spec, &err) ||
-                     units_budget_resolve(&spec, t->arena.fp.total,
+                     units_budget_resolve(&spec, t->arena.fp.total, /* of the baseline */
                                           t->tgt.has_profile ? t->tgt.profile.memory_bytes : -1, &bytes, &minimize,
                                           &err))
                 tui_error(t, NULL, &err);
@@ -647,7 +668,7 @@ int screen_arena_click(tui_t *t, int y, int x)
 {
     if (!t->open)
         return KEY_HANDLED;
-    int b = tui_arena_buffer_at(t, &t->arena, t->budget, t->rows - 5, t->cols - pane_w(t) - 1, true, y - 2, x);
+    int b = tui_arena_buffer_at(t, &ARENA(t), t->budget, t->rows - 5, t->cols - pane_w(t) - 1, true, y - 2, x);
     if (b >= 0)
         t->sel_buf = b;
     return KEY_REDRAW;

@@ -21,6 +21,7 @@
 #include "tui/tui_fit_best.h"
 #include "tui/tui_fit_origins.h"
 #include "tui/tui_fit_why.h"
+#include "tui/tui_frontier.h"
 #include "tui/tui_model.h"
 #include "tui/tui_widgets.h"
 
@@ -266,8 +267,11 @@ void screen_fit_draw(tui_t *t)
     }
     bool wide = t->cols >= WIDE_COLS;
     int lw = left_w(t), nw = name_w(t);
-    if (t->fit_origins) {
-        tui_fit_origins_draw(t, TABLE_Y, lw, table_rows(t), wide);
+    if (t->show_frontier || t->fit_origins) {
+        if (t->show_frontier)
+            tui_frontier_draw(t, TABLE_Y - 1, lw, table_rows(t));
+        else
+            tui_fit_origins_draw(t, TABLE_Y, lw, table_rows(t), wide);
         free(status);
         free(r2);
         draw_pane(t);
@@ -354,7 +358,11 @@ void screen_fit_draw(tui_t *t)
  * shown, else the event's arena (x under g searched and showed nothing). */
 static void draw_pane(tui_t *t)
 {
-    if (t->show_best && t->best.kind)
+    if (t->show_frontier) { /* F: the frontier plan's §14 schedule */
+        int x = left_w(t) + 2, w = t->cols - left_w(t) - 3;
+        tui_frontier_arena_head(t, 3, x, w);
+        draw_fit_arena(t, &t->fr_arena, 4, x, t->rows - 10, w, -1);
+    } else if (t->show_best && t->best.kind)
         draw_best(t);
     else
         draw_event_arena(t);
@@ -493,12 +501,34 @@ int screen_fit_key(tui_t *t, action_t a, int key)
         tui_set_cap(t);
         return KEY_REDRAW;
     }
+    if (!t->plan && a == ACT_FRONTIER) {
+        tui_status(t, true, "F: no fit to start from (b fits; the frontier plan is searched at its budget)");
+        return KEY_REDRAW;
+    }
     if (!t->plan)
         return KEY_UNHANDLED;
+    /* g, x and I show what they ask for in the frontier plan's place (F shows it again) */
+    if (t->show_frontier && (a == ACT_ORIGINS || a == ACT_BEST || a == ACT_IMPROVE)) {
+        t->show_frontier = false;
+        best_kind_t k = a == ACT_BEST ? BEST_EXACT : BEST_IMPROVED;
+        if (a == ACT_ORIGINS ? t->fit_origins : t->show_best && t->best.kind == k)
+            return KEY_REDRAW; /* what the key shows was under it: shown now */
+    }
     if (a == ACT_ORIGINS) {
         t->fit_origins = !t->fit_origins;
         tui_status(t, false, t->fit_origins ? "flips by origin: Enter lists an origin's flips, g the candidates"
                                             : "the candidates in round-one order (g: the flips by origin)");
+        return KEY_REDRAW;
+    }
+    if (a == ACT_FRONTIER) {
+        tui_frontier_toggle(t);
+        return KEY_REDRAW;
+    }
+    if (t->show_frontier && tui_frontier_key(t, a, table_rows(t) - 4))
+        return KEY_REDRAW;
+    if (t->show_frontier && a == ACT_WHY) { /* Enter: the flip's buffer in the schedule, on the Arena */
+        if (tui_frontier_select(t))
+            t->screen = SCR_ARENA;
         return KEY_REDRAW;
     }
     if (t->fit_origins && tui_fit_origins_key(t, a, table_rows(t)))

@@ -27,12 +27,18 @@ int tui_arena_score(const target_t *tgt, const uint8_t *prefs, score_detail_t *d
     return a->live ? RS_OK : error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
 }
 
+const arena_view_t *tui_arena_shown(const tui_t *t)
+{
+    return t->show_frontier && t->fr_arena.bufs ? &t->fr_arena : &t->arena;
+}
+
 void tui_arena_free(arena_view_t *a)
 {
     free(a->bufs);
     free(a->live);
     free(a->diff);
     free(a->gone);
+    free(a->recompute);
     memset(a, 0, sizeof *a);
 }
 
@@ -210,7 +216,7 @@ void tui_draw_arena(tui_t *t, const arena_view_t *a, int64_t budget, int y, int 
     }
     /* the step cursor (the inspector's step): its middle column, reversed */
     int cx0, cx1, cc = -1;
-    if (t->inspect && a == &t->arena && view_step_cols(&g, t->step_cursor, &cx0, &cx1))
+    if (t->inspect && a == tui_arena_shown(t) && view_step_cols(&g, t->step_cursor, &cx0, &cx1))
         cc = (cx0 + cx1) / 2;
     y += ge.grid_y - 1; /* rows below count from the grid's first row, y + 1 */
     /* the grid, with the offset axis on the left */
@@ -260,8 +266,9 @@ void tui_draw_arena(tui_t *t, const arena_view_t *a, int64_t budget, int y, int 
                 continue;
             }
             bool more = a->diff && (a->diff[b] == VIEW_NEW || a->diff[b] == VIEW_EXTENDED);
+            bool copy = b >= a->n - a->n_copies; /* DESIGN §14: a copy, its own rectangle */
             unsigned attr = (sel && &a->bufs[b] == sel) ? t->attr[T_SELECTED]
-                            : more                      ? t->attr[T_HELD]
+                            : more || copy              ? t->attr[T_HELD]
                                                         : t->attr[role_attr_slot(a->bufs[b].role)];
             if (r == budget_row)
                 attr = t->attr[T_BUDGET];
@@ -269,7 +276,8 @@ void tui_draw_arena(tui_t *t, const arena_view_t *a, int64_t budget, int y, int 
                 attr = t->attr[T_PEAK];
             if (c == cc)
                 attr |= A_REVERSE;
-            tui_put(t, y + 1 + r, x + axis_w + c, 1, attr, more ? "+" : role_glyph(t, a->bufs[b].role));
+            tui_put(t, y + 1 + r, x + axis_w + c, 1, attr,
+                    more ? "+" : copy ? tui_glyph(t, "▚", "%") : role_glyph(t, a->bufs[b].role));
         }
     }
     /* the step axis: each step labelled once, where it starts */
@@ -301,11 +309,13 @@ void tui_draw_arena(tui_t *t, const arena_view_t *a, int64_t budget, int y, int 
         units_format_bytes(a->fp.total, tt, sizeof tt);
         const char *bar = tui_glyph(t, "│", "|");
         double over = a->fp.live_peak ? 100.0 * (double)(a->fp.total - a->fp.live_peak) / (double)a->fp.live_peak : 0.0;
-        snprintf(v[0], sizeof v[0], "live bytes: max live %s (lower bound) %s arena %s (%+.2f%%, %s)", lp, bar, tt,
-                 over, layout_strategy_name(t->tgt.cfg.layout));
-        snprintf(v[1], sizeof v[1], "max live %s %s arena %s (%+.2f%%)", lp, bar, tt, over);
-        snprintf(v[2], sizeof v[2], "max live %s %s arena %s", lp, bar, tt);
-        snprintf(v[3], sizeof v[3], "live %s %s %s", lp, bar, tt);
+        /* the frontier plan's schedule says whose footprint it is */
+        const char *whose = a == &t->fr_arena ? "frontier plan: " : "";
+        snprintf(v[0], sizeof v[0], "%slive bytes: max live %s (lower bound) %s arena %s (%+.2f%%, %s)", whose, lp, bar,
+                 tt, over, layout_strategy_name(t->tgt.cfg.layout));
+        snprintf(v[1], sizeof v[1], "%smax live %s %s arena %s (%+.2f%%)", whose, lp, bar, tt, over);
+        snprintf(v[2], sizeof v[2], "%smax live %s %s arena %s", whose, lp, bar, tt);
+        snprintf(v[3], sizeof v[3], "%slive %s %s %s", a == &t->fr_arena ? "frontier " : "", lp, bar, tt);
         snprintf(v[4], sizeof v[4], "max live %s", lp);
         snprintf(v[5], sizeof v[5], "live %s", lp);
         /* XLA's allocation (its memory-usage report's Total bytes) beside the dump (§10), first while it fits */

@@ -25,6 +25,9 @@ int tui_arena_buffer_at(const tui_t *t, const arena_view_t *a, int64_t budget, i
  * it, det receiving the detail; touches nothing but its arguments (work
  * on a worker thread, tui_wait.h) and says an error in err. */
 int tui_arena_score(const target_t *tgt, const uint8_t *prefs, score_detail_t *det, arena_view_t *a, rs_error_t *err);
+/* The arena the Arena screen shows: the frontier plan's schedule while
+ * Fit shows that plan (F), else the open routine's. */
+const arena_view_t *tui_arena_shown(const tui_t *t);
 /* Frees what a holds and zeroes it. */
 void tui_arena_free(arena_view_t *a);
 

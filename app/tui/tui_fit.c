@@ -15,6 +15,7 @@
 #include "save.h"
 #include "text.h"
 #include "tui/tui_arena.h"
+#include "tui/tui_frontier.h"
 #include "tui/tui_wait.h"
 #include "tui/tui_widgets.h"
 
@@ -37,6 +38,7 @@ void tui_fit_close(tui_t *t)
     t->ev_accepted = -1;
     t->ev_held = false; /* a new fit (or routine) starts on "accepted so far" */
     tui_best_free(t);
+    tui_frontier_free(t);
 }
 
 bool tui_fit_may_go(tui_t *t, const char *change, char *what, size_t n)

@@ -8,6 +8,7 @@
 
 #include "model/units.h"
 #include "svg.h"
+#include "tui/tui_arena.h"
 #include "tui/tui_widgets.h"
 #include "wfile.h"
 
@@ -30,7 +31,7 @@ void tui_export_svg(tui_t *t)
         tui_status(t, false, "nothing written");
         return;
     }
-    const arena_view_t *a = &t->arena;
+    const arena_view_t *a = tui_arena_shown(t); /* the frontier plan's schedule while it is shown (F) */
     svg_arena_t s;
     svg_routine_arena(&s, t->tgt.routine, a->bufs, a->n, a->steps, &a->fp);
     if (t->view_step1 > t->view_step0) {
@@ -40,7 +41,8 @@ void tui_export_svg(tui_t *t)
     s.frame.budget = t->budget;
     char title[256], sub[sizeof t->binds + 512], total[32];
     units_format_bytes(a->fp.total, total, sizeof total);
-    snprintf(title, sizeof title, "%s: %s layout", t->tgt.routine->name, layout_strategy_name(t->tgt.cfg.layout));
+    snprintf(title, sizeof title, "%s: %s layout%s", t->tgt.routine->name, layout_strategy_name(t->tgt.cfg.layout),
+             a == &t->arena ? "" : ", the frontier plan (DESIGN §14)");
     snprintf(sub, sizeof sub, "steps %lld-%lld of %lld; arena %s (%lld B); %s%s%s", (long long)s.frame.step0,
              (long long)s.frame.step1 - 1, (long long)a->steps, total, (long long)a->fp.total,
              t->binds[0] ? t->binds : "default bindings", t->tgt.has_profile ? "; profile " : "",

@@ -16,6 +16,7 @@
 #include "library.h"
 #include "plan/cand.h"
 #include "plan/fit.h"
+#include "plan/frontier.h"
 #include "plans.h"
 #include "target.h"
 #include "theme.h"
@@ -48,6 +49,11 @@ typedef struct arena_view {
     /* DESIGN §13's floor, drawn as a line like the budget's (tui_answer.c) */
     bool has_floor;
     floor_t floor;
+    /* DESIGN §14's schedule (the frontier plan's, tui_frontier.c): its last
+     * n_copies buffers are copies, and per step the node recomputed there
+     * (-1: an original step); 0 and NULL otherwise */
+    int32_t n_copies;
+    int32_t *recompute;
 } arena_view_t;
 
 /* One row of Compare: the budget as typed and what was found for it.
@@ -162,6 +168,13 @@ typedef struct tui {
     score_detail_t ev_det;
     bool fit_origins;         /* g: the table lists the flips by origin (DESIGN §13), not the candidates */
     int org_sel, org_top;
+    /* the frontier plan (F, DESIGN §14) at t->plan's budget, seeded with its flips */
+    bool has_frontier;
+    frontier_result_t frontier;
+    double frontier_s;        /* how long its search took */
+    bool show_frontier;       /* Fit lists its flips, Fit's pane and the Arena draw its schedule */
+    int fr_sel, fr_top;
+    arena_view_t fr_arena;
     best_plan_t best;         /* the best (x) or improved (I) plan beside t->plan */
     bool show_best;
     arena_view_t best_arena;

@@ -555,6 +555,14 @@ static int fill_flips(fr_t *f, const state_t *s, frontier_result_t *out, rs_erro
 int frontier_score(const fit_context_t *ctx, const lowering_t *l, const frontier_flip_t *flips, int32_t n,
                    footprint_t *out, rs_error_t *err)
 {
+    return frontier_score_detail(ctx, l, flips, n, out, NULL, err);
+}
+
+int frontier_score_detail(const fit_context_t *ctx, const lowering_t *l, const frontier_flip_t *flips, int32_t n,
+                          footprint_t *out, remat_detail_t *detail, rs_error_t *err)
+{
+    if (detail)
+        memset(detail, 0, sizeof *detail);
     int32_t N = l->n_nodes;
     uint8_t *p = calloc(N ? (size_t)N : 1, 1), *r = calloc(N ? (size_t)N : 1, 1);
     if (!p || !r) {
@@ -565,7 +573,7 @@ int frontier_score(const fit_context_t *ctx, const lowering_t *l, const frontier
     fit_context_prefs(ctx, p);
     for (int32_t k = 0; k < n; k++)
         (flips[k].kind == FRONTIER_REMAT ? r : p)[flips[k].node] = 1;
-    int rc = remat_score(l, p, r, &ctx->cfg, out, NULL, err);
+    int rc = remat_score(l, p, r, &ctx->cfg, out, detail, err);
     free(p);
     free(r);
     return rc;

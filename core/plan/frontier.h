@@ -93,5 +93,10 @@ const char *frontier_kind_name(frontier_kind_t k);
  * preferences: the footprint a frontier plan claims. */
 int frontier_score(const fit_context_t *ctx, const lowering_t *l, const frontier_flip_t *flips, int32_t n,
                    footprint_t *out, rs_error_t *err);
+/* frontier_score with remat_score's detail of the plan (its §14 schedule:
+ * the steps renumbered, each copy's span and offset); detail may be NULL,
+ * else free it with remat_detail_free (also after an error). */
+int frontier_score_detail(const fit_context_t *ctx, const lowering_t *l, const frontier_flip_t *flips, int32_t n,
+                          footprint_t *out, remat_detail_t *detail, rs_error_t *err);
 
 #endif

@@ -79,16 +79,18 @@ static int overlay_rows(const tui_t *t, int w)
     return rows;
 }
 
-/* OVERLAY_MIN_W columns at least: the footer's keys and counts fit in it */
-#define OVERLAY_MIN_W 72
+/* OVERLAY_MIN_W columns at least (the whole width below it): a popup keeps
+ * the place and the width it had on screens up to 120 columns */
+#define OVERLAY_MIN_W 116
 
 void tui_draw_overlay(tui_t *t)
 {
     int w = t->cols - 4, h = t->rows - 4;
     if (w < 20 || h < 4)
         return;
-    /* as big as what it says, not the whole screen (a Why of ten lines
-     * was a 150x41 box of blanks at 160x45) */
+    /* on a wide screen as wide as what it says, and as tall everywhere, not
+     * the whole screen (a Why of ten lines was a 150x41 box of blanks at
+     * 160x45) */
     int widest = tui_cols(t->overlay_title) + 8;
     for (int i = 0; i < t->n_overlay; i++)
         widest = tui_cols(t->overlay[i]) + 4 > widest ? tui_cols(t->overlay[i]) + 4 : widest;

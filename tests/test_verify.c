@@ -8,6 +8,18 @@
 #include "lower/remat.h"
 #include "plan/verify.h"
 
+/* Random routine seed loaded into t (its text returned, free() it), with
+ * an alignment of 16 or 1 and an inline depth of 1 to 4 by the seed. */
+static char *random_case(unsigned seed, tr_t *t, score_config_t *cfg)
+{
+    char *text = tf_random_routine(seed);
+    tr_load(t, text);
+    score_config_default(cfg);
+    cfg->alignment = seed % 3 == 0 ? 16 : 1;
+    cfg->max_inline_depth = 1 + (int32_t)(seed % 4);
+    return text;
+}
+
 static void expect_same(unsigned seed, const footprint_t *real, const footprint_t *plain)
 {
     if (memcmp(real, plain, sizeof *real) != 0)
@@ -21,13 +33,9 @@ static void test_plain_agrees_with_real(void **state)
 {
     (void)state;
     for (unsigned seed = 1; seed <= 300; seed++) {
-        char *text = tf_random_routine(seed);
         tr_t t;
-        tr_load(&t, text);
         score_config_t cfg;
-        score_config_default(&cfg);
-        cfg.alignment = seed % 3 == 0 ? 16 : 1;
-        cfg.max_inline_depth = 1 + (int32_t)(seed % 4);
+        char *text = random_case(seed, &t, &cfg);
         uint8_t *prefs = calloc((size_t)t.l->n_nodes + 1, 1);
         unsigned s = seed;
         for (int32_t i = 0; i < t.l->n_nodes; i++) {
@@ -58,13 +66,9 @@ static void test_plain_remat_agrees_with_real(void **state)
     (void)state;
     int copies = 0;
     for (unsigned seed = 1; seed <= 400; seed++) {
-        char *text = tf_random_routine(seed);
         tr_t t;
-        tr_load(&t, text);
         score_config_t cfg;
-        score_config_default(&cfg);
-        cfg.alignment = seed % 3 == 0 ? 16 : 1;
-        cfg.max_inline_depth = 1 + (int32_t)(seed % 4);
+        char *text = random_case(seed, &t, &cfg);
         cfg.aliasing = seed % 11 != 0;
         size_t nn = (size_t)t.l->n_nodes + 1;
         uint8_t *prefs = calloc(nn, 1), *remat = calloc(nn, 1);

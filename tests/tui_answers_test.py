@@ -714,6 +714,26 @@ def compare_puts_a_policy_beside_the_plans():
 
 
 @test
+def a_popup_says_how_to_close_it_when_a_key_is_for_the_screen():
+    """With the help open, 1 and i (keys of the screens under it) are not swallowed without a word: the
+    status says a popup is open and how to close it; Esc closes it and i then asks for a file (the walk typed
+    a whole import into a Why popup)."""
+    t = Tui("popupkeys", w=100, h=30)
+    try:
+        t.wait("Routines")
+        t.keys("?")
+        t.wait("Esc/q close")
+        t.keys("1", "i")
+        s = t.wait("a popup is open: Esc or q closes it")
+        check("Esc/q close" in s, s)
+        t.keys("Escape")
+        time.sleep(0.3)
+        check("Esc/q close" not in t.screen(), t.screen())
+    finally:
+        t.close()
+
+
+@test
 def session_cuts_a_routine_name_in_the_middle():
     """At 80 columns the Session list cuts SyncTensorsGraph.1724 in the middle, keeping its numeric suffix
     (it was cut at the end, 'SyncTensorsGraph.17…', the suffix that tells two modules apart lost)."""

@@ -227,7 +227,9 @@ static int overlay_key(tui_t *t, action_t a)
                                     : t->overlay_rows > page ? t->overlay_rows - page : 0; break;
     case ACT_TOP: t->overlay_top = 0; break;
     case ACT_BOTTOM: t->overlay_top = t->overlay_rows > page ? t->overlay_rows - page : 0; break;
-    default: break;
+    default: /* a key meant for the screen under it is not lost without a word */
+        tui_status(t, false, "a popup is open: Esc or q closes it, Up/Down/PgUp/PgDn scroll");
+        break;
     }
     return KEY_REDRAW;
 }

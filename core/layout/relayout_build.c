@@ -250,7 +250,15 @@ int relayout_build_profiles(relayout_t *r)
  * made (r->lazy). */
 static int build_placement(relayout_t *r, const int64_t *off, int64_t height, rs_error_t *err)
 {
+    /* the pool's memory is kept (emptied): a fit builds its references
+     * thousands of times, and a pool grown afresh each time copied the
+     * profiles at every doubling */
+    rl_seg_t *pool = r->pool;
+    int32_t pool_cap = r->pool_cap;
+    r->pool = NULL;
     relayout_build_free(r);
+    r->pool = pool;
+    r->pool_cap = pool_cap;
     size_t nn = r->n ? (size_t)r->n : 1;
     r->lo = malloc(nn * sizeof *r->lo);
     r->hi = malloc(nn * sizeof *r->hi);

@@ -55,7 +55,7 @@ static int rebase_full(relayout_t *r, relayout_work_t *w, rs_error_t *err)
     bool lazy = moved_much(r, w);
     int rc = relayout_set_buffers(r, w->fbufs, w->fpresent, err);
     if (!rc) /* the run's own layout from scratch: not made twice */
-        rc = relayout_build(r, w->foff, w->height, lazy, err);
+        rc = relayout_build(r, w->foff, w->height, w->n_eorder >= 0 && w->eorder ? w->eorder : NULL, w->n_eorder, lazy, err);
     return rc;
 }
 

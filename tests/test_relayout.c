@@ -539,6 +539,79 @@ static void test_profile_sums(void **state)
     free(one.v);
 }
 
+/* A count after rem taken off and add added, offset by offset (the rule
+ * of relayout_cover_apply, written out): *unknown when it can no longer be
+ * told positive. */
+static int32_t model_count(int32_t c, int32_t rem, int32_t add, bool *unknown)
+{
+    int32_t v = (c >= 0 ? c : -c) - rem + add;
+    if (c < 0 && v < add)
+        v = add;
+    if (v < 0 || (c < 0 && v == 0)) {
+        *unknown = true;
+        return 0;
+    }
+    if (c >= 0)
+        return v <= RELAYOUT_CAP ? v : -RELAYOUT_CAP;
+    return v < RELAYOUT_CAP ? -v : -RELAYOUT_CAP;
+}
+
+/* relayout_cover_apply on random profiles and changes against the counts
+ * offset by offset: the same count at every offset, pieces merged where
+ * they meet equal, and the same "unknown".  Most changes leave long
+ * stretches of the profile alone (its pieces put whole). */
+static void test_apply_changes(void **state)
+{
+    (void)state;
+    enum { SPAN = 160 };
+    rl_list_t prof = { 0 }, out = { 0 };
+    rl_edge_t e[64];
+    unsigned s = 4242;
+    for (int t = 0; t < 4000; t++) {
+        prof.n = 0;
+        int32_t pieces = (int32_t)(rnd(&s) % 24), depth = t % 3 ? 4 : 12; /* a third past the cap */
+        for (int32_t j = 0; j < pieces; j++)
+            for (int32_t d = 1 + (int32_t)(rnd(&s) % (unsigned)depth); d > 0; d--) {
+                int64_t a = rnd(&s) % SPAN;
+                assert_int_equal(relayout_cover_add(&prof, a, a + 1 + rnd(&s) % (rnd(&s) % 3 ? 6 : 40)), 0);
+            }
+        int32_t m = 0, deltas = (int32_t)(rnd(&s) % 9);
+        int32_t rem[SPAN + 64] = { 0 }, add[SPAN + 64] = { 0 };
+        for (int32_t j = 0; j < deltas; j++) {
+            int64_t a = rnd(&s) % SPAN, b = a + 1 + rnd(&s) % 12;
+            bool taken = rnd(&s) % 2;
+            e[m++] = (rl_edge_t){ a, taken ? 1 : 0, taken ? 0 : 1 };
+            e[m++] = (rl_edge_t){ b, taken ? -1 : 0, taken ? 0 : -1 };
+            for (int64_t x = a; x < b; x++)
+                *(taken ? &rem[x] : &add[x]) += 1;
+        }
+        relayout_edges_sort(e, m);
+        int rc = relayout_cover_apply(prof.v, prof.n, e, m, &out);
+        assert_true(rc == 0 || rc == 1);
+        bool unknown = false;
+        int32_t k = 0, p = 0;
+        for (int64_t x = 0; x < SPAN + 64; x++) {
+            while (p < prof.n && prof.v[p].hi <= x)
+                p++;
+            int32_t c = p < prof.n && prof.v[p].lo <= x ? prof.v[p].cnt : 0;
+            int32_t want = model_count(c, rem[x], add[x], &unknown);
+            while (k < out.n && out.v[k].hi <= x)
+                k++;
+            int32_t got = k < out.n && out.v[k].lo <= x ? out.v[k].cnt : 0;
+            if (got != want)
+                fail_msg("trial %d: offset %lld counts %d, want %d", t, (long long)x, got, want);
+        }
+        assert_int_equal(rc, unknown ? 1 : 0);
+        for (int32_t j = 0; j < out.n; j++) {
+            assert_true(out.v[j].lo < out.v[j].hi && out.v[j].cnt != 0 && out.v[j].hi <= SPAN + 64);
+            assert_true(j == 0 || out.v[j - 1].hi < out.v[j].lo ||
+                        (out.v[j - 1].hi == out.v[j].lo && out.v[j - 1].cnt != out.v[j].cnt));
+        }
+    }
+    free(prof.v);
+    free(out.v);
+}
+
 /* ---- the bench's buffer lists ----------------------------------------------------- */
 
 /* Random removals and span extensions on one CSV, against bestfit. */
@@ -633,6 +706,7 @@ int main(void)
         cmocka_unit_test(test_random_changes),
         cmocka_unit_test(test_engine_reused),
         cmocka_unit_test(test_profile_sums),
+        cmocka_unit_test(test_apply_changes),
         cmocka_unit_test(test_minimalloc_files),
         cmocka_unit_test(test_real_files),
     };

@@ -79,7 +79,7 @@ int relayout_new_placed(const arena_buf_t *bufs, const uint8_t *present, int32_t
     }
     int rc = relayout_set_buffers(r, bufs, present, err);
     if (!rc)
-        rc = relayout_build(r, off, height, false, err);
+        rc = relayout_build(r, off, height, NULL, 0, false, err);
     if (rc) {
         relayout_free(r);
         return rc;
@@ -140,6 +140,7 @@ int relayout_work_new(int32_t n, relayout_work_t **out, rs_error_t *err)
     size_t nn = n ? (size_t)n : 1;
     if (w) {
         w->n = n;
+        w->n_eorder = -1;
         w->chg = calloc(nn, sizeof *w->chg);
         w->cidx = malloc(nn * sizeof *w->cidx);
         w->mark = calloc(nn, sizeof *w->mark);
@@ -439,6 +440,7 @@ int relayout_run_budget(const relayout_t *r, relayout_work_t *w, const arena_buf
     if (w->n != r->n)
         return error_set(err, RS_EINVAL, NULL, 0, 0, "relayout work for %d buffers handed %d", (int)w->n, (int)r->n);
     next_epoch(w);
+    w->n_eorder = -1;
     w->ref = r;
     w->version = r->version;
     w->full = w->overflow = false;

@@ -363,6 +363,23 @@ int relayout_cover_apply(const rl_seg_t *v, int32_t n, const rl_edge_t *e, int32
     int32_t i = 0, j = 0, k = 0, rem = 0, add = 0;
     int64_t x = INT64_MIN;
     while (i < n || j < m) {
+        /* no change under way: the pieces that end by the next edge keep
+         * their counts, each put whole (the loop below would stop at both
+         * its ends); then the edges at the last one's end */
+        if (rem == 0 && add == 0 && i < n && (x != INT64_MIN || v[i].lo > x) && v[i].hi <= (j < m ? e[j].x : INT64_MAX)) {
+            int64_t lim = j < m ? e[j].x : INT64_MAX;
+            do {
+                put(out->v, &k, v[i].lo > x ? v[i].lo : x, v[i].hi, count_change(v[i].cnt, 0, 0, &unknown));
+                x = v[i].hi;
+                i++;
+            } while (i < n && v[i].hi <= lim);
+            while (j < m && e[j].x == x) {
+                rem += e[j].drem;
+                add += e[j].dadd;
+                j++;
+            }
+            continue;
+        }
         /* the next boundary: a piece's end or start, or an edge */
         int64_t nx = INT64_MAX;
         if (i < n)

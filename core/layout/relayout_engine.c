@@ -27,6 +27,7 @@ void relayout_engine_free(relayout_work_t *w)
     w->ebufs = NULL;
     w->epresent = NULL;
     w->eorder = NULL;
+    w->n_eorder = -1;
 }
 
 static int64_t aligned_of(const relayout_t *r, const arena_buf_t *b, uint8_t present)
@@ -149,6 +150,7 @@ int relayout_run_engine(const relayout_t *r, relayout_work_t *w, const arena_buf
         w->foff[id] = rl_changed(w, id) ? w->cn[w->cidx[id]].off : rl_cur_off(r, w, id);
     }
     int rc = bestfit_engine_place(w->eng, w->eorder, m, pinned, w->foff, &w->height, err);
+    w->n_eorder = rc ? -1 : m; /* a rebase's order: not sorted again */
     w->fmoved = 0;
     for (int32_t i = 0; !rc && i < r->n; i++)
         w->fmoved += r->pos[i] >= 0 && !rl_changed(w, i) && w->foff[i] != r->off[i];

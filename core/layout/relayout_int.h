@@ -174,9 +174,11 @@ static inline int64_t rl_span_len(int64_t start, int64_t end)
  * index, height).  The fields n, alignment, present, raw, size, start, end
  * are set; everything else is (re)built.  off (NULL: bestfit's) gives the
  * §3 offsets and height when a layout from scratch of these buffers has
- * already made them.  lazy: the profiles and index are left for
- * relayout_materialize. */
-int relayout_build(relayout_t *r, const int64_t *off, int64_t height, bool lazy, rs_error_t *err);
+ * already made them; order (NULL: sorted here) their §3 order, n_order
+ * long, when it has made that too.  lazy: the profiles and index are left
+ * for relayout_materialize. */
+int relayout_build(relayout_t *r, const int64_t *off, int64_t height, const int32_t *order, int32_t n_order, bool lazy,
+                   rs_error_t *err);
 
 /* Makes a lazy reference's full buffers, index and profiles (nothing when
  * it is not lazy).  -1 when out of memory. */
@@ -319,6 +321,7 @@ struct relayout_work {
     arena_buf_t *ebufs;
     uint8_t *epresent;
     int32_t *eorder;
+    int32_t n_eorder; /* when the last run laid out through the engine: eorder's length (its new §3 order), else -1 */
     const relayout_t *ref;
     int64_t version;
     relayout_stats_t stats;

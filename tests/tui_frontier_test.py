@@ -225,6 +225,33 @@ def ascii_copy_glyph_and_mark():
 
 
 @test
+def s_saves_the_frontier_plan_beside_the_fit():
+    """S on Fit after F stores the frontier plan beside the two-round plan, as fit --planner frontier --save
+    does: show --json gives frontier_hand's remat a (relief 8, recompute 5, final 38 B / 54 FLOPs) and verify
+    re-scores it ok"""
+    db = os.path.join(TMP, "fsave.db")
+    subprocess.run([BIN, "import", HAND, "--db", db], check=True, capture_output=True)
+    t = Tui("fsave", db=db)
+    try:
+        fit_on(t, "frontier_hand", "40")
+        t.wait("event 0/")
+        frontier_shown(t)
+        t.keys("S")
+        t.wait("label (optional)")
+        t.keys("Enter")
+        s = t.wait("with its frontier plan")
+        pid = re.search(r"saved as plan (\d+) with its frontier plan", s).group(1)
+        shown = jrun("show", pid, "--db", db)
+        check(shown["frontier"]["final"]["total"] == 38 and shown["frontier"]["final"]["compute"] == 54
+              and shown["frontier"]["flips"] == [{"node": "a", "kind": "remat", "relief": 8, "recompute": 5}],
+              shown.get("frontier"))
+        p = subprocess.run([BIN, "verify", pid, "--db", db], capture_output=True, text=True)
+        check(p.returncode == 0 and p.stdout == f"plan {pid}: ok\n", (p.stdout, p.stderr))
+    finally:
+        t.close()
+
+
+@test
 def frontier_equal_to_two_round_says_so():
     """mlp_step at 80 %: the frontier plan is the two-round plan (inline gw1); the screen says so, with the CLI's
     numbers"""

@@ -414,6 +414,7 @@ typedef struct save_work {
     fit_plan_t *plans[1];
     int64_t elapsed_us;
     const char *asked[1];
+    double frontier_s[1];
     save_extra_t x;
     int64_t id;
 } save_work_t;
@@ -466,6 +467,13 @@ bool tui_save_plan(tui_t *t, fit_plan_t *p, int64_t elapsed_us, const char *budg
     w.c.label = label[0] ? label : NULL;
     w.tgt.store = t->store;
     w.x.budgets = w.asked;
+    /* the frontier plan found for this plan (F) is saved beside it, as fit --planner frontier --save does */
+    bool with_frontier = t->has_frontier && p == t->plan;
+    if (with_frontier) {
+        w.frontier_s[0] = t->frontier_s;
+        w.x.frontiers = &t->frontier;
+        w.x.frontier_seconds = w.frontier_s;
+    }
     char head[64];
     snprintf(head, sizeof head, "saving the plan of %d flip%s", (int)p->n_flips, p->n_flips == 1 ? "" : "s");
     rs_error_t err;
@@ -488,6 +496,7 @@ bool tui_save_plan(tui_t *t, fit_plan_t *p, int64_t elapsed_us, const char *budg
         tui_status(t, true, "%s%ssaved as plan %lld, but not the %s plan beside it: %s", what, what[0] ? " " : "",
                    (long long)id, gap->kind == BEST_EXACT ? "best" : "improved", err.msg);
     else
-        tui_status(t, false, "%s%ssaved as plan %lld%s", what, what[0] ? " " : "", (long long)id, with);
+        tui_status(t, false, "%s%ssaved as plan %lld%s%s", what, what[0] ? " " : "", (long long)id,
+                   with_frontier ? " with its frontier plan" : "", with);
     return true;
 }

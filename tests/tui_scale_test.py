@@ -882,7 +882,8 @@ def compare_chart_labels_tell_apart():
         t.keys("Enter", "a")
         t.type("90%,60%")
         t.keys("Enter")
-        s = t.wait(re.compile(r"2 60%(=[0-9.]+[KMG])? +[0-9.]+ MiB"), timeout=60)  # fitted (a row being fitted says so)
+        t.wait(re.compile(r"2 60%(=[0-9.]+[KMG])? +[0-9.]+ MiB"), timeout=60)  # fitted (a row being fitted says so)
+        s = t.wait("Compare fitted 2 budgets", timeout=60)  # the chart drawn whole after the search's bar
         labels = re.findall(r"^ *([0-9.]+[KMG]) [│|]", s, re.M)
         check(len(labels) >= 2 and all(a != b for a, b in zip(labels, labels[1:])), (labels, s))
         floor = json.loads(out)["plans"][0]["floor"]["bytes"]
@@ -934,7 +935,9 @@ def compare_chart_puts_each_row_at_its_values():
         t.keys("Enter", "a")
         t.type(",".join(budgets))
         t.keys("Enter")
-        s = t.wait(re.compile(r"5 minimize +[0-9.]+ MiB"), timeout=90)
+        t.wait(re.compile(r"5 minimize +[0-9.]+ MiB"), timeout=90)
+        # the rows are drawn under the search's bar as they come; the chart whole once it says so
+        s = t.wait("Compare fitted 5 budgets", timeout=90)
     rows, cols, labels, points = chart_points(s)
     check(rows >= 20 and len(labels) >= 2 and cols > 100, (rows, cols, labels, s))
     hi_row, lo_row = min(labels), max(labels)

@@ -78,6 +78,17 @@ void frontier_out_stored_free(frontier_shown_t *v)
     memset(v, 0, sizeof *v);
 }
 
+/* v's flips as §13's answers take them (node -1 when named alone); a new
+ * array (free()), NULL when out of memory. */
+static fit_flip_t *as_fit_flips(const frontier_shown_t *v)
+{
+    fit_flip_t *ff = calloc((size_t)v->n_flips + 1, sizeof *ff);
+    for (int32_t k = 0; ff && k < v->n_flips; k++)
+        ff[k] = (fit_flip_t){ .relief = v->flips[k].relief, .recompute = v->flips[k].recompute,
+                              .node = v->r ? v->flips[k].node : -1 };
+    return ff;
+}
+
 static const char *flip_node(const frontier_shown_t *v, int32_t k)
 {
     return v->r ? v->r->nodes[v->flips[k].node].name : v->names[k];
@@ -98,11 +109,8 @@ void frontier_out_json(json_t *j, const frontier_shown_t *v)
     }
     json_arr_end(j);
     /* DESIGN §13's groups by where the nodes came from, both kinds together */
-    fit_flip_t *ff = calloc((size_t)v->n_flips + 1, sizeof *ff);
+    fit_flip_t *ff = as_fit_flips(v);
     if (ff) {
-        for (int32_t k = 0; k < v->n_flips; k++)
-            ff[k] = (fit_flip_t){ .relief = v->flips[k].relief, .recompute = v->flips[k].recompute,
-                                  .node = v->r ? v->flips[k].node : -1 };
         answer_flips_t a = { .r = v->r, .f = ff, .names = v->names, .n = v->n_flips, .recompute_known = true,
                              .baseline = v->baseline };
         answer_out_json_origins(j, &a);
@@ -123,14 +131,11 @@ void frontier_out_json(json_t *j, const frontier_shown_t *v)
  * MiB, +466 MFLOPs". */
 static void print_origins(const frontier_shown_t *v)
 {
-    fit_flip_t *ff = calloc((size_t)v->n_flips + 1, sizeof *ff);
+    fit_flip_t *ff = as_fit_flips(v);
     int32_t *group_of = calloc((size_t)v->n_flips + 1, sizeof *group_of);
     answer_origin_t *g = NULL;
     int32_t n = 0;
     rs_error_t err;
-    for (int32_t k = 0; ff && k < v->n_flips; k++)
-        ff[k] = (fit_flip_t){ .relief = v->flips[k].relief, .recompute = v->flips[k].recompute,
-                              .node = v->flips[k].node };
     if (ff && group_of && v->n_flips > 0 && answer_by_origin(v->r, ff, v->n_flips, &g, &n, group_of, &err) == RS_OK) {
         printf("  by origin, what to do with the values each line makes (biggest relief first):\n");
         for (int32_t k = 0; k < n; k++) {
@@ -206,17 +211,10 @@ int frontier_out_adopt(fit_plan_t *const *plans, frontier_result_t *frs, int n, 
             if (frontier_better(plans[i]->minimize, plans[i]->budget, &frs[j].final, &frs[from[i]].final))
                 from[i] = j;
     }
+    /* the chosen plans copied first: a budget whose plan goes to another may take a third's itself */
     for (int i = 0; i < n && !rc; i++)
-        if (from[i] != i) {
-            was[i].flips = malloc(((size_t)frs[from[i]].n_flips + 1) * sizeof *was[i].flips);
-            if (!was[i].flips) {
-                rc = error_set(err, RS_ENOMEM, NULL, 0, 0, "out of memory");
-                break;
-            }
-            memcpy(was[i].flips, frs[from[i]].flips, (size_t)frs[from[i]].n_flips * sizeof *was[i].flips);
-            was[i].n_flips = frs[from[i]].n_flips;
-            was[i].final = frs[from[i]].final;
-        }
+        if (from[i] != i)
+            rc = frontier_adopt(&was[i], &frs[from[i]], plans[i]->minimize, plans[i]->budget, err);
     for (int i = 0; i < n && !rc; i++)
         if (from[i] != i)
             rc = frontier_adopt(&frs[i], &was[i], plans[i]->minimize, plans[i]->budget, err);
@@ -241,7 +239,7 @@ void frontier_out_curve(const target_t *t, fit_plan_t *const *plans, const char 
         int64_t added = f->final.compute - f->baseline.compute;
         units_format_budget(asked[i], p->minimize, p->budget, bud, sizeof bud);
         units_format_bytes(f->final.total, b, sizeof b);
-        text_signed_flops(f->final.compute - f->baseline.compute, x, sizeof x);
+        text_signed_flops(added, x, sizeof x);
         text_signed_flops(p->final.compute - p->baseline.compute, y, sizeof y);
         int32_t n_remat = 0;
         for (int32_t k = 0; k < f->n_flips; k++)
